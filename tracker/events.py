@@ -1,0 +1,68 @@
+"""Events: immutable facts in the past tense, and the registry that names them.
+
+Every event type is a frozen dataclass registered with ``@event``. Its class name is
+the type stored in the log; ``SCHEMA`` is the version of its shape. Old shapes are
+turned into the current one on read by the upcasters registered with ``@upcaster``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+EVENT_TYPES: dict[str, type] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+
+def event(cls: type) -> type:
+    """Register a frozen dataclass as an event type (its class name is its type)."""
+    cls = dataclasses.dataclass(frozen=True)(cls)
+    if cls.__name__ in EVENT_TYPES and EVENT_TYPES[cls.__name__] is not cls:
+        raise ValueError(f"event type {cls.__name__} is registered twice")
+    if not hasattr(cls, "SCHEMA"):
+        cls.SCHEMA = 1
+    EVENT_TYPES[cls.__name__] = cls
+    return cls
+
+
+def upcaster(type_name: str, from_schema: int):
+    """Register a function turning schema ``from_schema`` of an event's data into the next."""
+
+    def register(fn: Callable[[dict], dict]) -> Callable[[dict], dict]:
+        UPCASTERS[(type_name, from_schema)] = fn
+        return fn
+
+    return register
+
+
+def upcast(type_name: str, schema: int, data: dict) -> dict:
+    """Bring stored event data up to the current schema of its type."""
+    current = EVENT_TYPES[type_name].SCHEMA
+    while schema < current:
+        data = UPCASTERS[(type_name, schema)](dict(data))
+        schema += 1
+    return data
+
+
+def to_data(ev: Any) -> dict:
+    """The JSON-able data of an event (its fields)."""
+    return {f.name: getattr(ev, f.name) for f in dataclasses.fields(ev)}
+
+
+def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
+    """Rebuild an event from stored data, upcasting first when the schema is old."""
+    cls = EVENT_TYPES[type_name]
+    if schema is not None and schema != cls.SCHEMA:
+        data = upcast(type_name, schema, data)
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: _freeze(v) for k, v in data.items() if k in names})
+
+
+def _freeze(value: Any) -> Any:
+    # JSON gives lists; events hold tuples so they stay hashable and immutable.
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def type_name(ev: Any) -> str:
+    return type(ev).__name__

@@ -1,0 +1,50 @@
+"""The duel rulesets: one module each behind the same small face, listed in one registry.
+
+A ruleset module provides:
+
+- ``NAME`` (stored in DuelStarted), ``TITLE``, ``KINDS`` (kind -> label);
+- ``STATS``: the fields of the character stats block it needs, and ``validate_stats(raw)``
+  returning clean stats or raising ``Invalid``; ``TRACKS``: the damage tracks it keeps
+  ((track, label, stat holding the maximum));
+- ``SETUP``: the fields of the duel set-up form, and ``start(setup, duelists, dice)``
+  returning the first events of a duel (DuelStarted first) or raising ``Refused``;
+- ``COMMANDS``: command name -> command class; ``decide(state, command, dice)`` returning
+  the events that follow, or raising ``Refused``;
+- ``evolve(state, event, at)`` -> new state (``at`` is the event's version in the duel stream);
+- ``actions(state)``: the command names legal now; ``describe(state, event)``: the event in
+  plain language (``state`` is the state before it); ``public(state)``: the state with
+  secrets removed (hands, hidden skills, GM notes).
+
+The state is plain JSON-able data. It always holds ``outcome`` (None while the duel runs)
+and ``wounds`` (the damage the duel dealt, each with the ``at`` of the event that dealt it).
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+RULESETS: dict[str, ModuleType] = {}
+
+
+def register(module: ModuleType) -> ModuleType:
+    RULESETS[module.NAME] = module
+    return module
+
+
+def get(name: str) -> ModuleType:
+    return RULESETS[name]
+
+
+def _load() -> None:
+    import importlib
+
+    for name in ("rocet", "pirate", "pf2e"):
+        try:
+            module = importlib.import_module(f"tracker.rules.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"tracker.rules.{name}":
+                raise
+            continue
+        register(module)
+
+
+_load()

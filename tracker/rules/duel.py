@@ -1,0 +1,196 @@
+"""What every duel shares, whatever its ruleset: how it starts, how it ends, its wounds.
+
+A duel stream opens with ``DuelStarted``, which snapshots the duelists (names, ranks,
+stats and current points at the start), so the rules never read another stream.
+Rulesets declare a winner with ``DuelWon`` or ``DuelDrawn``; the GM may end any duel
+with a yield, a disqualification or by abandoning it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.events import event
+from tracker.rules.base import Field, Refused, command, update
+
+SIDES = ("a", "b")
+
+
+@event
+class DuelStarted:
+    """A duel was set up: who fights, under which ruleset, kind and agreed terms."""
+
+    duel_id: str
+    campaign_id: str
+    session_id: str
+    ruleset: str
+    kind: str
+    duelists: tuple  # of {"id","name","side","rank","stats","current"}
+    settings: dict
+    challenger: str = ""  # the side that issued the challenge
+    stakes: str = ""
+    judge: str = ""
+
+
+@event
+class DuelWon:
+    """The rules found a winner (a clock completed, first blood, a knockout…)."""
+
+    side: str
+    ending: str
+    detail: str = ""
+
+
+@event
+class DuelDrawn:
+    """The rules found no winner (both pistols ran dry, a drawn wit duel…)."""
+
+    ending: str
+    detail: str = ""
+
+
+@event
+class DuelYielded:
+    """A side conceded; the other side wins."""
+
+    side: str
+    detail: str = ""
+
+
+@event
+class DuelDisqualified:
+    """The judge found a side cheated (poison, broken terms); the other side wins, even if dead."""
+
+    side: str
+    reason: str = ""
+
+
+@event
+class DuelAbandoned:
+    """The GM stopped the duel; nobody wins."""
+
+    reason: str = ""
+
+
+SIDE_CHOICES = (("a", "Side A"), ("b", "Side B"))
+
+
+@command
+class Yield:
+    FIELDS = (Field("side", "Who yields", "choice", choices=SIDE_CHOICES),
+              Field("detail", "Words spoken", "text", required=False, maximum=500))
+    side: str
+    detail: str | None = None
+
+
+@command
+class Disqualify:
+    FIELDS = (Field("side", "Who cheated", "choice", choices=SIDE_CHOICES),
+              Field("reason", "What the judge found", "text", required=False, maximum=500))
+    side: str
+    reason: str | None = None
+
+
+@command
+class Abandon:
+    FIELDS = (Field("reason", "Why", "text", required=False, maximum=500),)
+    reason: str | None = None
+
+
+ENDING_COMMANDS = {"Yield": Yield, "Disqualify": Disqualify, "Abandon": Abandon}
+
+ENDING_LABELS = {
+    "yield": "yield",
+    "disqualification": "disqualification",
+    "abandoned": "abandoned",
+}
+
+
+def other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+def initial(started: DuelStarted) -> dict:
+    """The state every ruleset's duel starts from; rulesets add their own keys."""
+    return {
+        "duel_id": started.duel_id,
+        "campaign_id": started.campaign_id,
+        "session_id": started.session_id,
+        "ruleset": started.ruleset,
+        "kind": started.kind,
+        "duelists": [dict(d) for d in started.duelists],
+        "settings": dict(started.settings),
+        "challenger": started.challenger,
+        "stakes": started.stakes,
+        "judge": started.judge,
+        "outcome": None,
+        "wounds": [],
+        "history": [],
+    }
+
+
+def side_of(state: dict, side: str) -> list[dict]:
+    return [d for d in state["duelists"] if d["side"] == side]
+
+
+def names(state: dict, side: str) -> str:
+    return " & ".join(d["name"] for d in side_of(state, side))
+
+
+def require_running(state: dict) -> None:
+    if state.get("outcome"):
+        raise Refused("this duel is over: " + state["outcome"]["summary"])
+
+
+def decide_ending(state: dict, cmd: Any) -> list:
+    """The common endings, open to every ruleset while the duel runs."""
+    require_running(state)
+    if isinstance(cmd, Yield):
+        return [DuelYielded(side=cmd.side, detail=cmd.detail or "")]
+    if isinstance(cmd, Disqualify):
+        return [DuelDisqualified(side=cmd.side, reason=cmd.reason or "")]
+    if isinstance(cmd, Abandon):
+        return [DuelAbandoned(reason=cmd.reason or "")]
+    raise Refused(f"unknown command {type(cmd).__name__}")
+
+
+def evolve_ending(state: dict, ev: Any) -> dict | None:
+    """Apply a common ending event; None when ``ev`` is not one."""
+    if isinstance(ev, DuelWon):
+        return finish(state, ev.side, ev.ending, ev.detail)
+    if isinstance(ev, DuelDrawn):
+        return finish(state, None, ev.ending, ev.detail)
+    if isinstance(ev, DuelYielded):
+        return finish(state, other(ev.side), "yield", f"{names(state, ev.side)} yielded")
+    if isinstance(ev, DuelDisqualified):
+        detail = f"{names(state, ev.side)} disqualified" + (f": {ev.reason}" if ev.reason else "")
+        return finish(state, other(ev.side), "disqualification", detail)
+    if isinstance(ev, DuelAbandoned):
+        return finish(state, None, "abandoned", "abandoned" + (f": {ev.reason}" if ev.reason else ""))
+    return None
+
+
+def finish(state: dict, winner: str | None, ending: str, detail: str) -> dict:
+    """The state with its outcome: who won, how it ended, and each duelist's result."""
+    if winner is None:
+        result = "abandoned" if ending == "abandoned" else "draw"
+        results = {d["id"]: result for d in state["duelists"]}
+        summary = "abandoned" if ending == "abandoned" else f"a draw ({detail or ending})"
+    else:
+        results = {d["id"]: ("win" if d["side"] == winner else "loss") for d in state["duelists"]}
+        summary = f"{names(state, winner)} won by {ending.replace('_', ' ')}" + (f" ({detail})" if detail else "")
+    return update(state, outcome={"winner": winner, "ending": ending, "detail": detail,
+                                  "results": results, "summary": summary})
+
+
+def wound(state: dict, character: str, track: str, amount: int, at: int, note: str) -> dict:
+    """The state with one more wound (damage on a track) caused by the event at ``at``."""
+    if amount <= 0:
+        return state
+    entry = {"character": character, "track": track, "amount": amount, "at": at, "note": note}
+    return update(state, wounds=state["wounds"] + [entry])
+
+
+def describe_ending(state: dict, ev: Any) -> str | None:
+    """Plain language for the common endings; None for other events."""
+    after = evolve_ending(state, ev)
+    return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
