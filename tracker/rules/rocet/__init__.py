@@ -1,0 +1,51 @@
+"""Rocèt fencing duels ("Duelos de Esgrima"): cards, clocks and the opposed 【DES+INT】 roll.
+
+Each turn both duelists play a card, the Ventaja cycle gives one of them +4, and the
+winner of the opposed roll applies only their own card: an attack moves their clock 2
+(and they may deal PG damage), Treta/Finta move it 1 and force a discard, Insulto sets
+the loser's clock back 3 and deals PM damage. Variants: clocks, primera sangre,
+superioridad, ¡a muerte!. Cards are virtual (server-shuffled) or physical (counted).
+"""
+from __future__ import annotations
+
+from tracker.rules.duel import ENDING_COMMANDS
+from tracker.rules.rocet.commands import (
+    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
+)
+from tracker.rules.rocet.decide import decide
+from tracker.rules.rocet.fold import evolve
+from tracker.rules.rocet.setup import SETUP, start
+from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
+from tracker.rules.rocet.terms import KINDS, NAME, TITLE
+from tracker.rules.rocet.text import assumptions, describe, progress, public
+
+COMMANDS = {
+    "PlayTurn": PlayTurn,
+    "Discard": Discard,
+    "DealDamage": DealDamage,
+    "DeclineDamage": DeclineDamage,
+    "ConfirmUnconscious": ConfirmUnconscious,
+    "ConfirmDeath": ConfirmDeath,
+    **ENDING_COMMANDS,
+}
+ENDINGS = list(ENDING_COMMANDS)
+
+
+def actions(state: dict) -> list[str]:
+    """The command names legal now."""
+    if state["outcome"]:
+        return []
+    damage, down = state["pending_damage"], state["pending_down"]
+    if damage and damage["win"]:
+        return ["DealDamage", "DeclineDamage"] + ENDINGS
+    if down:
+        confirm = ["ConfirmDeath"] if state["variant"] == "a_muerte" else ["ConfirmUnconscious", "ConfirmDeath"]
+        return confirm + ENDINGS
+    now = ["Discard"] if state["pending_discard"] else ["PlayTurn"]
+    if damage:
+        now += ["DealDamage", "DeclineDamage"]
+    return now + ENDINGS
+
+
+__all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
+           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress"]

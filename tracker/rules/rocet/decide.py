@@ -1,0 +1,253 @@
+"""Rocèt's decisions: a command and the state give new events, or a refusal the GM reads."""
+from __future__ import annotations
+
+from tracker.rules.base import Dice, Refused
+from tracker.rules.duel import (
+    ENDING_COMMANDS, DuelWon, SIDES, other, require_running, decide_ending,
+)
+from tracker.rules.rocet.commands import (
+    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
+)
+from tracker.rules.rocet.events import (
+    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+)
+from tracker.rules.rocet.fold import deck_of, evolve
+from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
+
+MAX_ROLLS = 50
+WIN_DETAIL = {"clock": "completed their clock", "first_blood": "first blood",
+              "superiority": "reached their end of the superiority meter"}
+
+
+def decide(state: dict, cmd, dice: Dice) -> list:
+    """The events that follow ``cmd``, or Refused with the reason."""
+    if type(cmd) in ENDING_COMMANDS.values():
+        return decide_ending(state, cmd)
+    require_running(state)
+    handlers = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+                ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
+    handler = handlers.get(type(cmd))
+    if handler is None:
+        raise Refused(f"unknown command {type(cmd).__name__}")
+    return handler(state, cmd, dice)
+
+
+def _name(state: dict, side: str) -> str:
+    return state["sides"][side]["name"]
+
+
+def _blocking(state: dict) -> str | None:
+    """Why no turn may be played yet, or None."""
+    damage, down = state["pending_damage"], state["pending_down"]
+    if damage and damage["win"]:
+        return (f"first settle the damage: {_name(state, damage['side'])} may deal it or decline, "
+                "then the duel is won")
+    if down:
+        return (f"{_name(state, down)} is at 0 PG: confirm whether they are unconscious or dead first")
+    if state["pending_discard"]:
+        return f"{_name(state, state['pending_discard'])} must first discard a card of their choice"
+    return None
+
+
+# --- a turn ----------------------------------------------------------------------------
+
+def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
+    blocked = _blocking(state)
+    if blocked:
+        raise Refused(blocked)
+    cards = {"a": cmd.card_a, "b": cmd.card_b}
+    for side in SIDES:
+        held = state["sides"][side]
+        if held["hand_size"] == 0:
+            raise Refused(f"{held['name']} holds no card to play", field=f"card_{side}")
+        if state["mode"] == "virtual" and cards[side] not in held["hand"]:
+            raise Refused(f"{held['name']} has no {cards[side]} in hand (holds: {', '.join(held['hand'])})",
+                          field=f"card_{side}")
+    events = [RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b)]
+    scratch = evolve(state, events[0], 0)
+    for side in SIDES:
+        scratch = _draw(scratch, side, dice, events)
+    resolved = _resolve(scratch, cards, dice)
+    events.append(resolved)
+    if resolved.win and not resolved.offers:
+        events.append(DuelWon(side=resolved.winner, ending=resolved.win,
+                              detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}"))
+    return events
+
+
+def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:
+    """Draw ``side`` back up to three, reshuffling the discards when the pile runs out."""
+    while state["sides"][side]["hand_size"] < HAND:
+        deck_key = deck_of(state, side)
+        deck = state["decks"][deck_key]
+        if deck["pile_size"] == 0:
+            if not state["settings"]["reshuffle"] or deck["discard_size"] == 0:
+                return state
+            events.append(_reshuffle(state, deck_key, dice))
+            state = evolve(state, events[-1], 0)
+            continue
+        count = min(HAND - state["sides"][side]["hand_size"], deck["pile_size"])
+        cards = tuple(deck["pile"][:count]) if state["mode"] == "virtual" else ()
+        events.append(RocetCardsDrawn(side=side, count=count, cards=cards))
+        state = evolve(state, events[-1], 0)
+    return state
+
+
+def _reshuffle(state: dict, deck_key: str, dice: Dice) -> RocetDeckShuffled:
+    discard = state["decks"][deck_key]["discard"]
+    count = state["decks"][deck_key]["discard_size"]
+    if state["mode"] != "virtual":
+        return RocetDeckShuffled(deck=deck_key, count=count, reason="reshuffle")
+    order = dice.permutation(count)
+    return RocetDeckShuffled(deck=deck_key, count=count, reason="reshuffle", order=tuple(order),
+                             cards=tuple(discard[i] for i in order))
+
+
+def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
+    """The opposed 【DES+INT】 rolls, ties rerolled: (every roll, the side with Ventaja, winner)."""
+    bonus = advantage(cards["a"], cards["b"])
+    rolls = []
+    for _ in range(MAX_ROLLS):
+        pairs = {}
+        for side in SIDES:
+            duelist = state["sides"][side]
+            what = "a tie reroll" if rolls else f"{duelist['name']}'s roll"
+            pairs[side] = (dice.roll(duelist["des"], side, f"DES, {what}"),
+                           dice.roll(duelist["int"], side, f"INT, {what}"))
+        rolls.append(pairs["a"] + pairs["b"])
+        result = compare(pairs["a"], pairs["b"], VENTAJA if bonus == "a" else 0,
+                         VENTAJA if bonus == "b" else 0)
+        if result != "tie":
+            return rolls, bonus, result
+    raise Refused(f"{MAX_ROLLS} ties in a row: roll again")
+
+
+def _resolve(state: dict, cards: dict, dice: Dice) -> RocetTurnResolved:
+    rolls, bonus, w = _roll_off(state, cards, dice)
+    l = other(w)
+    last = rolls[-1]
+    ta = max(last[:2] if w == "a" else last[2:])
+    does = effect(cards[w])
+    clocks = {side: state["sides"][side]["clock"] for side in SIDES}
+    meter, variant, settings = state["meter"], state["variant"], state["settings"]
+    toward = 1 if w == "a" else -1
+    win, completed, offers = "", False, []
+    if does == "attack":
+        offers.append("attack")
+    steps = {"attack": 2, "discard": 1}.get(does, 0)
+    if variant in ("relojes", "a_muerte"):
+        clocks[w] += steps
+        if does == "insult":
+            clocks[l] -= 3
+            if settings["clock_floor"]:
+                clocks[l] = max(0, clocks[l])
+        if clocks[w] >= state["clock_size"]:
+            if variant == "relojes":
+                win = "clock"
+            else:
+                completed = True
+                offers.append("clock")
+                clocks[w] = 0 if settings["restart"] == "zero" else clocks[w] - state["clock_size"]
+    elif variant == "superioridad":
+        if does == "insult":
+            # Insulto only takes back the loser's superiority; it never pushes past the middle.
+            if meter * toward < 0:
+                meter += toward * min(3, abs(meter))
+        else:
+            meter += toward * steps
+        meter = max(-state["meter_steps"], min(state["meter_steps"], meter))
+        if abs(meter) == state["meter_steps"]:
+            win = "superiority"
+    elif variant == "primera_sangre" and does == "attack":
+        win = "first_blood"
+    return RocetTurnResolved(
+        turn=state["turn"], card_a=cards["a"], card_b=cards["b"], advantage=bonus,
+        rolls=tuple(rolls), winner=w, ta=ta, clock_a=clocks["a"], clock_b=clocks["b"], meter=meter,
+        pm_damage=ta if does == "insult" else 0, completed=completed,
+        discard_owed=does == "discard" and not win, offers=tuple(offers), win=win)
+
+
+# --- after the turn ----------------------------------------------------------------------
+
+def _discard(state: dict, cmd: Discard, dice: Dice) -> list:
+    owed = state["pending_discard"]
+    if owed is None:
+        raise Refused("no discard is owed: only the loser of a Treta or Finta turn discards")
+    if cmd.side != owed:
+        raise Refused(f"{_name(state, cmd.side)} owes no discard: it is {_name(state, owed)}'s to make",
+                      field="side")
+    held = state["sides"][owed]
+    if held["hand_size"] == 0:
+        return [RocetCardDiscarded(side=owed, card="")]
+    if not cmd.card:
+        raise Refused(f"say which card {held['name']} discards (it is shown to all)", field="card")
+    if state["mode"] == "virtual" and cmd.card not in held["hand"]:
+        raise Refused(f"{held['name']} has no {cmd.card} in hand (holds: {', '.join(held['hand'])})",
+                      field="card")
+    return [RocetCardDiscarded(side=owed, card=cmd.card)]
+
+
+def _no_damage(state: dict) -> str:
+    last = state["last_turn"]
+    if last is None:
+        return "no damage to deal: no turn has been won yet"
+    if state["turn"] == last["turn"]:
+        if effect(last["card"]) != "attack":
+            return f"no damage to deal: the winner's card was not an attack ({last['card']})"
+        return f"no damage to deal: the damage of turn {last['turn']} was already dealt or declined"
+    return "no damage to deal: it is dealt right after an attack wins, before the next turn"
+
+
+def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
+    pending = state["pending_damage"]
+    if pending is None:
+        raise Refused(_no_damage(state), field="kind")
+    kinds = [o["kind"] for o in pending["offers"]]
+    kind = cmd.kind or kinds[0]
+    if kind not in kinds:
+        raise Refused(f"no {kind} damage on offer (on offer: {', '.join(kinds)})", field="kind")
+    amount = next(o["amount"] for o in pending["offers"] if o["kind"] == kind)
+    weapon = state["sides"][pending["side"]]["weapon"]["damage"]
+    events = [RocetDamageDealt(side=pending["side"], kind=kind, amount=amount,
+                               ta=pending["ta"] if kind == "attack" else 0, weapon_damage=weapon)]
+    if pending["win"] and len(kinds) == 1:
+        events.append(_won(state, pending))
+    return events
+
+
+def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
+    pending = state["pending_damage"]
+    if pending is None:
+        raise Refused(_no_damage(state).replace("to deal", "to decline"))
+    events = [RocetDamageDeclined(side=pending["side"], kinds=tuple(o["kind"] for o in pending["offers"]))]
+    if pending["win"]:
+        events.append(_won(state, pending))
+    return events
+
+
+def _won(state: dict, pending: dict) -> DuelWon:
+    return DuelWon(side=pending["side"], ending=pending["win"],
+                   detail=f"{_name(state, pending['side'])} {WIN_DETAIL[pending['win']]}")
+
+
+def _fallen(state: dict) -> str:
+    down = state["pending_down"]
+    if down is None:
+        raise Refused("nobody is at 0 PG")
+    return down
+
+
+def _unconscious(state: dict, cmd: ConfirmUnconscious, dice: Dice) -> list:
+    down = _fallen(state)
+    if state["variant"] == "a_muerte":
+        raise Refused("a duel to the death ends only by death, yield or disqualification: "
+                      "confirm the death, or record a yield")
+    return [RocetDuelistFell(side=down, condition="unconscious"),
+            DuelWon(side=other(down), ending="unconscious", detail=f"{_name(state, down)} fell unconscious")]
+
+
+def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
+    down = _fallen(state)
+    return [RocetDuelistFell(side=down, condition="dead"),
+            DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]

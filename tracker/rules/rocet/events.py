@@ -1,0 +1,89 @@
+"""The facts of a Rocèt duel, beyond the common DuelStarted and endings."""
+from __future__ import annotations
+
+from tracker.events import event
+
+
+@event
+class RocetDeckShuffled:
+    """A deck was formed: at the start, or from the discards when its pile ran out."""
+
+    deck: str  # "shared", or "a"/"b" for an 18-card deck each
+    count: int  # cards in the new pile
+    reason: str = "start"  # "start" or "reshuffle"
+    order: tuple = ()  # virtual cards: the permutation the server drew
+    cards: tuple = ()  # virtual cards: the pile, top first
+
+
+@event
+class RocetCardsDrawn:
+    """A duelist drew cards from their pile (the opening hand, or back up to three)."""
+
+    side: str
+    count: int
+    cards: tuple = ()  # virtual cards only; physical cards stay unknown until played
+
+
+@event
+class RocetCardsPlayed:
+    """Both duelists laid a card face down for a turn."""
+
+    turn: int
+    card_a: str
+    card_b: str
+
+
+@event
+class RocetTurnResolved:
+    """The cards were revealed and the opposed 【DES+INT】 roll decided the turn."""
+
+    turn: int
+    card_a: str
+    card_b: str
+    advantage: str  # the side with Ventaja (+4), or ""
+    rolls: tuple  # each (a DES, a INT, b DES, b INT); every tie rerolled, the last decides
+    winner: str
+    ta: int  # the higher die of the winner's deciding roll
+    clock_a: int = 0  # clocks after the turn
+    clock_b: int = 0
+    meter: int = 0  # superiority meter after the turn: + toward side a, - toward side b
+    pm_damage: int = 0  # Insulto: the loser's PM damage
+    completed: bool = False  # ¡A muerte!: the winner completed (and restarted) their clock
+    discard_owed: bool = False  # Treta/Finta: the loser must discard a card
+    offers: tuple = ()  # damage the winner may now deal: "attack" (TA + weapon), "clock" (weapon)
+    win: str = ""  # the victory this turn brought: "clock", "first_blood" or "superiority"
+
+
+@event
+class RocetCardDiscarded:
+    """The loser of a Treta/Finta turn discarded a card of their choice, shown to all."""
+
+    side: str
+    card: str = ""  # "" when the hand was empty: nothing was discarded
+
+
+@event
+class RocetDamageDealt:
+    """The turn's winner chose to deal PG damage with their weapon."""
+
+    side: str  # who deals it
+    kind: str  # "attack" (TA + fixed damage) or "clock" (¡A muerte! clock: fixed damage, TA=0)
+    amount: int
+    ta: int
+    weapon_damage: int
+
+
+@event
+class RocetDamageDeclined:
+    """The turn's winner chose not to deal the PG damage they were offered."""
+
+    side: str
+    kinds: tuple
+
+
+@event
+class RocetDuelistFell:
+    """The GM confirmed what became of a duelist at 0 PG: unconscious or dead."""
+
+    side: str
+    condition: str  # "unconscious" or "dead"

@@ -1,0 +1,132 @@
+"""How a Rocèt duel is set up: the variant, deck, card mode, weapons, and who may duel."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from tracker.rules.base import Dice, Field, Refused, parse_fields
+from tracker.rules.duel import DuelStarted, SIDES, other
+from tracker.rules.rocet.events import RocetCardsDrawn, RocetDeckShuffled
+from tracker.rules.rocet.terms import HAND, KINDS, NAME, WEAPON_TYPES, deck_cards
+
+MAY_DUEL = ("pj", "villano", "elite", "campeon")
+DECKS = {"shared": 36, "own": 18}
+
+SETUP = (
+    Field("kind", "Variant", "choice", default="relojes", choices=tuple(KINDS.items())),
+    Field("clock_size", "Clock intervals (Clocks variant)", "int", default=6, minimum=1, maximum=24,
+          help="Both clocks are equal; 6 unless agreed otherwise. ¡A muerte! always uses 4."),
+    Field("meter_steps", "Superiority steps to each end (Superioridad)", "int", default=6,
+          minimum=1, maximum=24, help="[assumed] The meter starts in the middle; reaching your end wins."),
+    Field("deck", "Deck", "choice", default="shared",
+          choices=(("shared", "One 36-card deck shared"), ("own", "An 18-card deck each"))),
+    Field("cards", "Cards", "choice", default="virtual",
+          choices=(("virtual", "Virtual: the server shuffles, deals and keeps the hands"),
+                   ("physical", "Physical: real cards, the GM records each one revealed"))),
+    Field("own_weapons", "Both agreed to pick their own weapon", "bool", default=False,
+          help="Otherwise the challenged side picks the weapon type for both."),
+    Field("weapon_type", "Weapon type (picked by the challenged side)", "choice", required=False,
+          choices=tuple((t, t) for t in WEAPON_TYPES)),
+    Field("weapon_a", "Side A's weapon (name on the sheet)", "text", required=False, maximum=80,
+          help="Blank: the only eligible weapon on the sheet"),
+    Field("weapon_b", "Side B's weapon (name on the sheet)", "text", required=False, maximum=80,
+          help="Blank: the only eligible weapon on the sheet"),
+    Field("reshuffle", "Shuffle the discards into a new pile when it runs out", "bool", default=True,
+          help="[assumed] Otherwise nobody draws once the pile is empty."),
+    Field("clock_floor", "A clock never goes below 0", "bool", default=True,
+          help="[assumed] Otherwise Insulto can leave a clock in debt."),
+    Field("restart", "¡A muerte!: a completed clock", "choice", default="zero",
+          choices=(("zero", "starts again from 0"), ("carry", "keeps the intervals past its end")),
+          help="[assumed]"),
+)
+
+
+def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> list:
+    """The opening events: DuelStarted, then the deck(s) and the first hands of three."""
+    settings = parse_fields(SETUP, setup)
+    by_side = _check_duelists(duelists)
+    challenged = other(header.get("challenger")) if header.get("challenger") in SIDES else ""
+    armed = []
+    for side in SIDES:
+        weapon = _weapon(by_side[side], settings, challenged)
+        settings[f"weapon_{side}"] = weapon["name"]
+        armed.append(dict(by_side[side], weapon=weapon))
+    started = DuelStarted(
+        duel_id=header["duel_id"], campaign_id=header["campaign_id"],
+        session_id=header["session_id"], ruleset=NAME, kind=settings["kind"],
+        duelists=tuple(armed), settings=settings, challenger=header.get("challenger") or "",
+        stakes=header.get("stakes") or "", judge=header.get("judge") or "")
+    return [started] + _deal(settings, dice)
+
+
+def _check_duelists(duelists: list[dict]) -> dict[str, dict]:
+    if len(duelists) != 2 or sorted(d["side"] for d in duelists) != ["a", "b"]:
+        raise Refused("a Rocèt duel is fought by exactly two duelists, one on each side")
+    a, b = sorted(duelists, key=lambda d: d["side"])
+    if a["id"] == b["id"]:
+        raise Refused(f"{a['name']} cannot duel themselves: pick two different characters",
+                      field="duelist_b")
+    for d in (a, b):
+        if d["rank"] not in MAY_DUEL:
+            raise Refused(f"{d['name']} may not duel: only player characters and Villano, Élite or "
+                          f"Campeón NPCs fight Rocèt duels (rank: {d['rank']})",
+                          field=f"duelist_{d['side']}")
+        if not d.get("stats"):
+            raise Refused(f"{d['name']} has no Rocèt stats block on their sheet (DES, INT, PG, PM, weapons)",
+                          field=f"duelist_{d['side']}")
+    return {"a": a, "b": b}
+
+
+def _weapon(duelist: dict, settings: dict, challenged: str) -> dict:
+    """The duelist's weapon for this duel, from their sheet, or Refused saying why not."""
+    field = f"weapon_{duelist['side']}"
+    name, wanted = settings[field], settings["weapon_type"]
+    if not settings["own_weapons"] and not wanted:
+        picker = "the challenged side" if not challenged else f"the challenged side (side {challenged.upper()})"
+        raise Refused(f"{picker} picks the weapon type for both (Espada or Daga), "
+                      "unless both agree to pick their own", field="weapon_type")
+    allowed = (wanted,) if not settings["own_weapons"] else WEAPON_TYPES
+    weapons = duelist["stats"].get("weapons") or []
+    listing = ", ".join(f"{w['name']} ({w['type']})" for w in weapons) or "none"
+    if name:
+        found = [w for w in weapons if w["name"].lower() == name.lower()]
+        if not found:
+            raise Refused(f"{duelist['name']}'s sheet has no weapon called “{name}” (weapons: {listing})",
+                          field=field)
+        weapon = found[0]
+    else:
+        eligible = [w for w in weapons if w["type"] in allowed]
+        if len(eligible) != 1:
+            kinds = " or ".join(allowed)
+            raise Refused(f"choose {duelist['name']}'s weapon: the sheet has {len(eligible)} of type "
+                          f"{kinds} (weapons: {listing})", field=field)
+        weapon = eligible[0]
+    if weapon["type"] not in WEAPON_TYPES:
+        raise Refused(f"{duelist['name']}'s {weapon['name']} is a {weapon['type']}: only an Espada or a "
+                      "Daga may be used in a duel", field=field)
+    if weapon["type"] not in allowed:
+        raise Refused(f"{duelist['name']}'s {weapon['name']} is a {weapon['type']}, but the challenged "
+                      f"side picked {wanted} for both (unless both agree to pick their own)", field=field)
+    return dict(weapon)
+
+
+def _deal(settings: dict, dice: Dice) -> list:
+    size = DECKS[settings["deck"]]
+    decks = ("shared",) if settings["deck"] == "shared" else SIDES
+    events, piles = [], {}
+    for deck in decks:
+        if settings["cards"] == "virtual":
+            order = dice.permutation(size)
+            fresh = deck_cards(size)
+            piles[deck] = [fresh[i] for i in order]
+            events.append(RocetDeckShuffled(deck=deck, count=size, order=tuple(order),
+                                            cards=tuple(piles[deck])))
+        else:
+            events.append(RocetDeckShuffled(deck=deck, count=size))
+    for side in SIDES:
+        deck = "shared" if settings["deck"] == "shared" else side
+        if settings["cards"] == "virtual":
+            hand, piles[deck] = piles[deck][:HAND], piles[deck][HAND:]
+            events.append(RocetCardsDrawn(side=side, count=HAND, cards=tuple(hand)))
+        else:
+            events.append(RocetCardsDrawn(side=side, count=HAND))
+    return events

@@ -1,0 +1,84 @@
+"""The Rocèt stats block on a character sheet: DES and INT dice, PG and PM, weapons."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.rocet.terms import WEAPON_TYPES
+
+WEAPON_LINE = "Espada ropera | Espada | 3"
+
+STATS = (
+    Field("des", "DES die", "die", help="Dexterity die: d6, d8, d10 or d12"),
+    Field("int", "INT die", "die", help="Insight die: d6, d8, d10 or d12"),
+    Field("pg_max", "PG (max)", "int", minimum=1, maximum=999),
+    Field("pm_max", "PM (max)", "int", minimum=1, maximum=999),
+    Field("weapons", "Weapons", "weapons", required=False, default=(),
+          help="One weapon per line: name | type | fixed damage, e.g. "
+               f"“{WEAPON_LINE}”. Only types Espada and Daga may be used in a duel."),
+)
+
+TRACKS = (
+    {"track": "PG", "label": "PG", "max_stat": "pg_max", "persists": True},
+    {"track": "PM", "label": "PM", "max_stat": "pm_max", "persists": True},
+)
+
+MAX_WEAPONS = 20
+
+
+def validate_stats(raw: Mapping[str, Any]) -> dict:
+    """Clean Rocèt stats, or Invalid with a message per field."""
+    clean = parse_fields(STATS, raw)
+    try:
+        clean["weapons"] = parse_weapons(clean["weapons"])
+    except ValueError as problem:
+        raise Invalid({"weapons": str(problem)}) from None
+    return clean
+
+
+def parse_weapons(value: Any) -> list[dict]:
+    """Weapons from JSON (a list of dicts) or a textarea (one "name | type | damage" a line)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        rows = [line for line in value.splitlines() if line.strip()]
+        items = []
+        for number, line in enumerate(rows, 1):
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                raise ValueError(f"line {number}: write name | type | fixed damage, e.g. {WEAPON_LINE}")
+            items.append({"name": parts[0], "type": parts[1], "damage": parts[2]})
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise ValueError("must be a list of weapons")
+    if len(items) > MAX_WEAPONS:
+        raise ValueError(f"at most {MAX_WEAPONS} weapons")
+    return [_weapon(item, number) for number, item in enumerate(items, 1)]
+
+
+def _weapon(item: Any, number: int) -> dict:
+    where = f"weapon {number}"
+    if not isinstance(item, Mapping):
+        raise ValueError(f"{where}: must have a name, a type and a fixed damage")
+    name = str(item.get("name") or "").strip()
+    kind = str(item.get("type") or "").strip()
+    if not name:
+        raise ValueError(f"{where}: needs a name")
+    if len(name) > 80:
+        raise ValueError(f"{where}: the name is too long (80 characters at most)")
+    if not kind:
+        raise ValueError(f"{where} ({name}): needs a type such as Espada or Daga")
+    for known in WEAPON_TYPES:
+        if kind.lower() == known.lower():
+            kind = known
+    damage = item.get("damage")
+    try:
+        if isinstance(damage, bool):
+            raise ValueError
+        damage = int(str(damage).strip())
+    except ValueError:
+        raise ValueError(f"{where} ({name}): the fixed damage must be a whole number") from None
+    if not 0 <= damage <= 99:
+        raise ValueError(f"{where} ({name}): the fixed damage must be from 0 to 99")
+    return {"name": name, "type": kind, "damage": damage}

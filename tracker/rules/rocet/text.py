@@ -1,0 +1,169 @@
+"""Rocèt in plain language: event lines, the assumptions a duel runs under, the public view."""
+from __future__ import annotations
+
+import copy
+
+from tracker.rules.duel import DuelStarted, describe_ending, other
+from tracker.rules.rocet.events import (
+    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+)
+from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
+
+DECK_LABELS = {"shared": "the shared deck", "a": "side A's deck", "b": "side B's deck"}
+
+
+def describe(state: dict | None, ev) -> str:
+    """One line for the log, given the state before ``ev``."""
+    if isinstance(ev, DuelStarted):
+        return _started(ev)
+    ending = describe_ending(state, ev)
+    if ending is not None:
+        return ending
+    sides = state["sides"]
+    if isinstance(ev, RocetDeckShuffled):
+        if ev.reason == "reshuffle":
+            return f"The pile of {DECK_LABELS[ev.deck]} ran out: {ev.count} discards shuffled into a new pile."
+        return f"{DECK_LABELS[ev.deck].capitalize()} ({ev.count} cards) is shuffled."
+    if isinstance(ev, RocetCardsDrawn):
+        return f"{sides[ev.side]['name']} draws {_cards(ev.count)}."
+    if isinstance(ev, RocetCardsPlayed):
+        return f"Turn {ev.turn}: both duelists lay a card face down and draw back up to three."
+    if isinstance(ev, RocetTurnResolved):
+        return _turn(state, ev)
+    if isinstance(ev, RocetCardDiscarded):
+        name = sides[ev.side]["name"]
+        if not ev.card:
+            return f"{name} owes a discard but holds no card: nothing is discarded."
+        return f"{name} discards {ev.card} (shown): {_cards(sides[ev.side]['hand_size'] - 1)} in hand."
+    if isinstance(ev, RocetDamageDealt):
+        dealer, target = sides[ev.side], sides[other(ev.side)]
+        after = max(0, target["pg"] - ev.amount)
+        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.kind == "attack"
+               else f"completed clock: {dealer['weapon']['name']} {ev.weapon_damage}, TA=0")
+        down = " — at 0 PG: the GM must say whether unconscious or dead" if after == 0 else ""
+        return (f"{dealer['name']} deals {ev.amount} PG damage to {target['name']} ({how}): "
+                f"{after}/{target['pg_max']} PG{down}.")
+    if isinstance(ev, RocetDamageDeclined):
+        return f"{sides[ev.side]['name']} chooses not to deal the damage on offer."
+    if isinstance(ev, RocetDuelistFell):
+        return f"{sides[ev.side]['name']} is {ev.condition}."
+    return type(ev).__name__
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _started(ev: DuelStarted) -> str:
+    s = ev.settings
+    who = " vs ".join(f"{d['name']} ({d['weapon']['name']}, {d['weapon']['type']} {d['weapon']['damage']})"
+                      for d in sorted(ev.duelists, key=lambda d: d["side"]))
+    variant = KINDS[ev.kind].split(" (")[0]
+    if ev.kind == "relojes":
+        variant += f", {s['clock_size']} intervals"
+    if ev.kind == "superioridad":
+        variant += f", {s['meter_steps']} steps to each end"
+    deck = "one 36-card deck shared" if s["deck"] == "shared" else "an 18-card deck each"
+    return f"Rocèt duel ({variant}): {who}; {deck}, {s['cards']} cards."
+
+
+def _roll(state: dict, pair, side: str, bonus: str) -> str:
+    total = sum(pair) + (VENTAJA if side == bonus else 0)
+    plus = f"+{VENTAJA}" if side == bonus else ""
+    return f"{label(pair)}{plus}={total}"
+
+
+def _turn(state: dict, ev: RocetTurnResolved) -> str:
+    sides = state["sides"]
+    w, l = ev.winner, other(ev.winner)
+    win_name, lose_name = sides[w]["name"], sides[l]["name"]
+    plays = []
+    for side, card in (("a", ev.card_a), ("b", ev.card_b)):
+        bonus = f" (Ventaja +{VENTAJA})" if advantage(ev.card_a, ev.card_b) == side else ""
+        plays.append(f"{sides[side]['name']} plays {card}{bonus}")
+    rolls = [f"{_roll(state, r[:2], 'a', ev.advantage)} vs {_roll(state, r[2:], 'b', ev.advantage)}"
+             for r in ev.rolls]
+    rolled = rolls[-1] + (f" (ties rerolled: {'; '.join(rolls[:-1])})" if len(rolls) > 1 else "")
+    card = ev.card_a if w == "a" else ev.card_b
+    return (f"Turn {ev.turn}: {', '.join(plays)}; {rolled}; {win_name} wins with {card} (TA {ev.ta})"
+            + "".join(f"; {part}" for part in _effects(state, ev, win_name, lose_name)) + ".")
+
+
+def _effects(state: dict, ev: RocetTurnResolved, win_name: str, lose_name: str) -> list[str]:
+    parts, variant, size = [], state["variant"], state["clock_size"]
+    clocks = {"a": ev.clock_a, "b": ev.clock_b}
+    w, l = ev.winner, other(ev.winner)
+    if variant in ("relojes", "a_muerte"):
+        if ev.pm_damage:
+            parts.append(f"{lose_name}'s clock {clocks[l]}/{size}")
+        elif ev.completed:
+            parts.append(f"{win_name}'s clock complete, starts again at {clocks[w]}/{size}")
+        else:
+            parts.append(f"{win_name}'s clock {clocks[w]}/{size}")
+    if variant == "superioridad":
+        parts.append("meter " + meter_text(state, ev.meter))
+    if ev.pm_damage:
+        parts.append(f"{lose_name} takes {ev.pm_damage} PM damage")
+    if ev.discard_owed:
+        parts.append(f"{lose_name} must discard a card")
+    weapon = state["sides"][w]["weapon"]["damage"]
+    offers = {"attack": f"{ev.ta + weapon} PG damage (TA {ev.ta} + {weapon})",
+              "clock": f"{weapon} PG damage for the completed clock (TA=0)"}
+    for kind in ev.offers:
+        parts.append(f"{win_name} may deal {offers[kind]}")
+    if ev.win:
+        then = " once the damage is dealt or declined" if ev.offers else ""
+        parts.append(f"{win_name} wins the duel ({ev.win.replace('_', ' ')}){then}")
+    return parts
+
+
+def meter_text(state: dict, meter: int) -> str:
+    if meter == 0:
+        return "at the middle"
+    side = "a" if meter > 0 else "b"
+    return f"{abs(meter)}/{state['meter_steps']} toward {state['sides'][side]['name']}"
+
+
+def assumptions(state: dict) -> list[str]:
+    """Every [assumed] rule this duel runs under, with its setting."""
+    s, variant = state["settings"], state["variant"]
+    found = []
+    if s["reshuffle"]:
+        found.append("When a pile runs out, its discards are shuffled into a new pile.")
+    else:
+        found.append("When a pile runs out, nobody draws from it again (no reshuffle).")
+    found.append("A forced discard from an empty hand does nothing.")
+    found.append("The cards played in a turn go to the discards once the turn is resolved, "
+                 "after both duelists drew back up to three.")
+    if variant in ("relojes", "a_muerte"):
+        found.append("A clock never goes below 0." if s["clock_floor"]
+                     else "A clock may go below 0 (Insulto can leave it in debt).")
+    if variant == "superioridad":
+        found.append(f"The superiority meter starts in the middle; a duelist wins on reaching their end, "
+                     f"{s['meter_steps']} steps out.")
+    if variant == "a_muerte":
+        found.append("A completed clock starts again from 0." if s["restart"] == "zero"
+                     else "A completed clock keeps the intervals past its end.")
+        found.append("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
+                     "an unconscious duelist cannot go on.")
+    found.append("PG and PM never go below 0: damage beyond what is left is not recorded.")
+    return found
+
+
+def public(state: dict) -> dict:
+    """The state without secrets: in virtual mode, no hands and no pile order."""
+    shown = copy.deepcopy(state)
+    if shown.get("mode") == "virtual":
+        for duelist in shown["sides"].values():
+            duelist.pop("hand", None)
+        for deck in shown["decks"].values():
+            deck.pop("pile", None)
+    return shown
+
+
+def progress(state: dict) -> str:
+    """Where the duel stands, for duel lists."""
+    if state["outcome"]:
+        return f"Over after turn {state['turn']}" if state["turn"] else "Over"
+    return f"Turn {state['turn']}" if state["turn"] else "Before the first turn"
