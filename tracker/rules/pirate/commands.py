@@ -1,0 +1,109 @@
+"""What a GM can ask of a pirate duel: one command per roll at the table."""
+from __future__ import annotations
+
+from tracker.rules.base import Field, command
+from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
+
+from .sheet import INSULT_HELP
+
+DICE_HELP = "The dice as they fell, in order; leave blank and tick 'server rolls' to let the server roll."
+
+
+def _dice(side: str, what: str) -> Field:
+    return Field(f"dice_{side}", f"Dice for side {side.upper()} ({what})", "dice", required=False, help=DICE_HELP)
+
+
+SERVER_ROLL = Field("server_roll", "Server rolls what was not typed", "bool", default=False)
+EDGE = (Field("ventaja", "Ventaja (roll 2d20, keep the higher)", "bool", default=False),
+        Field("desventaja", "Desventaja (roll 2d20, keep the lower)", "bool", default=False,
+              help="A pistol shot from beyond the pistol's range is at Desventaja without ticking this. "
+                   "Ventaja and Desventaja cancel."))
+STRIKE_DICE = (_dice("a", "d20s, then damage"), _dice("b", "d20s, then damage"), SERVER_ROLL)
+
+
+@command
+class RollInitiative:
+    """Both duelists roll d20 + Iniciativa: the order of this round's attacks, shots or insults."""
+
+    FIELDS = (_dice("a", "d20, rerolls on a tie"), _dice("b", "d20, rerolls on a tie"), SERVER_ROLL)
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class Attack:
+    """A sword attack by the duelist whose turn it is."""
+
+    FIELDS = (Field("side", "Who attacks", "choice", choices=SIDE_CHOICES),) + EDGE + STRIKE_DICE
+    side: str
+    ventaja: bool = False
+    desventaja: bool = False
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class Shoot:
+    """A pistol shot by the duelist whose turn it is."""
+
+    FIELDS = (Field("side", "Who shoots", "choice", choices=SIDE_CHOICES),) + EDGE + STRIKE_DICE
+    side: str
+    ventaja: bool = False
+    desventaja: bool = False
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class Insult:
+    """An insult in a duelo de labia by the duelist whose turn it is."""
+
+    FIELDS = ((Field("side", "Who insults", "choice", choices=SIDE_CHOICES),
+               Field("insult", "Kind of insult", "text", maximum=80,
+                     help="A name from this duel's insult table. " + INSULT_HELP))
+              + EDGE
+              + (_dice("a", "d20s, then damage or backlash"), _dice("b", "d20s, then damage or backlash"),
+                 SERVER_ROLL))
+    side: str
+    insult: str
+    ventaja: bool = False
+    desventaja: bool = False
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class RecordFall:
+    """The GM rules on a duelist at 0 PV: down or dead."""
+
+    FIELDS = (Field("side", "Who fell", "choice", choices=SIDE_CHOICES),
+              Field("fate", "Fate", "choice", choices=(("down", "Down (alive)"), ("dead", "Dead"))))
+    side: str
+    fate: str
+
+
+@command
+class MarkWorthiness:
+    """Mark a duelist a worthy or unworthy opponent (no effect on the rules)."""
+
+    FIELDS = (Field("side", "Who", "choice", choices=SIDE_CHOICES),
+              Field("verdict", "Verdict", "choice", choices=(("worthy", "Worthy"), ("unworthy", "Unworthy"))),
+              Field("note", "Why", "text", required=False, maximum=500))
+    side: str
+    verdict: str
+    note: str | None = None
+
+
+COMMANDS = {
+    "RollInitiative": RollInitiative,
+    "Attack": Attack,
+    "Shoot": Shoot,
+    "Insult": Insult,
+    "RecordFall": RecordFall,
+    "MarkWorthiness": MarkWorthiness,
+    **ENDING_COMMANDS,
+}

@@ -1,0 +1,182 @@
+"""How a pirate duel is agreed and opened: its kinds, terms, warnings and assumptions."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from tracker.rules.base import Dice, Field, Invalid, Refused, parse_fields
+from tracker.rules.duel import SIDES, DuelStarted
+
+from .rolls import max_damage
+from .sheet import DEFAULT_INSULTS, INSULT_HELP, insult_lines, parse_insults
+
+NAME = "pirate"
+KINDS = {"sword": "Sword duel", "pistol": "Pistol duel", "wit": "Duelo de labia (wit duel)"}
+VICTORIES = {"first_blood": "first blood", "hits": "a number of hits", "death": "the death"}
+
+SETUP = (
+    Field("kind", "Kind of duel", "choice", default="sword", choices=tuple(KINDS.items())),
+    Field("sword_victory", "A sword duel is fought to", "choice", default="first_blood",
+          choices=(("first_blood", "First blood (usual)"), ("hits", "A number of hits"),
+                   ("death", "The death (rare)"))),
+    Field("hits", "Hits to win (sword duel to hits)", default=2, minimum=2, maximum=3,
+          help="2 or 3. More hits means more risk of a death, above all at low PV."),
+    Field("weapon_a", "Side A's weapon", "text", required=False, maximum=80,
+          help="A weapon name from the sheet; blank takes the first sword (or pistol) on it."),
+    Field("weapon_b", "Side B's weapon", "text", required=False, maximum=80,
+          help="A weapon name from the sheet; blank takes the first sword (or pistol) on it."),
+    Field("distance", "Distance in paces (pistol duel)", required=False, minimum=1, maximum=500,
+          help="Agreed before the duel; beyond a pistol's range its shots are at Desventaja."),
+    Field("second_a", "Side A's second (pistol duel)", "text", required=False, maximum=80,
+          help="The person who reloads side A's pistols."),
+    Field("second_b", "Side B's second (pistol duel)", "text", required=False, maximum=80,
+          help="The person who reloads side B's pistols."),
+    Field("shots", "Shots per duelist (pistol duel)", default=6, minimum=1, maximum=30,
+          help="[assumed] When both have fired them all with no hit, the duel is a draw."),
+    Field("bullet", "A bullet that hits (pistol duel)", "choice", default="wounds",
+          choices=(("wounds", "Deals the pistol's damage to PV"), ("no_damage", "Only ends the duel"))),
+    Field("wit_end", "A duelo de labia ends", "choice", default="points",
+          choices=(("points", "After the agreed exchanges: most damage dealt wins"),
+                   ("humiliation", "Only when one is humiliated (CAR 0)"))),
+    Field("exchanges", "Exchanges (duelo de labia)", default=3, minimum=1, maximum=20),
+    Field("tie", "A tie on points (duelo de labia)", "choice", default="sudden_death",
+          choices=(("sudden_death", "Sudden death: more exchanges until one leads"), ("draw", "A draw"))),
+    Field("insults", "Insult table (duelo de labia)", "weapons", default=insult_lines(DEFAULT_INSULTS),
+          help=INSULT_HELP),
+)
+
+
+def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> list:
+    """Open a pirate duel: DuelStarted with the terms (weapons, seconds, insult table) fixed."""
+    clean = parse_fields(SETUP, setup)
+    kind = clean["kind"]
+    by_side = _one_per_side(duelists)
+    for d in duelists:
+        if not d.get("stats"):
+            raise Refused(f"{d['name']} has no pirate stats on their sheet: fill them in first", field="duelists")
+    settings: dict = {"kind": kind}
+    if kind in ("sword", "pistol"):
+        for d in duelists:
+            if current_pv(d) <= 0:
+                raise Refused(f"{d['name']} is at 0 PV and cannot fight a {kind} duel", field="duelists")
+        settings["weapons"] = {side: _weapon(by_side[side], kind, clean[f"weapon_{side}"]) for side in SIDES}
+    if kind == "sword":
+        settings["sword_victory"] = clean["sword_victory"]
+        if clean["sword_victory"] == "hits":
+            settings["hits"] = clean["hits"]
+    elif kind == "pistol":
+        missing = {f: "is required for a pistol duel" for f in ("distance", "second_a", "second_b") if not clean[f]}
+        if missing:
+            raise Invalid(missing)
+        settings.update(distance=clean["distance"], shots=clean["shots"], bullet=clean["bullet"],
+                        seconds={side: clean[f"second_{side}"] for side in SIDES})
+    else:
+        try:
+            insults = parse_insults(clean["insults"])
+        except ValueError as problem:
+            raise Invalid({"insults": str(problem)}) from None
+        settings.update(wit_end=clean["wit_end"], exchanges=clean["exchanges"], tie=clean["tie"], insults=insults)
+    settings["warnings"] = _warnings(settings, by_side)
+    return [DuelStarted(duel_id=header["duel_id"], campaign_id=header["campaign_id"],
+                        session_id=header["session_id"], ruleset=NAME, kind=kind, settings=settings,
+                        duelists=tuple(dict(d) for d in duelists), challenger=header.get("challenger", ""),
+                        stakes=header.get("stakes", ""), judge=header.get("judge", ""))]
+
+
+def current_pv(duelist: dict) -> int:
+    return (duelist.get("current") or {}).get("PV", duelist["stats"]["pv"])
+
+
+def _one_per_side(duelists: list[dict]) -> dict[str, dict]:
+    by_side: dict[str, dict] = {}
+    for d in duelists:
+        if d["side"] in by_side:
+            raise Refused("a pirate duel is one against one: one duelist per side", field="duelists")
+        by_side[d["side"]] = d
+    if set(by_side) != set(SIDES):
+        raise Refused("a duel needs a duelist on each side", field="duelists")
+    return by_side
+
+
+def _weapon(duelist: dict, kind: str, wanted: str | None) -> dict:
+    """The named weapon, else the first of the duel's kind on the sheet."""
+    weapons = [w for w in duelist["stats"].get("weapons") or [] if w["kind"] == kind]
+    if wanted:
+        named = [w for w in weapons if w["name"].lower() == wanted.lower()]
+        if not named:
+            held = ", ".join(w["name"] for w in weapons) or "none"
+            raise Refused(f"{duelist['name']} has no {kind} called {wanted} (their {kind}s: {held})",
+                          field=f"weapon_{duelist['side']}")
+        return dict(named[0])
+    if not weapons:
+        raise Refused(f"{duelist['name']} has no {kind} on their sheet", field=f"weapon_{duelist['side']}")
+    return dict(weapons[0])
+
+
+def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
+    """Where the agreed hits can take a duelist to 0 PV (the rules warn of deaths at low PV)."""
+    kind = settings["kind"]
+    if kind == "pistol" and settings["bullet"] == "wounds":
+        hits = 1
+    elif kind == "sword" and settings["sword_victory"] != "death":
+        hits = settings.get("hits", 1)
+    else:
+        return []
+    found = []
+    for side, opponent in (("a", "b"), ("b", "a")):
+        weapon = settings["weapons"][opponent]
+        most = max_damage(weapon["damage"]) * hits
+        pv = current_pv(by_side[side])
+        if most >= pv:
+            times = "one hit" if hits == 1 else f"{hits} hits"
+            found.append(f"{by_side[side]['name']} has {pv} PV: {times} of {by_side[opponent]['name']}'s "
+                         f"{weapon['name']} ({weapon['damage']}) can deal up to {most}: this duel can kill.")
+    return found
+
+
+def assumptions(state: dict) -> list[str]:
+    """Every rule this duel runs under that the source leaves open, with its setting."""
+    s = state["settings"]
+    kind = s["kind"]
+    both = ["Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
+            "rerolled by both; the higher acts first."]
+    edge = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
+    if kind == "sword":
+        fought = {"first_blood": "first blood", "hits": f"{s.get('hits')} hits", "death": "the death"}
+        return both + [
+            f"Fought to {fought[s['sword_victory']]}.",
+            "An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher "
+            "than DEF; a hit rolls the weapon's damage against PV. No natural 20 or 1 rules.",
+            "Only a hit that deals damage counts toward first blood or the hits.",
+            "At 0 PV the duel waits for the GM to record the duelist down or dead; in a duel to the death "
+            "only death (or a yield, disqualification or abandon) ends it.",
+            edge,
+        ]
+    if kind == "pistol":
+        return both + [
+            f"Each duelist has {s['shots']} shots; both out of shots with no hit is a draw.",
+            "A shot is d20 + ATQ against the target's DEF, hitting on equal or higher; the first hit ends the duel.",
+            f"Shots from beyond the pistol's range (distance {s['distance']} paces greater than the range) "
+            "are at Desventaja.",
+            "A hit deals the pistol's damage to PV." if s["bullet"] == "wounds" else "A hit deals no PV damage.",
+            edge,
+        ]
+    table = "; ".join(f"{i['name']} {i['to_hit']:+d} to hit, {i['damage']}"
+                      + (f", the insulter takes {i['backlash']} on a miss" if i["backlash"] else "")
+                      for i in s["insults"])
+    ending = (f"After {s['exchanges']} exchanges the most damage dealt wins; losing all CAR ends it at once."
+              if s["wit_end"] == "points" else "Only humiliation (CAR 0) ends it; exchanges are not counted.")
+    tie = ("A tie on points goes to sudden death: more exchanges until one leads after a full exchange."
+           if s["tie"] == "sudden_death" else "A tie on points is a draw.")
+    rules = both + [
+        "In an exchange each duelist insults once, in initiative order.",
+        "An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or "
+        "higher; a hit rolls its damage against CAR, which never touches PV.",
+        f"Insult table: {table}.",
+        ending,
+        "Points are the damage dealt to the opponent; damage an insulter takes on a miss is not the "
+        "opponent's point.",
+        edge,
+    ]
+    if s["wit_end"] == "points":
+        rules.insert(5, tie)
+    return rules
