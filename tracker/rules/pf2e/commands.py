@@ -1,0 +1,187 @@
+"""What the GM can tell a Pathfinder 2e duel to do: one command per table action."""
+from __future__ import annotations
+
+from tracker.rules.base import Field, command
+from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
+
+from .sheet import SKILLS, TRADITION_CHOICES
+
+SKILL_CHOICES = tuple((s, s.capitalize()) for s in SKILLS)
+REACTION_CHOICES = (("", "none"), ("bullying_press", "Bullying Press"), ("sense_weakness", "Sense Weakness"))
+EFFECT_CHOICES = (("full", "full damage (failed save / hit)"), ("half", "half (successful save)"),
+                  ("double", "double (critical)"), ("none", "none (critical success on the save)"))
+
+
+def _who(name: str, label: str) -> Field:
+    return Field(name, label, "character", required=False,
+                 help="leave empty for whoever's turn it is" if name != "target" else
+                 "leave empty when there is a single opponent")
+
+
+SERVER_ROLL = Field("server_roll", "Let the server roll what was not typed", "bool", default=False)
+DAMAGE_DICE = Field("dice_damage", "Damage dice (as rolled)", "dice", required=False,
+                    help="the die faces of the damage expression, e.g. 3 5")
+DAMAGE_TYPED = Field("damage", "Damage total (typed)", "int", required=False, minimum=0, maximum=999,
+                     help="instead of the dice: the damage before doubling")
+
+
+@command
+class RollInitiative:
+    FIELDS = (Field("duelist", "Duelist", "character"),
+              Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
+              Field("dice_roll", "d20 (as rolled)", "dice", required=False), SERVER_ROLL)
+    duelist: str
+    skill: str
+    dice_roll: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class BreakTie:
+    FIELDS = (Field("first", "Who acts first", "character"),)
+    first: str
+
+
+@command
+class ActSecond:
+    FIELDS = ()
+
+
+@command
+class Strike:
+    FIELDS = (_who("attacker", "Attacker"), _who("target", "Target"),
+              Field("reaction", "Dueling reaction declared before the roll", "choice", default="",
+                    choices=REACTION_CHOICES),
+              Field("melee", "Melee Strike", "bool", default=True),
+              Field("agile", "Agile weapon (multiple attack penalty −4/−8)", "bool", default=False),
+              Field("modifier", "Other modifiers to the attack", "int", default=0, minimum=-30, maximum=30),
+              Field("dice_attack", "d20 (as rolled)", "dice", required=False),
+              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+    attacker: str | None = None
+    target: str | None = None
+    reaction: str = ""
+    melee: bool = True
+    agile: bool = False
+    modifier: int = 0
+    dice_attack: tuple | None = None
+    dice_damage: tuple | None = None
+    damage: int | None = None
+    server_roll: bool = False
+
+
+@command
+class DeceptiveSidestep:
+    FIELDS = (Field("dice_attack", "The attacker's new d20", "dice", required=False),
+              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+    dice_attack: tuple | None = None
+    dice_damage: tuple | None = None
+    damage: int | None = None
+    server_roll: bool = False
+
+
+@command
+class DeclineSidestep:
+    FIELDS = (DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+    dice_damage: tuple | None = None
+    damage: int | None = None
+    server_roll: bool = False
+
+
+@command
+class CastSpell:
+    FIELDS = (_who("caster", "Caster"),
+              Field("spell", "Spell", "text", maximum=80),
+              Field("rank", "Spell rank", "int", minimum=1, maximum=10,
+                    help="for a cantrip, its heightened rank"),
+              Field("tradition", "Tradition", "choice", choices=TRADITION_CHOICES),
+              Field("cantrip", "Cantrip (no slot)", "bool", default=False),
+              _who("target", "Target"),
+              Field("damage_expr", "Damage dice", "text", required=False, maximum=40,
+                    help="e.g. 2d6+4; empty for no damage"),
+              DAMAGE_TYPED,
+              Field("effect", "Effect on the target", "choice", default="full", choices=EFFECT_CHOICES),
+              DAMAGE_DICE, SERVER_ROLL)
+    spell: str
+    rank: int
+    tradition: str
+    caster: str | None = None
+    cantrip: bool = False
+    target: str | None = None
+    damage_expr: str | None = None
+    damage: int | None = None
+    effect: str = "full"
+    dice_damage: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class DuelingCounter:
+    FIELDS = (Field("duelist", "Who counters", "character"),
+              Field("slot_rank", "Rank of the slot expended", "int", minimum=1, maximum=10),
+              Field("dice_check", "d20 of the counteract check", "dice", required=False),
+              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+    duelist: str
+    slot_rank: int
+    dice_check: tuple | None = None
+    dice_damage: tuple | None = None
+    damage: int | None = None
+    server_roll: bool = False
+
+
+@command
+class DeclineCounter:
+    FIELDS = (DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+    dice_damage: tuple | None = None
+    damage: int | None = None
+    server_roll: bool = False
+
+
+@command
+class ChangeTraditionFocus:
+    FIELDS = (_who("duelist", "Duelist"),
+              Field("tradition", "New tradition", "choice", choices=TRADITION_CHOICES))
+    tradition: str
+    duelist: str | None = None
+
+
+@command
+class EndTurn:
+    FIELDS = (_who("duelist", "Duelist"),)
+    duelist: str | None = None
+
+
+@command
+class Tag:
+    FIELDS = (Field("side", "Side that tags", "choice", choices=SIDE_CHOICES),)
+    side: str
+
+
+@command
+class ConfirmVictory:
+    FIELDS = (Field("side", "Winning side", "choice", required=False, choices=SIDE_CHOICES,
+                    help="needed only for a custom victory condition"),
+              Field("detail", "What the judge saw", "text", required=False, maximum=500))
+    side: str | None = None
+    detail: str | None = None
+
+
+@command
+class DeclineVictory:
+    FIELDS = (Field("reason", "Why the judge does not accept it", "text", required=False, maximum=500),)
+    reason: str | None = None
+
+
+@command
+class EscalateToCombat:
+    FIELDS = (Field("side", "Who fought on", "choice", required=False,
+                    choices=(("", "both / unclear"),) + SIDE_CHOICES),
+              Field("detail", "What happened", "text", required=False, maximum=500))
+    side: str | None = None
+    detail: str | None = None
+
+
+COMMANDS = {cls.__name__: cls for cls in (
+    RollInitiative, BreakTie, ActSecond, Strike, DeceptiveSidestep, DeclineSidestep, CastSpell,
+    DuelingCounter, DeclineCounter, ChangeTraditionFocus, EndTurn, Tag, ConfirmVictory,
+    DeclineVictory, EscalateToCombat)}
+COMMANDS.update(ENDING_COMMANDS)

@@ -1,0 +1,68 @@
+"""How a Pathfinder 2e duel ends: the judge confirms the victory condition, a cheat is caught
+(with the agreed penalty), a duelist yields; fighting on afterwards escalates to normal combat."""
+from __future__ import annotations
+
+from tracker.rules.base import Dice, Refused
+from tracker.rules.duel import DuelDisqualified, DuelWon, names, other, require_running
+
+from . import events as ev
+from .setup import judge_name
+from .table import name, side
+
+
+def after_damage(state: dict, damage: ev.Pf2eDamageDealt) -> list:
+    """The victory the rules see after some damage, proposed to the judge."""
+    victory = state["settings"]["victory"]
+    if state["proposal"] or damage.amount <= 0 or victory == "custom":
+        return []
+    winner = side(state, damage.attacker)
+    if victory == "first_blood":
+        return [ev.Pf2eVictoryProposed(side=winner, ending="first_blood",
+                                       detail=f"{name(state, damage.attacker)} drew first blood "
+                                              f"from {name(state, damage.target)}")]
+    hp = dict(state["hp"], **{damage.target: damage.hp_after})
+    loser = other(winner)
+    if all(hp[d["id"]] <= 0 for d in state["duelists"] if d["side"] == loser):
+        return [ev.Pf2eVictoryProposed(side=winner, ending="knockout",
+                                       detail=f"{names(state, loser)} knocked out")]
+    return []
+
+
+def confirm_victory(state: dict, cmd, dice: Dice) -> list:
+    proposal = state["proposal"]
+    if proposal:
+        if cmd.side and cmd.side != proposal["side"]:
+            raise Refused(f"the rules propose victory for {names(state, proposal['side'])}; "
+                          "decline it first if the judge sees otherwise", field="side")
+        detail = cmd.detail or proposal["detail"]
+        return [DuelWon(side=proposal["side"], ending=proposal["ending"], detail=detail)]
+    if state["settings"]["victory"] != "custom":
+        what = "nobody has drawn first blood" if state["settings"]["victory"] == "first_blood" \
+            else "no side is knocked out"
+        raise Refused(f"the victory condition is not met yet: {what}")
+    if not cmd.side:
+        raise Refused("name the side that met the victory condition", field="side")
+    detail = cmd.detail or state["settings"]["victory_text"]
+    return [DuelWon(side=cmd.side, ending="custom", detail=f"{judge_name(state)} confirmed: {detail}")]
+
+
+def decline_victory(state: dict, cmd, dice: Dice) -> list:
+    if not state["proposal"]:
+        raise Refused("no victory is waiting for the judge")
+    return [ev.Pf2eVictoryDeclined(reason=cmd.reason or "")]
+
+
+def disqualify(state: dict, cmd) -> list:
+    require_running(state)
+    events = [DuelDisqualified(side=cmd.side, reason=cmd.reason or "")]
+    if state["settings"]["penalty"]:
+        events.append(ev.Pf2ePenaltyImposed(side=cmd.side, penalty=state["settings"]["penalty"]))
+    return events
+
+
+def escalate(state: dict, cmd) -> list:
+    if not state.get("outcome"):
+        raise Refused("the duel has not ended: there is nothing to escalate yet")
+    if state["escalated"]:
+        raise Refused("this duel has already escalated to normal combat")
+    return [ev.Pf2eDuelEscalated(side=cmd.side or "", detail=cmd.detail or "")]

@@ -1,0 +1,210 @@
+"""The facts a Pathfinder 2e duel records, past tense, each with every die it used."""
+from __future__ import annotations
+
+from tracker.events import event
+
+
+@event
+class Pf2eInitiativeRolled:
+    """A duelist rolled initiative with a secretly chosen skill (d20 + modifier − frightened)."""
+
+    round: int
+    duelist: str
+    skill: str
+    die: int
+    modifier: int
+    total: int
+
+
+@event
+class Pf2eRoundOrdered:
+    """Everyone had rolled: the turn order by result, NPCs before PCs on ties; tiers of
+    more than one duelist still wait for the GM to break the tie."""
+
+    round: int
+    tiers: tuple  # of tuples of duelist ids, best result first
+
+
+@event
+class Pf2eTieBroken:
+    """The GM chose who acts first among duelists tied on initiative."""
+
+    round: int
+    first: str
+
+
+@event
+class Pf2eActedSecond:
+    """The initiative winner chose to act second this round."""
+
+    round: int
+    duelist: str
+
+
+@event
+class Pf2eStrikeRolled:
+    """A Strike's attack roll against AC and its degree of success; ``pending`` when the
+    target may still answer a (non-critical) hit with Deceptive Sidestep."""
+
+    attacker: str
+    target: str
+    die: int
+    modifier: int
+    total: int
+    ac: int
+    degree: str
+    reaction: str = ""  # bullying_press, sense_weakness or ""
+    pending: bool = False
+    damage_typed: int | None = None
+
+
+@event
+class Pf2eSidestepUsed:
+    """The target used Deceptive Sidestep: the attacker rolled again and took the second result."""
+
+    defender: str
+    attacker: str
+    die: int
+    modifier: int
+    penalty: int  # −2 when the attacker had rolled Intimidation, else 0
+    total: int
+    ac: int
+    degree: str
+
+
+@event
+class Pf2eSidestepDeclined:
+    """The target let a hit stand without using Deceptive Sidestep."""
+
+    defender: str
+
+
+@event
+class Pf2eDamageDealt:
+    """Damage from a Strike or a spell: the dice, the multiplier and the HP left."""
+
+    attacker: str
+    target: str
+    source: str  # "Strike" or the spell's name
+    expression: str  # "" when the GM typed the amount
+    dice: tuple
+    base: int
+    multiplier: str  # "full", "double" (critical), "half"
+    amount: int
+    hp_after: int
+
+
+@event
+class Pf2eFrightened:
+    """A duelist's frightened value was set (Bullying Press keeps the higher value)."""
+
+    duelist: str
+    value: int
+    cause: str = ""
+
+
+@event
+class Pf2eOffGuard:
+    """A duelist is off-guard (−2 AC) until the start of their next turn (Sense Weakness upgraded)."""
+
+    duelist: str
+    cause: str = ""
+
+
+@event
+class Pf2eTurnEnded:
+    """A duelist's turn ended: frightened drops by 1; ``next`` acts (or a new round starts)."""
+
+    duelist: str
+    frightened: int  # the value after the drop
+    next: str  # "" when the round is over and initiative must be rolled again
+    new_round: bool = False
+
+
+@event
+class Pf2eTagged:
+    """In a tag-team duel a side's active duelist handed over to the partner."""
+
+    side: str
+    out: str
+    into: str
+
+
+@event
+class Pf2eSpellCast:
+    """A spell was cast (slot expended unless a cantrip); ``pending`` while an opponent may counter."""
+
+    caster: str
+    spell: str
+    rank: int
+    tradition: str
+    cantrip: bool
+    target: str
+    damage_expr: str = ""
+    damage_typed: int | None = None
+    effect: str = "full"  # full, half, double, none: the outcome of the save or spell attack
+    pending: bool = False
+
+
+@event
+class Pf2eCounterAttempted:
+    """A Dueling Counter: a slot expended and a counteract check against the caster's spell DC."""
+
+    duelist: str
+    caster: str
+    spell: str
+    slot_rank: int
+    spell_rank: int
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: str
+    counteracted: bool
+
+
+@event
+class Pf2eCounterDeclined:
+    """No opponent countered the spell; it takes effect."""
+
+    spell: str
+
+
+@event
+class Pf2eFocusChanged:
+    """A duelist used Change Tradition Focus (one action)."""
+
+    duelist: str
+    tradition: str
+
+
+@event
+class Pf2eVictoryProposed:
+    """The rules saw the agreed victory condition met; the judge must confirm it."""
+
+    side: str
+    ending: str  # first_blood or knockout
+    detail: str = ""
+
+
+@event
+class Pf2eVictoryDeclined:
+    """The judge did not accept the proposed victory; the duel goes on."""
+
+    reason: str = ""
+
+
+@event
+class Pf2ePenaltyImposed:
+    """A disqualified side incurs the penalty agreed when the challenge was accepted."""
+
+    side: str
+    penalty: str
+
+
+@event
+class Pf2eDuelEscalated:
+    """Someone fought on after the duel's end: it became normal combat."""
+
+    side: str = ""
+    detail: str = ""

@@ -1,0 +1,233 @@
+"""What a Pathfinder 2e duel shows: the log's plain lines, the players' view, the legal actions."""
+from __future__ import annotations
+
+from functools import singledispatch
+
+from tracker.rules.duel import DuelStarted, describe_ending, names
+
+from . import events as ev
+from .checks import DEGREE_LABELS
+from .setup import KINDS, VICTORIES, judge_name
+from .table import REACTION_NAMES, able, name, opponents
+
+
+def describe(state: dict, event) -> str:
+    """One plain line for the log, given the state before the event."""
+    return describe_ending(state, event) or _line(event, state)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+@singledispatch
+def _line(event, state: dict) -> str:
+    return type(event).__name__
+
+
+@_line.register
+def _(e: DuelStarted, state):
+    victory = VICTORIES[e.settings["victory"]]
+    return (f"{KINDS[e.kind]}: {names(state, 'a')} against {names(state, 'b')}, until {victory}; "
+            f"judge: {judge_name(state)}.")
+
+
+@_line.register
+def _(e: ev.Pf2eInitiativeRolled, state):
+    # The skill stays out of the log: the opponent must never learn it.
+    return f"Round {e.round}: {name(state, e.duelist)} rolls initiative: {e.total}."
+
+
+@_line.register
+def _(e: ev.Pf2eRoundOrdered, state):
+    tiers = [" = ".join(name(state, i) for i in tier) for tier in e.tiers]
+    tied = any(len(t) > 1 for t in e.tiers)
+    return f"Round {e.round} order: " + ", then ".join(tiers) + (" (the GM breaks the tie)." if tied else ".")
+
+
+@_line.register
+def _(e: ev.Pf2eTieBroken, state):
+    return f"Round {e.round}: the GM has {name(state, e.first)} act first among the tied."
+
+
+@_line.register
+def _(e: ev.Pf2eActedSecond, state):
+    return f"Round {e.round}: {name(state, e.duelist)} won initiative and chooses to act second."
+
+
+@_line.register
+def _(e: ev.Pf2eStrikeRolled, state):
+    reaction = f" with {REACTION_NAMES[e.reaction]}" if e.reaction else ""
+    return (f"{name(state, e.attacker)} Strikes {name(state, e.target)}{reaction}: "
+            f"{e.die}{_signed(e.modifier)} = {e.total} vs AC {e.ac}, {DEGREE_LABELS[e.degree]}.")
+
+
+@_line.register
+def _(e: ev.Pf2eSidestepUsed, state):
+    penalty = f" {_signed(e.penalty)}" if e.penalty else ""
+    return (f"{name(state, e.defender)} uses Deceptive Sidestep: {name(state, e.attacker)} rolls again, "
+            f"{e.die}{_signed(e.modifier)}{penalty} = {e.total} vs AC {e.ac}, {DEGREE_LABELS[e.degree]}.")
+
+
+@_line.register
+def _(e: ev.Pf2eSidestepDeclined, state):
+    return "The hit stands."
+
+
+@_line.register
+def _(e: ev.Pf2eDamageDealt, state):
+    how = f"{e.expression} ({' '.join(map(str, e.dice))}) = {e.base}" if e.expression else f"{e.base} typed"
+    times = {"full": "", "double": ", doubled", "half": ", halved", "none": ", none taken"}[e.multiplier]
+    return (f"{e.source}: {name(state, e.attacker)} deals {e.amount} damage to {name(state, e.target)} "
+            f"[{how}{times}]: {e.hp_after} HP left.")
+
+
+@_line.register
+def _(e: ev.Pf2eFrightened, state):
+    return f"{name(state, e.duelist)} is frightened {e.value}" + (f" ({e.cause})." if e.cause else ".")
+
+
+@_line.register
+def _(e: ev.Pf2eOffGuard, state):
+    return f"{name(state, e.duelist)} is off-guard until the start of their next turn ({e.cause})."
+
+
+@_line.register
+def _(e: ev.Pf2eTurnEnded, state):
+    text = f"{name(state, e.duelist)} ends the turn"
+    if state["frightened"][e.duelist]:
+        text += f" (frightened {e.frightened})"
+    if not e.next:
+        return text + f"; round {state['round']} is over: roll initiative."
+    return text + ("; a new round: " if e.new_round else "; ") + f"{name(state, e.next)} acts."
+
+
+@_line.register
+def _(e: ev.Pf2eTagged, state):
+    return f"Tag: {name(state, e.out)} steps out and {name(state, e.into)} steps in."
+
+
+@_line.register
+def _(e: ev.Pf2eSpellCast, state):
+    slot = "cantrip" if e.cantrip else f"rank {e.rank} slot"
+    at = f" at {name(state, e.target)}" if e.target else ""
+    return f"{name(state, e.caster)} casts {e.spell} (rank {e.rank}, {e.tradition}, {slot}){at}."
+
+
+@_line.register
+def _(e: ev.Pf2eCounterAttempted, state):
+    result = "counteracted" if e.counteracted else "not counteracted"
+    return (f"{name(state, e.duelist)} uses Dueling Counter with a rank {e.slot_rank} slot: "
+            f"{e.die}{_signed(e.modifier)} = {e.total} vs DC {e.dc}, {DEGREE_LABELS[e.degree]}: "
+            f"{e.spell} (rank {e.spell_rank}) is {result}.")
+
+
+@_line.register
+def _(e: ev.Pf2eCounterDeclined, state):
+    return f"{e.spell} takes effect."
+
+
+@_line.register
+def _(e: ev.Pf2eFocusChanged, state):
+    return f"{name(state, e.duelist)} uses Change Tradition Focus."
+
+
+@_line.register
+def _(e: ev.Pf2eVictoryProposed, state):
+    return (f"Victory condition met ({e.ending.replace('_', ' ')}: {e.detail}): "
+            f"{judge_name(state)} must confirm that {names(state, e.side)} won.")
+
+
+@_line.register
+def _(e: ev.Pf2eVictoryDeclined, state):
+    return f"{judge_name(state)} does not confirm the victory" + (f": {e.reason}." if e.reason else ".")
+
+
+@_line.register
+def _(e: ev.Pf2ePenaltyImposed, state):
+    return f"{names(state, e.side)} incur the agreed penalty: {e.penalty}."
+
+
+@_line.register
+def _(e: ev.Pf2eDuelEscalated, state):
+    who = f"{names(state, e.side)} fought on" if e.side else "The fight went on"
+    return f"{who} after the duel's end: it is now normal combat" + (f" ({e.detail})." if e.detail else ".")
+
+
+# --- the players' view, progress and legal actions -----------------------------------
+
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending")
+
+
+def public(state: dict) -> dict:
+    """The state without initiative skills (nor what they grant) and without pending reactions."""
+    view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
+    view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
+    view["waiting"] = state["pending"] is not None
+    return view
+
+
+def progress(state: dict) -> str:
+    if state.get("outcome"):
+        return "Over" + (", escalated to combat" if state["escalated"] else "")
+    if state["proposal"]:
+        return f"Round {state['round']}, the judge must confirm"
+    if state["turn"]:
+        return f"Round {state['round']}, {name(state, state['turn'])}'s turn"
+    if state["phase"] == "ordering":
+        return f"Round {state['round']}, initiative tie"
+    return f"Round {state['round']}, initiative"
+
+
+def actions(state: dict) -> list[str]:
+    """The commands legal right now."""
+    if state.get("outcome"):
+        return [] if state["escalated"] else ["EscalateToCombat"]
+    endings = ["Yield", "Disqualify", "Abandon"]
+    if state["proposal"]:
+        return ["ConfirmVictory", "DeclineVictory"] + endings
+    pending = state["pending"]
+    if pending:
+        moves = ["DeceptiveSidestep", "DeclineSidestep"] if pending["kind"] == "strike" else \
+            ["DuelingCounter", "DeclineCounter"]
+        return moves + endings
+    moves = []
+    if state["phase"] == "initiative":
+        moves.append("RollInitiative")
+    elif state["phase"] == "ordering":
+        moves.append("BreakTie")
+    elif state["turn"]:
+        moves += _turn_actions(state, state["turn"])
+    if state["active"] is not None and _can_tag(state):
+        moves.append("Tag")
+    if state["settings"]["victory"] == "custom":
+        moves.append("ConfirmVictory")
+    return moves + endings
+
+
+def _turn_actions(state: dict, who: str) -> list[str]:
+    moves = []
+    if state["kind"] != "spellcasting" and not state["acted"] and state["order"][:1] == [who] \
+            and len(state["order"]) > 1:
+        moves.append("ActSecond")
+    if able(state, who) and opponents(state, who):
+        if state["kind"] != "spellcasting":
+            moves.append("Strike")
+        if state["kind"] != "combat":
+            moves.append("CastSpell")
+    if state["refocus"].get(who):
+        moves.append("ChangeTraditionFocus")
+    return moves + ["EndTurn"]
+
+
+def _can_tag(state: dict) -> bool:
+    for out in state["active"].values():
+        into = next(d["id"] for d in state["duelists"] if d["side"] == _side(state, out) and d["id"] != out)
+        if state["hp"][into] > 0 and (state["turn"] == out or state["hp"][out] <= 0):
+            return True
+    return False
+
+
+def _side(state: dict, who: str) -> str:
+    return next(d["side"] for d in state["duelists"] if d["id"] == who)
+

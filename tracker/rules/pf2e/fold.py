@@ -1,0 +1,216 @@
+"""Folding a Pathfinder 2e duel's events into its state, one event at a time, never in place."""
+from __future__ import annotations
+
+import copy
+from functools import singledispatch
+
+from tracker.rules import duel
+from tracker.rules.duel import DuelStarted
+
+from . import events as ev
+from .setup import hp_at_start
+from .sheet import parse_slots
+from .table import gains, stats
+
+
+def started(event: DuelStarted) -> dict:
+    state = duel.initial(event)
+    ids = [d["id"] for d in event.duelists]
+    by_side = {}
+    for d in event.duelists:
+        by_side.setdefault(d["side"], d["id"])
+    state.update(
+        hp={d["id"]: hp_at_start(d) for d in event.duelists},
+        round=1, phase="initiative", rolls={}, tiers=[], order=[], turn=None, acted=False, strikes=0,
+        reaction={}, reacted={}, focus={}, refocus={},
+        frightened={i: 0 for i in ids}, off_guard=[],
+        slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
+        expended={i: {} for i in ids},
+        active=by_side if event.settings.get("teams") == "tag" else None,
+        pending=None, proposal=None, spells=[], penalty=None, escalated=None,
+    )
+    return state
+
+
+@singledispatch
+def fold(event, state: dict, at: int) -> dict:
+    raise TypeError(f"not a pf2e event: {type(event).__name__}")
+
+
+@fold.register
+def _(e: ev.Pf2eInitiativeRolled, state, at):
+    reaction, focus = gains(state["kind"], stats(state, e.duelist), e.skill)
+    roll = {"skill": e.skill, "die": e.die, "modifier": e.modifier, "total": e.total}
+    return _with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
+                 focus={e.duelist: focus}, refocus={e.duelist: focus is not None})
+
+
+@fold.register
+def _(e: ev.Pf2eRoundOrdered, state, at):
+    return _settle(dict(state, tiers=[list(t) for t in e.tiers], phase="ordering"))
+
+
+@fold.register
+def _(e: ev.Pf2eTieBroken, state, at):
+    tiers = []
+    for tier in state["tiers"]:
+        if e.first in tier:
+            tiers += [[e.first], [i for i in tier if i != e.first]]
+        else:
+            tiers.append(list(tier))
+    return _settle(dict(state, tiers=tiers))
+
+
+@fold.register
+def _(e: ev.Pf2eActedSecond, state, at):
+    order = list(state["order"])
+    order[0], order[1] = order[1], order[0]
+    return _begin(dict(state, order=order, acted=True), order[0])
+
+
+@fold.register
+def _(e: ev.Pf2eStrikeRolled, state, at):
+    new = dict(state, strikes=state["strikes"] + 1, acted=True)
+    if e.reaction:
+        new = _with(new, reacted={e.attacker: True})
+    pending = None
+    if e.pending:
+        pending = {"kind": "strike", "attacker": e.attacker, "target": e.target, "reaction": e.reaction,
+                   "modifier": e.modifier, "ac": e.ac, "die": e.die, "degree": e.degree,
+                   "damage_typed": e.damage_typed}
+    return dict(new, pending=pending)
+
+
+@fold.register
+def _(e: ev.Pf2eSidestepUsed, state, at):
+    return dict(_with(state, reacted={e.defender: True}), pending=None)
+
+
+@fold.register
+def _(e: ev.Pf2eSidestepDeclined, state, at):
+    return dict(state, pending=None)
+
+
+@fold.register
+def _(e: ev.Pf2eDamageDealt, state, at):
+    lost = state["hp"][e.target] - e.hp_after
+    new = _with(state, hp={e.target: e.hp_after})
+    return duel.wound(new, e.target, "HP", lost, at, e.source)
+
+
+@fold.register
+def _(e: ev.Pf2eFrightened, state, at):
+    return _with(state, frightened={e.duelist: e.value})
+
+
+@fold.register
+def _(e: ev.Pf2eOffGuard, state, at):
+    return dict(state, off_guard=sorted(set(state["off_guard"]) | {e.duelist}))
+
+
+@fold.register
+def _(e: ev.Pf2eTurnEnded, state, at):
+    new = _with(state, frightened={e.duelist: e.frightened})
+    new.update(strikes=0, turn=None)
+    if e.new_round:
+        new.update(round=state["round"] + 1, reacted={})
+    if e.next:
+        return _begin(new, e.next)
+    # A combat or mixed round is over: initiative is rolled again, with new reactions.
+    focus = {} if state["kind"] == "mixed" else state["focus"]
+    refocus = {} if state["kind"] == "mixed" else state["refocus"]
+    new.update(round=state["round"] + 1, phase="initiative", rolls={}, tiers=[], order=[], acted=False,
+               reaction={}, reacted={}, focus=focus, refocus=refocus)
+    return new
+
+
+@fold.register
+def _(e: ev.Pf2eTagged, state, at):
+    return _with(state, active={e.side: e.into})
+
+
+@fold.register
+def _(e: ev.Pf2eSpellCast, state, at):
+    new = dict(state, acted=True)
+    if not e.cantrip:
+        new = _spend(new, e.caster, e.rank)
+    entry = {"at": at, "caster": e.caster, "spell": e.spell, "rank": e.rank, "tradition": e.tradition,
+             "cantrip": e.cantrip, "countered": None, "counter": None}
+    pending = None
+    if e.pending:
+        pending = {"kind": "spell", "caster": e.caster, "target": e.target, "spell": e.spell, "rank": e.rank,
+                   "tradition": e.tradition, "damage_expr": e.damage_expr, "damage_typed": e.damage_typed,
+                   "effect": e.effect}
+    return dict(new, spells=state["spells"] + [entry], pending=pending)
+
+
+@fold.register
+def _(e: ev.Pf2eCounterAttempted, state, at):
+    new = _spend(_with(state, reacted={e.duelist: True}), e.duelist, e.slot_rank)
+    last = dict(new["spells"][-1], countered=e.counteracted,
+                counter={"by": e.duelist, "slot_rank": e.slot_rank, "total": e.total, "dc": e.dc,
+                         "degree": e.degree, "at": at})
+    return dict(new, spells=new["spells"][:-1] + [last], pending=None)
+
+
+@fold.register
+def _(e: ev.Pf2eCounterDeclined, state, at):
+    last = dict(state["spells"][-1], countered=False)
+    return dict(state, spells=state["spells"][:-1] + [last], pending=None)
+
+
+@fold.register
+def _(e: ev.Pf2eFocusChanged, state, at):
+    return _with(state, focus={e.duelist: e.tradition})
+
+
+@fold.register
+def _(e: ev.Pf2eVictoryProposed, state, at):
+    return dict(state, proposal={"side": e.side, "ending": e.ending, "detail": e.detail, "at": at})
+
+
+@fold.register
+def _(e: ev.Pf2eVictoryDeclined, state, at):
+    return dict(state, proposal=None)
+
+
+@fold.register
+def _(e: ev.Pf2ePenaltyImposed, state, at):
+    return dict(state, penalty={"side": e.side, "text": e.penalty, "at": at})
+
+
+@fold.register
+def _(e: ev.Pf2eDuelEscalated, state, at):
+    return dict(state, escalated={"side": e.side, "detail": e.detail, "at": at})
+
+
+# --- helpers ------------------------------------------------------------------------
+
+def _with(state: dict, **merges: dict) -> dict:
+    """A copy of ``state`` with each named dict merged with new entries."""
+    new = dict(state)
+    for key, entries in merges.items():
+        new[key] = {**state[key], **entries}
+    return new
+
+
+def _settle(state: dict) -> dict:
+    """Once no tie is left, the tiers become the round's order and the first turn begins."""
+    if any(len(t) > 1 for t in state["tiers"]):
+        return state
+    order = [t[0] for t in state["tiers"]]
+    return _begin(dict(state, order=order, tiers=[], phase="turns"), order[0])
+
+
+def _begin(state: dict, who: str) -> dict:
+    """``who``'s turn starts: off-guard that lasted until now ends."""
+    return dict(state, turn=who, strikes=0, off_guard=[i for i in state["off_guard"] if i != who])
+
+
+def _spend(state: dict, who: str, rank: int) -> dict:
+    key = str(rank)
+    slots = copy.deepcopy(state["slots"])
+    expended = copy.deepcopy(state["expended"])
+    slots[who][key] = slots[who].get(key, 0) - 1
+    expended[who][key] = expended[who].get(key, 0) + 1
+    return dict(state, slots=slots, expended=expended)

@@ -1,0 +1,100 @@
+"""Initiative with a secret skill, ties, acting second, ending turns and tagging in."""
+from __future__ import annotations
+
+from tracker.rules.base import Dice, Refused
+
+from . import events as ev
+from .fold import fold
+from .table import able, contenders, initiative_skills, is_npc, name, partner, turn_holder
+
+
+def roll_initiative(state: dict, cmd, dice: Dice) -> list:
+    if state["phase"] != "initiative":
+        if state["kind"] == "spellcasting":
+            raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
+        raise Refused(f"initiative for round {state['round']} is already rolled")
+    who = cmd.duelist
+    if who not in contenders(state):
+        raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+    if who in state["rolls"]:
+        raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
+    allowed = initiative_skills(state["kind"])
+    if cmd.skill not in allowed:
+        raise Refused(f"a {state['kind']} duel's initiative uses "
+                      + ", ".join(s.capitalize() for s in allowed), field="skill")
+    sheet = next(d["stats"] for d in state["duelists"] if d["id"] == who)
+    modifier = sheet[cmd.skill] - state["frightened"][who]
+    die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
+    rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=cmd.skill, die=die,
+                                     modifier=modifier, total=die + modifier)
+    after = fold(rolled, state, 0)
+    if set(after["rolls"]) < set(contenders(after)):
+        return [rolled]
+    return [rolled, ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+
+
+def order_tiers(state: dict) -> tuple:
+    """Best result first; on a tie NPCs before PCs; what is still tied waits for the GM."""
+    tiers = {}
+    for d in state["duelists"]:
+        roll = state["rolls"].get(d["id"])
+        if roll:
+            key = (-roll["total"], 0 if is_npc(state, d["id"]) else 1)
+            tiers.setdefault(key, []).append(d["id"])
+    return tuple(tuple(tiers[key]) for key in sorted(tiers))
+
+
+def break_tie(state: dict, cmd, dice: Dice) -> list:
+    tied = next((t for t in state["tiers"] if len(t) > 1), None)
+    if state["phase"] != "ordering" or tied is None:
+        raise Refused("there is no initiative tie to break")
+    if cmd.first not in tied:
+        raise Refused(f"{name(state, cmd.first)} is not among the tied duelists: "
+                      + ", ".join(name(state, i) for i in tied), field="first")
+    return [ev.Pf2eTieBroken(round=state["round"], first=cmd.first)]
+
+
+def act_second(state: dict, cmd, dice: Dice) -> list:
+    if state["kind"] == "spellcasting":
+        raise Refused("acting second is a combat-duel choice")
+    first = turn_holder(state, None, "act second")
+    if state["acted"] or first != state["order"][0] or len(state["order"]) < 2:
+        raise Refused("only the initiative winner may choose to act second, before anyone acts this round")
+    return [ev.Pf2eActedSecond(round=state["round"], duelist=first)]
+
+
+def end_turn(state: dict, cmd, dice: Dice) -> list:
+    who = turn_holder(state, cmd.duelist, "end a turn")
+    return [turn_ended(state, who)]
+
+
+def turn_ended(state: dict, who: str) -> ev.Pf2eTurnEnded:
+    """The end of ``who``'s turn: frightened drops by 1; the next able duelist acts."""
+    frightened = max(state["frightened"][who] - 1, 0)
+    order = state["order"]
+    start = order.index(who) if who in order else -1
+    following = order[start + 1:]
+    candidates = [(i, False) for i in following]
+    if state["kind"] == "spellcasting":
+        candidates += [(i, True) for i in order[:start + 1]]
+    for candidate, wrapped in candidates:
+        if able(state, candidate):
+            return ev.Pf2eTurnEnded(duelist=who, frightened=frightened, next=candidate, new_round=wrapped)
+    return ev.Pf2eTurnEnded(duelist=who, frightened=frightened, next="", new_round=True)
+
+
+def tag(state: dict, cmd, dice: Dice) -> list:
+    if state["active"] is None:
+        raise Refused("tagging is only for tag-team duels")
+    out = state["active"][cmd.side]
+    into = partner(state, out)
+    if state["hp"][into] <= 0:
+        raise Refused(f"{name(state, into)} is knocked out: nobody to tag in", field="side")
+    knocked_out = state["hp"][out] <= 0
+    if state["turn"] != out and not knocked_out:
+        raise Refused(f"{name(state, out)} can tag {name(state, into)} in only on their own turn "
+                      "(or at once if knocked out)", field="side")
+    tagged = ev.Pf2eTagged(side=cmd.side, out=out, into=into)
+    if state["turn"] != out:
+        return [tagged]
+    return [tagged, turn_ended(fold(tagged, state, 0), out)]

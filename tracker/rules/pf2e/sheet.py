@@ -1,0 +1,94 @@
+"""The Pathfinder 2e stats block: level, HP, AC, the Strike, the seven dueling skills, spells."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tracker.rules import dice_expr
+from tracker.rules.base import Field, Invalid, parse_fields
+
+RANKS = ("untrained", "trained", "expert", "master", "legendary")
+RANK_CHOICES = tuple((r, r.capitalize()) for r in RANKS)
+
+# Perception is not a skill in PF2e, but for initiative it is chosen like one.
+SKILLS = ("deception", "intimidation", "perception", "arcana", "nature", "occultism", "religion")
+COMBAT_SKILLS = ("deception", "intimidation", "perception")
+MAGIC_SKILLS = ("arcana", "nature", "occultism", "religion")
+
+TRADITIONS = {"arcana": "arcane", "nature": "primal", "occultism": "occult", "religion": "divine"}
+SKILL_OF_TRADITION = {tradition: skill for skill, tradition in TRADITIONS.items()}
+TRADITION_CHOICES = tuple((t, t.capitalize()) for t in SKILL_OF_TRADITION)
+
+SLOT_HELP = 'spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none'
+
+
+def _skill_fields() -> tuple[Field, ...]:
+    fields = []
+    for skill in SKILLS:
+        fields.append(Field(skill, f"{skill.capitalize()} modifier", "int", default=0,
+                            minimum=-10, maximum=60))
+        fields.append(Field(f"{skill}_rank", f"{skill.capitalize()} proficiency", "choice",
+                            default="untrained", choices=RANK_CHOICES))
+    return tuple(fields)
+
+
+STATS = (
+    Field("level", "Level", "int", minimum=-1, maximum=25),
+    Field("hp_max", "Hit Points (max)", "int", minimum=1, maximum=999),
+    Field("ac", "AC", "int", minimum=1, maximum=70),
+    Field("attack_bonus", "Melee attack bonus", "int", minimum=-10, maximum=60),
+    Field("weapon", "Weapon", "text", required=False, maximum=80, help="e.g. Rapier"),
+    Field("damage", "Weapon damage", "text", maximum=40, help="dice such as 1d8+4"),
+    *_skill_fields(),
+    Field("spell_dc", "Spell DC", "int", required=False, minimum=5, maximum=70),
+    Field("spell_slots", "Spell slots", "text", required=False, maximum=80, help=SLOT_HELP),
+)
+
+TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp_max", "persists": True},)
+
+
+def validate_stats(raw: Mapping[str, Any]) -> dict:
+    """Clean stats for a PF2e character, or Invalid with a message per field."""
+    raw = dict(raw)
+    if isinstance(raw.get("spell_slots"), Mapping):
+        raw["spell_slots"] = ", ".join(f"{k}:{v}" for k, v in raw["spell_slots"].items())
+    clean = parse_fields(STATS, raw)
+    errors = {}
+    try:
+        clean["damage"] = dice_expr.check(clean["damage"])
+    except ValueError as problem:
+        errors["damage"] = str(problem)
+    try:
+        clean["spell_slots"] = _format_slots(parse_slots(clean["spell_slots"] or ""))
+    except ValueError as problem:
+        errors["spell_slots"] = str(problem)
+    if errors:
+        raise Invalid(errors)
+    clean["weapon"] = clean["weapon"] or "weapon"
+    return clean
+
+
+def parse_slots(text: str) -> dict[str, int]:
+    """'1:3, 2:2' -> {"1": 3, "2": 2} (JSON keys are strings)."""
+    slots: dict[str, int] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        rank, _, count = part.partition(":")
+        try:
+            rank_n, count_n = int(rank), int(count)
+        except ValueError:
+            raise ValueError(f'"{part.strip()}" is not rank:slots, e.g. 2:3') from None
+        if not 1 <= rank_n <= 10:
+            raise ValueError(f"spell ranks go from 1 to 10, not {rank_n}")
+        if not 0 <= count_n <= 9:
+            raise ValueError(f"rank {rank_n} cannot have {count_n} slots")
+        slots[str(rank_n)] = count_n
+    return slots
+
+
+def _format_slots(slots: dict[str, int]) -> str:
+    return ", ".join(f"{rank}:{count}" for rank, count in sorted(slots.items(), key=lambda kv: int(kv[0])))
+
+
+def trained(stats: dict, skill: str) -> bool:
+    return stats.get(f"{skill}_rank", "untrained") != "untrained"

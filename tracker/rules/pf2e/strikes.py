@@ -1,0 +1,118 @@
+"""Strikes: the attack roll and its degree, the dueling reactions that hook into it, the damage."""
+from __future__ import annotations
+
+from tracker.rules import dice_expr
+from tracker.rules.base import Dice, Refused
+
+from . import events as ev
+from .checks import DEGREE_LABELS, HITS, attack_penalty, degree
+from .ending import after_damage
+from .table import REACTION_NAMES, can_react, name, rolled_skill, stats, target_of, turn_holder
+
+
+def strike(state: dict, cmd, dice: Dice) -> list:
+    if state["kind"] == "spellcasting":
+        raise Refused("this is a spellcasting duel: only spells, no Strikes")
+    attacker = turn_holder(state, cmd.attacker, "Strike")
+    if state["hp"][attacker] <= 0:
+        raise Refused(f"{name(state, attacker)} is knocked out")
+    if not cmd.melee and state["settings"]["melee_only"]:
+        raise Refused("the agreed terms allow melee weapons only", field="melee")
+    target = target_of(state, attacker, cmd.target)
+    if cmd.reaction:
+        _check_reaction(state, attacker, cmd.reaction, cmd.melee)
+    penalty = attack_penalty(state["strikes"], cmd.agile) if state["settings"]["attack_penalty"] else 0
+    modifier = stats(state, attacker)["attack_bonus"] - state["frightened"][attacker] + penalty + cmd.modifier
+    exposed = target in state["off_guard"] or cmd.reaction == "sense_weakness"
+    ac = stats(state, target)["ac"] - state["frightened"][target] - (2 if exposed else 0)
+    die = dice.roll(20, "attack", f"{name(state, attacker)}'s attack roll")
+    result = degree(die + modifier, ac, die)
+    pending = result == "success" and cmd.melee and can_react(state, target, "deceptive_sidestep")
+    events = [ev.Pf2eStrikeRolled(attacker=attacker, target=target, die=die, modifier=modifier,
+                                  total=die + modifier, ac=ac, degree=result, reaction=cmd.reaction,
+                                  pending=pending, damage_typed=cmd.damage)]
+    if cmd.reaction == "sense_weakness" and rolled_skill(state, target) == "deception":
+        events.append(ev.Pf2eOffGuard(duelist=target, cause="Sense Weakness"))
+    if pending:
+        return events
+    return events + landed(state, attacker, target, result, cmd.reaction, cmd.damage, dice)
+
+
+def _check_reaction(state: dict, attacker: str, reaction: str, melee: bool) -> None:
+    label = REACTION_NAMES[reaction]
+    if not melee:
+        raise Refused(f"{label} works only with a melee Strike", field="reaction")
+    if state["reacted"].get(attacker):
+        raise Refused(f"{name(state, attacker)} has already used a reaction this round", field="reaction")
+    if state["reaction"].get(attacker) != reaction:
+        raise Refused(f"{name(state, attacker)} did not gain {label} this round", field="reaction")
+
+
+def sidestep(state: dict, cmd, dice: Dice) -> list:
+    pending = _pending_strike(state)
+    attacker, defender = pending["attacker"], pending["target"]
+    penalty = -2 if rolled_skill(state, attacker) == "intimidation" else 0
+    die = dice.roll(20, "attack", f"{name(state, attacker)}'s second attack roll")
+    total = die + pending["modifier"] + penalty
+    result = degree(total, pending["ac"], die)
+    used = ev.Pf2eSidestepUsed(defender=defender, attacker=attacker, die=die, modifier=pending["modifier"],
+                               penalty=penalty, total=total, ac=pending["ac"], degree=result)
+    return [used] + landed(state, attacker, defender, result, pending["reaction"],
+                           _typed(cmd, pending), dice)
+
+
+def decline_sidestep(state: dict, cmd, dice: Dice) -> list:
+    pending = _pending_strike(state)
+    return [ev.Pf2eSidestepDeclined(defender=pending["target"])] + landed(
+        state, pending["attacker"], pending["target"], pending["degree"], pending["reaction"],
+        _typed(cmd, pending), dice)
+
+
+def _pending_strike(state: dict) -> dict:
+    pending = state["pending"]
+    if not pending or pending["kind"] != "strike":
+        raise Refused("no hit is waiting for Deceptive Sidestep")
+    return pending
+
+
+def _typed(cmd, pending: dict) -> int | None:
+    return cmd.damage if cmd.damage is not None else pending["damage_typed"]
+
+
+def landed(state: dict, attacker: str, target: str, result: str, reaction: str,
+           typed: int | None, dice: Dice) -> list:
+    """What a Strike's final degree does: damage (doubled on a critical), Bullying Press's fear."""
+    if result not in HITS:
+        return []
+    expression = stats(state, attacker)["damage"]
+    damage = damage_dealt(state, attacker, target, "Strike", expression, typed,
+                          "double" if result == "critical_success" else "full", dice)
+    events = [damage]
+    if reaction == "bullying_press":
+        value = 2 if rolled_skill(state, target) == "perception" else 1
+        events.append(ev.Pf2eFrightened(duelist=target, value=max(value, state["frightened"][target]),
+                                        cause="Bullying Press"))
+    return events + after_damage(state, damage)
+
+
+MULTIPLIERS = {"full": lambda n: n, "double": lambda n: n * 2, "half": lambda n: n // 2, "none": lambda n: 0}
+
+
+def damage_dealt(state: dict, attacker: str, target: str, source: str, expression: str,
+                 typed: int | None, multiplier: str, dice: Dice) -> ev.Pf2eDamageDealt:
+    """Damage typed by the GM or rolled from ``expression``, with the HP it leaves."""
+    if typed is not None:
+        expression, rolled, base = "", (), typed
+    elif expression:
+        roll = dice_expr.roll(expression, dice, "damage", f"{source} damage")
+        rolled, base = roll.dice, roll.total
+    else:
+        rolled, base = (), 0
+    amount = MULTIPLIERS[multiplier](base)
+    return ev.Pf2eDamageDealt(attacker=attacker, target=target, source=source, expression=expression,
+                              dice=rolled, base=base, multiplier=multiplier, amount=amount,
+                              hp_after=max(state["hp"][target] - amount, 0))
+
+
+def describe_degree(result: str) -> str:
+    return DEGREE_LABELS[result]

@@ -1,0 +1,124 @@
+"""Questions about a duel's state that the deciding, the folding and the face all ask."""
+from __future__ import annotations
+
+from tracker.rules.base import Refused
+from tracker.rules.duel import other
+
+from .sheet import COMBAT_SKILLS, MAGIC_SKILLS, TRADITIONS, trained
+
+DUELING_REACTIONS = {"intimidation": "bullying_press", "deception": "deceptive_sidestep",
+                     "perception": "sense_weakness"}
+REACTION_NAMES = {"bullying_press": "Bullying Press", "deceptive_sidestep": "Deceptive Sidestep",
+                  "sense_weakness": "Sense Weakness", "dueling_counter": "Dueling Counter"}
+
+
+def duelist(state: dict, who: str | None) -> dict:
+    for d in state["duelists"]:
+        if d["id"] == who:
+            return d
+    raise Refused(f"no duelist {who!r} in this duel")
+
+
+def name(state: dict, who: str) -> str:
+    return duelist(state, who)["name"]
+
+
+def stats(state: dict, who: str) -> dict:
+    return duelist(state, who)["stats"]
+
+
+def side(state: dict, who: str) -> str:
+    return duelist(state, who)["side"]
+
+
+def is_npc(state: dict, who: str) -> bool:
+    return duelist(state, who)["rank"] != "pj"
+
+
+def on_the_floor(state: dict, who: str) -> bool:
+    """Taking part right now: not benched in a tag-team duel."""
+    active = state.get("active")
+    return active is None or active[side(state, who)] == who
+
+
+def able(state: dict, who: str) -> bool:
+    """On the floor and still standing."""
+    return on_the_floor(state, who) and state["hp"][who] > 0
+
+
+def opponents(state: dict, who: str) -> list[str]:
+    foe = other(side(state, who))
+    return [d["id"] for d in state["duelists"] if d["side"] == foe and able(state, d["id"])]
+
+
+def partner(state: dict, who: str) -> str | None:
+    mine = side(state, who)
+    return next((d["id"] for d in state["duelists"] if d["side"] == mine and d["id"] != who), None)
+
+
+def initiative_skills(kind: str) -> tuple[str, ...]:
+    if kind == "combat":
+        return COMBAT_SKILLS
+    if kind == "spellcasting":
+        return ("perception",) + MAGIC_SKILLS
+    return COMBAT_SKILLS + MAGIC_SKILLS
+
+
+def contenders(state: dict) -> list[str]:
+    """Who rolls initiative now: everyone once in a spell duel, else whoever is able this round."""
+    if state["kind"] == "spellcasting":
+        return [d["id"] for d in state["duelists"]]
+    return [d["id"] for d in state["duelists"] if able(state, d["id"])]
+
+
+def gains(kind: str, sheet: dict, skill: str) -> tuple[str | None, str | None]:
+    """The reaction and the tradition focus an initiative skill grants (trained or better)."""
+    if not trained(sheet, skill):
+        return None, None
+    if skill in TRADITIONS:
+        return "dueling_counter", TRADITIONS[skill]
+    if kind == "spellcasting":
+        return None, None
+    return DUELING_REACTIONS[skill], None
+
+
+def can_react(state: dict, who: str, reaction: str) -> bool:
+    return (state["reaction"].get(who) == reaction and not state["reacted"].get(who)
+            and able(state, who))
+
+
+def rolled_skill(state: dict, who: str) -> str | None:
+    roll = state["rolls"].get(who)
+    return roll["skill"] if roll else None
+
+
+def turn_holder(state: dict, who: str | None, what: str) -> str:
+    """The duelist whose turn it is, refusing when ``who`` names someone else."""
+    current = state["turn"]
+    if current is None:
+        if state["phase"] == "ordering":
+            raise Refused("the initiative tie must be broken first")
+        raise Refused(f"nobody's turn yet: roll initiative for round {state['round']}")
+    if who and who != current:
+        raise Refused(f"{name(state, who)} cannot {what} out of turn: it is {name(state, current)}'s turn")
+    return current
+
+
+def target_of(state: dict, attacker: str, target: str | None, field: str = "target") -> str:
+    foes = opponents(state, attacker)
+    if not target:
+        if len(foes) == 1:
+            return foes[0]
+        raise Refused("choose a target: there is more than one opponent" if foes
+                      else "no opponent left standing", field=field)
+    if side(state, target) == side(state, attacker):
+        raise Refused(f"{name(state, target)} is on {name(state, attacker)}'s own side", field=field)
+    if not on_the_floor(state, target):
+        raise Refused(f"{name(state, target)} is tagged out", field=field)
+    if state["hp"][target] <= 0:
+        raise Refused(f"{name(state, target)} is already knocked out", field=field)
+    return target
+
+
+def slots_left(state: dict, who: str) -> dict[str, int]:
+    return {rank: n for rank, n in state["slots"].get(who, {}).items() if n > 0}
