@@ -396,7 +396,7 @@ def exchange(duel: Duel, a: list[int], b: list[int]) -> list:
 def test_a_tied_wit_duel_as_a_draw():
     duel = Duel("wit", exchanges=1, tie="draw")
     hit, drawn = exchange(duel, a=[15, 2], b=[15, 2])
-    assert drawn == DuelDrawn(ending="points_tied", detail="tied 2 to 2 after 1 exchanges")
+    assert drawn == DuelDrawn(ending="points_tied", detail="tied 2 to 2 after the agreed exchanges")
     assert (duel.fighter("a")["points"], duel.fighter("b")["points"]) == (2, 2)
 
 
@@ -407,7 +407,7 @@ def test_a_tied_wit_duel_goes_to_sudden_death():
     assert pirate.progress(duel.state) == "Exchange 2 (sudden death): initiative"
     assert kinds(exchange(duel, a=[1], b=[1])) == ["PirateInsultTraded"]  # still tied: on we go
     hit, won = exchange(duel, a=[15, 1], b=[1])
-    assert won == DuelWon(side="a", ending="points", detail="3 to 2 after 2 sudden-death exchange(s)")
+    assert won == DuelWon(side="a", ending="points", detail="3 to 2 in sudden death (exchange 3)")
     assert (duel.fighter("a")["car"], duel.fighter("b")["car"]) == (8, 5)
 
 
@@ -480,3 +480,15 @@ def test_replay_gives_the_same_json_state():
         assert json.dumps(play(stored), sort_keys=True) == live
         assert json.dumps(play(log), sort_keys=True) == live
         assert json.loads(live)["history"][0]["at"] == 1
+
+
+def test_the_insult_table_arrives_as_json_too():
+    duel = Duel("wit", insults=[{"name": "Pulla", "to_hit": 2, "damage": "1d4"},
+                                {"name": "Reto", "to_hit": -1, "damage": "1d8", "backlash": "1d4"}])
+    assert duel.state["settings"]["insults"] == [
+        {"name": "Pulla", "to_hit": 2, "damage": "1d4", "backlash": ""},
+        {"name": "Reto", "to_hit": -1, "damage": "1d8", "backlash": "1d4"},
+    ]
+    with pytest.raises(Invalid) as bad:
+        pirate.start(HEADER, {"kind": "wit", "insults": "Pulla | mucho | 1d4"}, duelists(), fixed_dice())
+    assert bad.value.errors == {"insults": "line 1 (Pulla): the to-hit modifier must be a number such as +1 or -2"}

@@ -110,8 +110,9 @@ def describe(state: dict | None, ev: Any) -> str:
     f = state["fighters"]
     if isinstance(ev, PirateInitiativeRolled):
         def one(side: str, rolls: tuple, total: int) -> str:
-            tied = f" (after tie rerolls: {', '.join(map(str, rolls))})" if len(rolls) > 1 else ""
-            return f"{f[side]['name']} {total} (d20 {rolls[-1]}){tied}"
+            if len(rolls) > 1:
+                return f"{f[side]['name']} {total} (d20s {', '.join(map(str, rolls))}: ties rerolled)"
+            return f"{f[side]['name']} {total} (d20 {rolls[-1]})"
         first = f[ev.order[0]]["name"] if ev.order else "nobody"
         return (f"{round_word(state)} {ev.round} initiative: {one('a', ev.rolls_a, ev.total_a)}, "
                 f"{one('b', ev.rolls_b, ev.total_b)}; {first} goes first.")
@@ -130,7 +131,8 @@ def _terms(s: dict) -> str:
     if s["kind"] == "pistol":
         return f", at {s['distance']} paces, {s['shots']} shots each"
     if s["wit_end"] == "points":
-        return f", {s['exchanges']} exchanges, a tie goes to {s['tie'].replace('_', ' ')}"
+        exchanges = "1 exchange" if s["exchanges"] == 1 else f"{s['exchanges']} exchanges"
+        return f", {exchanges}, a tie goes to {s['tie'].replace('_', ' ')}"
     return ", until one is humiliated"
 
 

@@ -189,9 +189,8 @@ def _points(state: dict) -> list:
         return []
     a, b = state["fighters"]["a"]["points"], state["fighters"]["b"]["points"]
     if a != b:
-        extra = f" after {state['round'] - s['exchanges']} sudden-death exchange(s)" \
-            if state["round"] > s["exchanges"] else ""
+        extra = f" in sudden death (exchange {state['round']})" if state["round"] > s["exchanges"] else ""
         return [DuelWon(side="a" if a > b else "b", ending="points", detail=f"{max(a, b)} to {min(a, b)}{extra}")]
     if s["tie"] == "draw":
-        return [DuelDrawn(ending="points_tied", detail=f"tied {a} to {b} after {state['round']} exchanges")]
+        return [DuelDrawn(ending="points_tied", detail=f"tied {a} to {b} after the agreed exchanges")]
     return []
