@@ -1,0 +1,43 @@
+"""Touché: an event-sourced campaign tracker for game masters who run duels."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Create and configure the app."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    app = Flask(__name__, instance_path=os.path.join(root, "instance"),
+                template_folder=os.path.join(root, "templates"),
+                static_folder=os.path.join(root, "static"))
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path),
+        DATABASE=os.environ.get("FLASK_DATABASE") or os.path.join(app.instance_path, "tracker.db"),
+        WTF_CSRF_TIME_LIMIT=None,
+        LOG_PAGE_SIZE=50,
+    )
+    if test_config is not None:
+        app.config.update(test_config)
+
+    from tracker import cli, db
+    from tracker.web import init_web
+
+    db.init_app(app)
+    cli.init_app(app)
+    init_web(app)
+    return app
+
+
+def _instance_secret(instance_path: str) -> str:
+    """A secret key kept in instance/ so sessions survive restarts without any set-up."""
+    os.makedirs(instance_path, exist_ok=True)
+    path = os.path.join(instance_path, "secret_key")
+    if not os.path.exists(path):
+        import secrets
+
+        with open(path, "w") as f:
+            f.write(secrets.token_hex(32))
+    with open(path) as f:
+        return f.read().strip()

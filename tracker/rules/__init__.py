@@ -36,15 +36,10 @@ def get(name: str) -> ModuleType:
 
 def _load() -> None:
     import importlib
+    import os
 
-    for name in ("rocet", "pirate", "pf2e"):
-        try:
-            module = importlib.import_module(f"tracker.rules.{name}")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"tracker.rules.{name}":
-                raise
-            continue
-        register(module)
+    for name in filter(None, os.environ.get("TOUCHE_RULESETS", "rocet,pirate,pf2e").split(",")):
+        register(importlib.import_module(f"tracker.rules.{name}"))
 
 
 _load()

@@ -1,0 +1,100 @@
+"""A deliberately tiny ruleset for testing the core without any real duel system:
+each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
+from tracker.events import event
+from tracker.rules import duel
+from tracker.rules.base import Field, Invalid, Refused, command, parse_fields, update
+
+NAME = "coin"
+TITLE = "Coin test duel"
+KINDS = {"plain": "Plain"}
+STATS = (Field("hp", "HP", "int", minimum=1, maximum=99),)
+TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp", "persists": True},)
+SETUP = (Field("hits", "Hits to win", "int", default=3, minimum=1, maximum=9),)
+
+
+def validate_stats(raw):
+    return parse_fields(STATS, raw)
+
+
+@event
+class CoinTurnPlayed:
+    """Both sides rolled a d6; the higher hit for the difference."""
+
+    roll_a: int
+    roll_b: int
+
+
+@command
+class Play:
+    FIELDS = (Field("dice_a", "Side A's d6", "dice", required=False),
+              Field("dice_b", "Side B's d6", "dice", required=False),
+              Field("server_roll", "Let the server roll", "bool", default=False))
+    dice_a: tuple = ()
+    dice_b: tuple = ()
+    server_roll: bool = False
+
+
+COMMANDS = {"Play": Play, **duel.ENDING_COMMANDS}
+
+
+def start(header, setup, duelists, dice):
+    clean = parse_fields(SETUP, setup)
+    for d in duelists:
+        if d["stats"] is None:
+            raise Refused(f"{d['name']} has no coin stats", field=f"side_{d['side']}")
+    return [duel.DuelStarted(ruleset=NAME, kind="plain", settings=clean, duelists=tuple(duelists), **header)]
+
+
+def decide(state, cmd, dice):
+    if isinstance(cmd, Play):
+        duel.require_running(state)
+        a, b = dice.roll(6, "a"), dice.roll(6, "b")
+        events = [CoinTurnPlayed(roll_a=a, roll_b=b)]
+        after = evolve(state, events[0], 0)
+        for side in "ab":
+            if after["hits"][side] >= state["settings"]["hits"]:
+                events.append(duel.DuelWon(side=side, ending="hits"))
+        return events
+    return duel.decide_ending(state, cmd)
+
+
+def evolve(state, ev, at):
+    if isinstance(ev, duel.DuelStarted):
+        return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
+    ended = duel.evolve_ending(state, ev)
+    if ended is not None:
+        return update(ended, history=state["history"] + [{"at": at, "text": describe(state, ev)}])
+    if isinstance(ev, CoinTurnPlayed):
+        state = update(state, turns=state["turns"] + 1,
+                       history=state["history"] + [{"at": at, "text": describe(state, ev)}])
+        if ev.roll_a != ev.roll_b:
+            winner = "a" if ev.roll_a > ev.roll_b else "b"
+            loser = duel.side_of(state, duel.other(winner))[0]
+            state = update(state, hits={**state["hits"], winner: state["hits"][winner] + 1})
+            state = duel.wound(state, loser["id"], "HP", abs(ev.roll_a - ev.roll_b), at, "coin hit")
+        return state
+    raise TypeError(type(ev).__name__)
+
+
+def actions(state):
+    return [] if state["outcome"] else list(COMMANDS)
+
+
+def describe(state, ev):
+    if isinstance(ev, duel.DuelStarted):
+        return "Coin duel started."
+    if isinstance(ev, CoinTurnPlayed):
+        return f"Turn {state['turns'] + 1}: {ev.roll_a} vs {ev.roll_b}."
+    return duel.describe_ending(state, ev) or type(ev).__name__
+
+
+def public(state):
+    return state
+
+
+def assumptions(state):
+    return [f"First to {state['settings']['hits']} hits wins (a test rule)."]
+
+
+def progress(state):
+    return f"Turn {state['turns']}"

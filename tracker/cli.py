@@ -1,0 +1,71 @@
+"""Flask CLI commands on the log: demo, rebuild, export-log, import-log."""
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import Flask, current_app
+
+from tracker import backup
+from tracker.db import open_db
+from tracker.projections.engine import rebuild
+from tracker.store import EventStore
+
+
+def _db():
+    return open_db(current_app.config["DATABASE"])
+
+
+@click.command("rebuild")
+def rebuild_command() -> None:
+    """Drop every read model and rebuild it from the event log alone."""
+    db = _db()
+    count = rebuild(db, EventStore(db))
+    click.echo(f"Rebuilt the read models from {count} events.")
+
+
+@click.command("export-log")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+def export_log_command(file: str) -> None:
+    """Write the whole event log as JSON Lines, one event per line, in log order."""
+    db = _db()
+    out = sys.stdout if file == "-" else open(file, "w", encoding="utf-8", newline="\n")
+    try:
+        count = backup.export_lines(db, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if file != "-":
+        click.echo(f"Exported {count} events to {file}.")
+
+
+@click.command("import-log")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def import_log_command(file: str) -> None:
+    """Import a JSON Lines log into an empty database (checks the whole file first)."""
+    db = _db()
+    with open(file, encoding="utf-8") as f:
+        try:
+            count = backup.import_lines(db, f)
+        except backup.BadLog as bad:
+            raise click.ClickException(str(bad)) from None
+    click.echo(f"Imported {count} events and rebuilt the read models.")
+
+
+@click.command("demo")
+@click.option("--if-empty", is_flag=True, help="only when the database holds no events yet")
+def demo_command(if_empty: bool) -> None:
+    """Seed a demo campaign with characters for each ruleset and a play session."""
+    from tracker import demo
+
+    db = _db()
+    if if_empty and EventStore(db).last_position():
+        click.echo("The database already holds events: no demo added.")
+        return
+    campaign_id = demo.seed(db)
+    click.echo(f"Demo campaign created: /campaigns/{campaign_id}")
+
+
+def init_app(app: Flask) -> None:
+    for command in (rebuild_command, export_log_command, import_log_command, demo_command):
+        app.cli.add_command(command)

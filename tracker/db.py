@@ -1,0 +1,44 @@
+"""The database handle for a request: opened on first use, kept on ``g``, closed at teardown."""
+from __future__ import annotations
+
+import os
+
+import click
+from flask import Flask, current_app, g
+
+from tracker import store
+from tracker.projections import schema
+
+
+def open_db(path: str):
+    """Open the database file and make sure the log and the read models exist."""
+    if path != ":memory:":
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    db = store.connect(path)
+    store.create(db)
+    schema.create(db)
+    return db
+
+
+def get_db():
+    if "db" not in g:
+        g.db = open_db(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create the event log and the read models (keeps existing data)."""
+    open_db(current_app.config["DATABASE"]).close()
+    click.echo(f"Initialised {current_app.config['DATABASE']}")
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

@@ -1,0 +1,1 @@
+"""Read models projected from the event log."""

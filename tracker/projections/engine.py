@@ -1,0 +1,218 @@
+"""Projections as one fold of the log, used live and for rebuild.
+
+Each stream's state is a fold of its events (workspace streams through
+``tracker.workspace.evolve``, duel streams through their ruleset's ``evolve``); the read
+tables are written from those states, and each event adds a plain-language line to the
+log. Live, a ``Projector`` runs inside the append's transaction over the new events;
+``rebuild`` runs the very same code over the whole log, streamed, keeping states in
+memory and writing them once at the end. A retraction re-folds its stream from the log
+without the retracted events, so every table behaves as if they never happened.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tracker import rules, workspace
+from tracker.projections import schema
+from tracker.rules.duel import DuelStarted
+from tracker.store import EventStore, Recorded, dumps, loads
+from tracker.workspace import EventRetracted
+
+PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
+LOG_BATCH = 5000
+
+
+def category(stream: str) -> str:
+    return stream.split("-", 1)[0]
+
+
+def fold(stream_category: str, state: dict | None, ev: Any, at: int) -> dict:
+    """Fold one event into its stream's state, whichever kind of stream it is."""
+    if stream_category == "duel":
+        ruleset = ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"]
+        return rules.get(ruleset).evolve(state, ev, at)
+    return workspace.evolve(state, ev, at)
+
+
+def describe(stream_category: str, state: dict | None, ev: Any) -> str:
+    if stream_category == "duel":
+        ruleset = ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"]
+        return rules.get(ruleset).describe(state, ev)
+    return workspace.describe(state, ev)
+
+
+def refold(store: EventStore, stream: str, up_to_version: int) -> dict | None:
+    """A stream's state from the log alone, leaving out every retracted event."""
+    recorded = store.read_stream(stream, up_to_version)
+    retracted = {v for r in recorded if r.type == "EventRetracted" for v in r.event.versions}
+    state = None
+    for rec in recorded:
+        if rec.type != "EventRetracted" and rec.version not in retracted:
+            state = fold(category(stream), state, rec.event, rec.version)
+    return state
+
+
+class Projector:
+    """Applies recorded events to the read models; call ``flush`` before the transaction ends."""
+
+    def __init__(self, db, store: EventStore, rebuilding: bool = False):
+        self.db, self.store, self.rebuilding = db, store, rebuilding
+        self.states: dict[str, tuple[int, dict | None]] = {}
+        self.dirty: set[str] = set()
+        self.log_rows: list[tuple] = []
+        self.subject_rows: list[tuple] = []
+        self.position = 0
+
+    def state(self, stream: str) -> tuple[int, dict | None]:
+        if stream not in self.states:
+            row = None if self.rebuilding else self.db.execute(
+                "SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            self.states[stream] = (row[0], loads(row[1])) if row else (0, None)
+        return self.states[stream]
+
+    def apply_all(self, recorded: Iterable[Recorded]) -> None:
+        for rec in recorded:
+            self.apply(rec)
+
+    def apply(self, rec: Recorded) -> None:
+        kind = category(rec.stream)
+        _, before = self.state(rec.stream)
+        ev = rec.event
+        if isinstance(ev, EventRetracted):
+            self.flush_log()  # the retracted line may still be in the buffer
+            after = refold(self.store, rec.stream, rec.version)
+            summary = self._retraction_summary(rec, ev)
+            self.db.conn.executemany(
+                "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
+                [(rec.position, rec.stream, version) for version in ev.versions])
+        else:
+            after = fold(kind, before, ev, rec.version)
+            summary = describe(kind, before, ev)
+        self.states[rec.stream] = (rec.version, after)
+        self.dirty.add(rec.stream)
+        meta = rec.metadata
+        self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
+                              _log_category(kind, rec.type), summary, meta.get("recorded_at", ""),
+                              meta.get("actor", "")))
+        for subject in _subjects(rec.stream, after):
+            self.subject_rows.append((subject, rec.position))
+        self.position = rec.position
+        if len(self.log_rows) >= LOG_BATCH:
+            self.flush_log()
+
+    def _retraction_summary(self, rec: Recorded, ev: EventRetracted) -> str:
+        row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
+                              [rec.stream, ev.version]).fetchone()
+        what = row[0] if row else ev.retracted_type
+        return f"Retracted: {what}" + (f" — {ev.reason}" if ev.reason else "")
+
+    def flush_log(self) -> None:
+        if self.log_rows:
+            self.db.conn.executemany(
+                "INSERT INTO log_entries (position, campaign_id, stream, version, type, category,"
+                " summary, recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.log_rows)
+            self.db.conn.executemany(
+                "INSERT OR IGNORE INTO log_subjects (subject, position) VALUES (?, ?)", self.subject_rows)
+            self.log_rows, self.subject_rows = [], []
+
+    def flush(self) -> None:
+        """Write every changed stream's tables, the buffered log lines and the checkpoints."""
+        self.flush_log()
+        for stream in sorted(self.dirty):
+            version, state = self.states[stream]
+            write_stream(self.db, stream, version, state)
+        self.dirty.clear()
+        if self.position:
+            self.db.conn.executemany(
+                "INSERT INTO checkpoints (projection, position) VALUES (?, ?)"
+                " ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
+                [(name, self.position) for name in PROJECTIONS])
+
+
+def _log_category(kind: str, type_name: str) -> str:
+    return "correction" if type_name == "EventRetracted" else kind
+
+
+def _subjects(stream: str, state: dict | None) -> list[str]:
+    """What a log line is about: its stream, and for a duel each duelist."""
+    subjects = [stream]
+    if category(stream) == "duel" and state:
+        subjects += ["character-" + d["id"] for d in state["duelists"]]
+    return subjects
+
+
+def write_stream(db, stream: str, version: int, state: dict | None) -> None:
+    """Replace the read rows of one stream with what its state says."""
+    kind = category(stream)
+    key = stream.split("-", 1)[1]
+    if state is None:
+        return
+    campaign_id = state.get("campaign_id", key if kind == "campaign" else "")
+    db.execute("INSERT OR REPLACE INTO stream_states (stream, category, campaign_id, version, state)"
+               " VALUES (?, ?, ?, ?, ?)", [stream, kind, campaign_id, version, dumps(state)])
+    WRITERS[kind](db, key, version, state)
+
+
+def _write_campaign(db, key: str, version: int, s: dict) -> None:
+    db.execute("INSERT OR REPLACE INTO campaigns (id, name, ruleset, notes, version) VALUES (?, ?, ?, ?, ?)",
+               [key, s["name"], s["ruleset"], s["notes"], version])
+
+
+def _write_character(db, key: str, version: int, s: dict) -> None:
+    db.execute("INSERT OR REPLACE INTO characters (id, campaign_id, name, rank, player, notes, stats,"
+               " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+               [key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
+                dumps(s["stats"]), version])
+
+
+def _write_session(db, key: str, version: int, s: dict) -> None:
+    db.execute("INSERT OR REPLACE INTO sessions (id, campaign_id, number, date, title, notes, version)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [key, s["campaign_id"], s["number"], s["date"], s["title"], s["notes"], version])
+
+
+def _write_duel(db, key: str, version: int, s: dict) -> None:
+    module = rules.get(s["ruleset"])
+    outcome = s.get("outcome")
+    title = " vs ".join(" & ".join(d["name"] for d in s["duelists"] if d["side"] == side)
+                        for side in ("a", "b"))
+    db.execute("INSERT OR REPLACE INTO duels (id, campaign_id, session_id, ruleset, kind, title, status,"
+               " winner, ending, summary, progress, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               [key, s["campaign_id"], s["session_id"], s["ruleset"], s["kind"], title,
+                "over" if outcome else "running", outcome and outcome["winner"],
+                outcome and outcome["ending"], outcome["summary"] if outcome else "",
+                module.progress(s), version])
+    db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
+    results = outcome["results"] if outcome else {}
+    db.conn.executemany(
+        "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(key, d["id"], s["campaign_id"], d["side"], d["name"], s["ruleset"], results.get(d["id"]))
+         for d in s["duelists"]])
+    persists = {t["track"]: t["persists"] for t in module.TRACKS}
+    db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    db.conn.executemany(
+        "INSERT INTO wounds (duel_id, character_id, campaign_id, track, amount, at, note, persists, seq)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
+          int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])])
+
+
+WRITERS = {"campaign": _write_campaign, "character": _write_character,
+           "session": _write_session, "duel": _write_duel}
+
+
+def rebuild(db, store: EventStore) -> int:
+    """Drop every read model and fold the whole log again, streamed. Returns the events read."""
+    from tracker.store import write_transaction
+
+    with write_transaction(db):
+        schema.drop(db)
+        schema.create(db)
+        projector = Projector(db, store, rebuilding=True)
+        count = 0
+        for rec in store.read_all():
+            projector.apply(rec)
+            count += 1
+        projector.flush()
+    return count

@@ -1,0 +1,62 @@
+"""The read models: tables projected from the log, dropped and rebuilt at will."""
+
+READ_MODELS = """
+CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS stream_states (
+    stream TEXT PRIMARY KEY, category TEXT NOT NULL, campaign_id TEXT NOT NULL,
+    version INTEGER NOT NULL, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS campaigns (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, notes TEXT NOT NULL,
+    version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS characters (
+    id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, name TEXT NOT NULL, rank TEXT NOT NULL,
+    player TEXT NOT NULL, notes TEXT NOT NULL, stats TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS characters_campaign ON characters(campaign_id, name);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, number INTEGER NOT NULL, date TEXT NOT NULL,
+    title TEXT NOT NULL, notes TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_campaign ON sessions(campaign_id, number);
+CREATE TABLE IF NOT EXISTS duels (
+    id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL,
+    ruleset TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL, status TEXT NOT NULL,
+    winner TEXT, ending TEXT, summary TEXT NOT NULL, progress TEXT NOT NULL,
+    version INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS duels_campaign ON duels(campaign_id, session_id);
+CREATE INDEX IF NOT EXISTS duels_session ON duels(session_id);
+CREATE TABLE IF NOT EXISTS duelists (
+    duel_id TEXT NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
+    side TEXT NOT NULL, name TEXT NOT NULL, ruleset TEXT NOT NULL, result TEXT,
+    PRIMARY KEY (duel_id, character_id));
+CREATE INDEX IF NOT EXISTS duelists_character ON duelists(character_id);
+CREATE TABLE IF NOT EXISTS wounds (
+    duel_id TEXT NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
+    track TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL, note TEXT NOT NULL,
+    persists INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
+CREATE INDEX IF NOT EXISTS wounds_character ON wounds(character_id, track);
+CREATE TABLE IF NOT EXISTS log_entries (
+    position INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, stream TEXT NOT NULL,
+    version INTEGER NOT NULL, type TEXT NOT NULL, category TEXT NOT NULL,
+    summary TEXT NOT NULL, recorded_at TEXT NOT NULL, actor TEXT NOT NULL,
+    retracted_by INTEGER);
+CREATE INDEX IF NOT EXISTS log_campaign ON log_entries(campaign_id, position);
+CREATE INDEX IF NOT EXISTS log_campaign_category ON log_entries(campaign_id, category, position);
+CREATE INDEX IF NOT EXISTS log_campaign_type ON log_entries(campaign_id, type, position);
+CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version);
+CREATE TABLE IF NOT EXISTS log_subjects (
+    subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
+"""
+
+TABLES = ("checkpoints", "stream_states", "campaigns", "characters", "sessions", "duels",
+          "duelists", "wounds", "log_entries", "log_subjects")
+
+
+def create(db) -> None:
+    # Statement by statement (not executescript, which commits): rebuild runs this in its transaction.
+    for statement in READ_MODELS.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def drop(db) -> None:
+    for table in TABLES:
+        db.execute(f"DROP TABLE IF EXISTS {table}")

@@ -1,0 +1,192 @@
+"""The event store: an append-only log in SQLite, read through sqlite-utils.
+
+One table, ``events``. Each row has a global ``position``, the ``stream`` it belongs to
+(``campaign-…``, ``character-…``, ``session-…``, ``duel-…``), its ``version`` in that
+stream (``UNIQUE(stream, version)``), its type and schema, its JSON data and metadata.
+Appends name the stream version they expect, so a stale writer gets a ``Conflict``
+instead of silently interleaving; a command id makes a retried command append once.
+Rows are never updated or deleted: a mistake is corrected by appending a retraction.
+"""
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import orjson
+import sqlite_utils
+
+from tracker.events import EVENT_TYPES, from_data, to_data, type_name
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY,
+    stream TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    schema INTEGER NOT NULL DEFAULT 1,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    command_id TEXT,
+    UNIQUE (stream, version)
+);
+CREATE INDEX IF NOT EXISTS events_command_id ON events(command_id) WHERE command_id IS NOT NULL;
+CREATE TRIGGER IF NOT EXISTS events_are_immutable BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable: append a retraction instead'); END;
+CREATE TRIGGER IF NOT EXISTS events_are_never_deleted BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are never deleted: append a retraction instead'); END;
+"""
+
+
+class Conflict(Exception):
+    """The stream moved on since the writer read it."""
+
+    def __init__(self, stream: str, expected: int, actual: int):
+        super().__init__(f"{stream} is at version {actual}, not {expected}")
+        self.stream, self.expected, self.actual = stream, expected, actual
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An event as stored: where it sits in the log, and the fact itself."""
+
+    position: int
+    stream: str
+    version: int
+    type: str
+    schema: int
+    data: dict
+    metadata: dict
+
+    @property
+    def event(self) -> Any:
+        """The typed event, upcast to the current schema."""
+        return from_data(self.type, self.data, self.schema)
+
+    @property
+    def campaign_id(self) -> str:
+        return self.metadata.get("campaign_id", "")
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """Open the database with the settings the store relies on (WAL, a busy wait)."""
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db = sqlite_utils.Database(conn)
+    if path != ":memory:":
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+def create(db: sqlite_utils.Database) -> None:
+    db.conn.executescript(SCHEMA)
+
+
+@contextlib.contextmanager
+def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One writer at a time: BEGIN IMMEDIATE takes the write lock before anything is read,
+    so a version check and the append that follows it cannot be split by another writer."""
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.conn.execute("COMMIT")
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def loads(text: str | bytes) -> Any:
+    return orjson.loads(text)
+
+
+class EventStore:
+    """Append to and read from the log. Appends must run inside ``write_transaction``."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+
+    def version(self, stream: str) -> int:
+        row = self.db.execute("SELECT MAX(version) FROM events WHERE stream = ?", [stream]).fetchone()
+        return row[0] or 0
+
+    def already_appended(self, command_id: str | None) -> list[Recorded]:
+        """The events a command appended before (empty if it never ran)."""
+        if not command_id:
+            return []
+        rows = self.db.execute(
+            "SELECT * FROM events WHERE command_id = ? ORDER BY position", [command_id]).fetchall()
+        return [_recorded(r) for r in rows]
+
+    def append(self, stream: str, expected_version: int, events: Iterable[Any],
+               metadata: dict, command_id: str | None = None) -> list[Recorded]:
+        """Append events to a stream at the expected version; raise Conflict if it moved."""
+        actual = self.version(stream)
+        if actual != expected_version:
+            raise Conflict(stream, expected_version, actual)
+        meta = dumps(metadata)
+        rows = []
+        for offset, ev in enumerate(events, start=1):
+            name = type_name(ev)
+            rows.append((stream, expected_version + offset, name, EVENT_TYPES[name].SCHEMA,
+                         dumps(to_data(ev)), meta, command_id))
+        return self.append_rows(rows)
+
+    def append_rows(self, rows: list[tuple]) -> list[Recorded]:
+        """Insert prepared rows (stream, version, type, schema, data, metadata, command_id)."""
+        recorded = []
+        try:
+            for row in rows:
+                cursor = self.db.execute(
+                    "INSERT INTO events (stream, version, type, schema, data, metadata, command_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                recorded.append(Recorded(cursor.lastrowid, row[0], row[1], row[2], row[3],
+                                         loads(row[4]), loads(row[5])))
+        except sqlite3.IntegrityError:
+            stream = rows[0][0]
+            raise Conflict(stream, rows[0][1] - 1, self.version(stream)) from None
+        return recorded
+
+    def read_stream(self, stream: str, up_to_version: int | None = None) -> list[Recorded]:
+        sql = "SELECT * FROM events WHERE stream = ?"
+        params: list[Any] = [stream]
+        if up_to_version is not None:
+            sql += " AND version <= ?"
+            params.append(up_to_version)
+        rows = self.db.execute(sql + " ORDER BY version", params).fetchall()
+        return [_recorded(r) for r in rows]
+
+    def read_all(self, after: int = 0, batch: int = 5000) -> Iterator[Recorded]:
+        """Every event after a position, in log order, streamed in batches (never all at once)."""
+        position = after
+        while True:
+            rows = self.db.execute(
+                "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?",
+                [position, batch]).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield _recorded(row)
+            position = rows[-1][0]
+
+    def get(self, position: int) -> Recorded | None:
+        row = self.db.execute("SELECT * FROM events WHERE position = ?", [position]).fetchone()
+        return _recorded(row) if row else None
+
+    def last_position(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(position), 0) FROM events").fetchone()[0]
+
+
+def _recorded(row: tuple) -> Recorded:
+    position, stream, version, type_, schema, data, metadata, _command_id = row
+    return Recorded(position, stream, version, type_, schema, loads(data), loads(metadata))

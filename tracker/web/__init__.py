@@ -1,0 +1,73 @@
+"""The web layer: one blueprint per area, and what they share (errors, forms, htmx)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from tracker import rules
+from tracker.services import NotFound
+from tracker.store import Conflict
+
+csrf = CSRFProtect()
+
+
+def init_web(app: Flask) -> None:
+    from tracker.web import api, campaigns, characters, duels, log, sessions
+
+    csrf.init_app(app)
+    for module in (campaigns, characters, sessions, log, duels, api):
+        app.register_blueprint(module.bp)
+    csrf.exempt(api.bp)
+
+    app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
+    app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
+
+    @app.errorhandler(Conflict)
+    def conflict(error: Conflict):
+        what = error.stream.split("-", 1)[0]
+        message = (f"This {what} changed since you opened it: someone else logged first. "
+                   "Nothing you sent was logged. Look at it as it is now, then try again.")
+        if request.path.startswith("/api/"):
+            return {"error": "conflict", "message": message, "stream": error.stream,
+                    "expected_version": error.expected, "current_version": error.actual}, 409
+        return render_template("conflict.html", message=message, error=error), 409
+
+    @app.errorhandler(NotFound)
+    def not_found(error: NotFound):
+        if request.path.startswith("/api/"):
+            return {"error": "not_found", "message": str(error)}, 404
+        return render_template("error.html", title="Not found", message=str(error)), 404
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError):
+        message = "This form has expired or did not come from Touché. Reload the page and try again."
+        return render_template("error.html", title="Form refused", message=message), 400
+
+
+def is_htmx() -> bool:
+    """True when htmx made the request (and wants a fragment, not the whole page)."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def form_data() -> dict[str, Any]:
+    """The submitted form as a dict: one value per field, a list where a field repeats."""
+    return {key: values[0] if len(values) == 1 else values for key, values in request.form.lists()
+            if key != "csrf_token"}
+
+
+def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any):
+    """Render the fragment for htmx requests and the full page (which includes it) otherwise."""
+    return render_template(fragment if is_htmx() else page, **context), status
+
+
+def service():
+    """The service for this request, on the request's database."""
+    from flask import current_app
+
+    from tracker.db import get_db
+    from tracker.services import Context, Service
+
+    context = current_app.config.get("SERVICE_CONTEXT") or Context()
+    return Service(get_db(), context)

@@ -1,0 +1,74 @@
+"""The JSON API: one endpoint takes any command; every projection is readable as JSON."""
+from flask import Blueprint, request
+
+from tracker.db import get_db
+from tracker.projections import queries
+from tracker.rules.base import Invalid, Refused
+from tracker.web import service
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.post("/commands")
+def commands():
+    """Run one command; answer with the events it appended."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
+    try:
+        outcome = service().handle(body)
+    except Invalid as bad:
+        return {"error": "invalid", "errors": bad.errors}, 422
+    except Refused as no:
+        return {"error": "refused", "message": no.reason, "errors": {no.field or "__all__": no.reason}}, 422
+    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version,
+            "replayed": outcome.replayed,
+            "events": [{"position": r.position, "stream": r.stream, "version": r.version,
+                        "type": r.type, "data": r.data} for r in outcome.events]}, 200 if outcome.replayed else 201
+
+
+@bp.get("/campaigns")
+def campaigns():
+    """List the campaigns."""
+    return {"campaigns": queries.campaigns(get_db())}
+
+
+@bp.get("/campaigns/<campaign_id>")
+def campaign(campaign_id):
+    """A campaign with its characters, sessions and recent duels."""
+    db = get_db()
+    return {"campaign": queries.campaign(db, campaign_id),
+            "characters": queries.characters(db, campaign_id),
+            "sessions": queries.sessions(db, campaign_id),
+            "duels": queries.duels_of_campaign(db, campaign_id, limit=1000)}
+
+
+@bp.get("/characters/<character_id>")
+def character(character_id):
+    """A character sheet."""
+    return queries.character_sheet(get_db(), character_id)
+
+
+@bp.get("/sessions/<session_id>")
+def session(session_id):
+    """A session and its duels."""
+    db = get_db()
+    return {"session": queries.session(db, session_id), "duels": queries.duels_of_session(db, session_id)}
+
+
+@bp.get("/duels/<duel_id>")
+def duel(duel_id):
+    """A duel's projection: its summary row and full state."""
+    return queries.duel(get_db(), duel_id)
+
+
+@bp.get("/campaigns/<campaign_id>/log")
+def log(campaign_id):
+    """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    before = request.args.get("before", "")
+    return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
+                            type_name=request.args.get("type") or None,
+                            subject=request.args.get("subject") or None,
+                            before=int(before) if before.isdigit() else None)

@@ -1,0 +1,61 @@
+"""Campaigns: the list, creating one, its dashboard, editing it."""
+from flask import Blueprint, redirect, render_template, url_for
+
+from tracker.db import get_db
+from tracker.projections import queries
+from tracker.rules.base import Invalid
+from tracker.web import form_data, service
+from tracker.workspace import campaign_fields
+
+bp = Blueprint("campaigns", __name__)
+
+
+@bp.get("/")
+def index():
+    """List the campaigns and offer a new one."""
+    return render_template("campaigns/index.html", campaigns=queries.campaigns(get_db()),
+                           fields=campaign_fields(), form={}, errors={})
+
+
+@bp.post("/campaigns")
+def create():
+    """Create a campaign."""
+    form = form_data()
+    try:
+        outcome = service().handle({**form, "type": "CreateCampaign"})
+    except Invalid as bad:
+        return render_template("campaigns/index.html", campaigns=queries.campaigns(get_db()),
+                               fields=campaign_fields(), form=form, errors=bad.errors), 422
+    return redirect(url_for("campaigns.show", campaign_id=outcome.key))
+
+
+@bp.get("/campaigns/<campaign_id>")
+def show(campaign_id):
+    """Show a campaign's dashboard: characters, sessions, recent duels."""
+    db = get_db()
+    return render_template("campaigns/show.html", campaign=queries.campaign(db, campaign_id),
+                           characters=queries.characters(db, campaign_id),
+                           sessions=queries.sessions(db, campaign_id),
+                           duels=queries.duels_of_campaign(db, campaign_id))
+
+
+@bp.route("/campaigns/<campaign_id>/edit", methods=("GET", "POST"))
+def edit(campaign_id):
+    """Edit a campaign's name, default ruleset and notes."""
+    campaign = queries.campaign(get_db(), campaign_id)
+    form, errors = dict(campaign, expected_version=campaign["version"]), {}
+    if _posted():
+        form = form_data()
+        try:
+            service().handle({**form, "type": "EditCampaign", "campaign_id": campaign_id})
+            return redirect(url_for("campaigns.show", campaign_id=campaign_id))
+        except Invalid as bad:
+            errors = bad.errors
+    return render_template("campaigns/edit.html", campaign=campaign, fields=campaign_fields(),
+                           form=form, errors=errors), 422 if errors else 200
+
+
+def _posted() -> bool:
+    from flask import request
+
+    return request.method == "POST"

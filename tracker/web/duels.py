@@ -1,0 +1,52 @@
+"""A duel's page and its actions. The page is generic: the ruleset's module says which
+actions are legal and its templates draw the state; this layer only routes."""
+from flask import Blueprint, redirect, render_template, url_for
+
+from tracker import rules
+from tracker.db import get_db
+from tracker.projections import queries
+from tracker.rules.base import Invalid, Refused
+from tracker.store import Conflict
+from tracker.web import form_data, is_htmx, service
+
+bp = Blueprint("duels", __name__)
+
+
+def _render(duel_id, status=200, errors=None, failed=None, form=None, message=None):
+    db = get_db()
+    duel = queries.duel(db, duel_id)
+    state = duel["state"]
+    module = rules.get(duel["ruleset"])
+    context = dict(duel=duel, state=state, ruleset=module, actions=module.actions(state),
+                   assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
+                   form=form or {}, message=message,
+                   session=queries.session(db, duel["session_id"]),
+                   campaign=queries.campaign(db, duel["campaign_id"]))
+    template = "duels/_duel.html" if is_htmx() else "duels/show.html"
+    return render_template(template, **context), status
+
+
+@bp.get("/duels/<duel_id>")
+def show(duel_id):
+    """Show the duel: both sides, its state, its history and the legal next actions."""
+    return _render(duel_id)
+
+
+@bp.post("/duels/<duel_id>/do/<command>")
+def act(duel_id, command):
+    """Log one action in the duel."""
+    form = form_data()
+    try:
+        service().handle({**form, "type": command, "duel_id": duel_id})
+    except Invalid as bad:
+        return _render(duel_id, 422, bad.errors, command, form)
+    except Refused as no:
+        return _render(duel_id, 422, {no.field or "__all__": no.reason}, command, form)
+    except Conflict:
+        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
+                                                 "an action first. Yours was NOT logged — check the duel "
+                                                 "as it is now and log it again if it still applies."},
+                       command, form)
+    if is_htmx():
+        return _render(duel_id)
+    return redirect(url_for("duels.show", duel_id=duel_id))

@@ -1,0 +1,260 @@
+"""The GM's workspace as pure rules: campaigns, characters, play sessions, retractions.
+
+Like a ruleset: commands in, events out (or a refusal), state as a fold of events.
+Stats blocks are defined and validated by the rulesets themselves.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Mapping
+
+from tracker import rules
+from tracker.events import event, upcaster
+from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
+
+RANKS = (("pj", "PJ (player character)"), ("villano", "Villano"), ("elite", "Élite"),
+         ("campeon", "Campeón"), ("minor", "Minor NPC"))
+RANK_LABELS = dict(RANKS)
+
+
+# --- events ---------------------------------------------------------------------------
+
+@event
+class CampaignCreated:
+    """A GM opened a campaign."""
+
+    campaign_id: str
+    name: str
+    ruleset: str
+    notes: str = ""
+
+
+@event
+class CampaignEdited:
+    """The campaign's name, default ruleset or notes changed."""
+
+    name: str
+    ruleset: str
+    notes: str = ""
+
+
+@event
+class CharacterCreated:
+    """A character joined the campaign, with a stats block per ruleset it can duel in."""
+
+    SCHEMA = 2
+
+    character_id: str
+    campaign_id: str
+    name: str
+    rank: str
+    player: str = ""
+    notes: str = ""
+    stats: dict = None  # ruleset name -> stats block
+
+
+@upcaster("CharacterCreated", 1)
+def _one_block_per_ruleset(data: dict) -> dict:
+    """Schema 1 held one stats block beside its ruleset's name and a PC flag; schema 2 holds a
+    block per ruleset and an NPC rank, so one character can duel under several rulesets."""
+    ruleset = data.pop("ruleset", None)
+    stats = data.get("stats") or {}
+    data["stats"] = {ruleset: stats} if ruleset and stats else {}
+    data["rank"] = "pj" if data.pop("pc", True) else "minor"
+    return data
+
+
+@event
+class CharacterEdited:
+    """A character's sheet was rewritten (the whole sheet, as the form submitted it)."""
+
+    name: str
+    rank: str
+    player: str = ""
+    notes: str = ""
+    stats: dict = None
+
+
+@event
+class SessionPlanned:
+    """A play session was added to the campaign; duels belong to one."""
+
+    session_id: str
+    campaign_id: str
+    number: int
+    date: str
+    title: str
+    notes: str = ""
+
+
+@event
+class SessionEdited:
+    """A play session's number, date, title or notes changed."""
+
+    number: int
+    date: str
+    title: str
+    notes: str = ""
+
+
+@event
+class EventRetracted:
+    """A logged event was retracted: every projection behaves as if it never happened."""
+
+    version: int  # the retracted event's version in this same stream
+    retracted_type: str
+    reason: str = ""
+    consequences: tuple = ()  # versions decided together with it (e.g. the win a turn caused)
+
+    @property
+    def versions(self) -> tuple:
+        return (self.version, *self.consequences)
+
+
+# --- commands -------------------------------------------------------------------------
+
+def ruleset_choices() -> tuple[tuple[str, str], ...]:
+    return tuple((name, module.TITLE) for name, module in rules.RULESETS.items())
+
+
+CAMPAIGN_FIELDS = (
+    Field("name", "Name", "text", maximum=120),
+    Field("ruleset", "Default ruleset", "choice", choices=()),  # filled at parse time
+    Field("notes", "Notes", "text", required=False, maximum=5000),
+)
+CHARACTER_FIELDS = (
+    Field("name", "Name", "text", maximum=120),
+    Field("rank", "Player or NPC rank", "choice", choices=RANKS),
+    Field("player", "Player", "text", required=False, maximum=120, help="who plays this PJ"),
+    Field("notes", "Notes", "text", required=False, maximum=5000),
+)
+SESSION_FIELDS = (
+    Field("number", "Number", "int", minimum=0, maximum=100000),
+    Field("date", "Date", "text", maximum=10, help="YYYY-MM-DD"),
+    Field("title", "Title", "text", maximum=200),
+    Field("notes", "Notes", "text", required=False, maximum=5000),
+)
+
+
+def campaign_fields() -> tuple[Field, ...]:
+    name, ruleset, notes = CAMPAIGN_FIELDS
+    return (name, Field("ruleset", ruleset.label, "choice", choices=ruleset_choices()), notes)
+
+
+def parse_campaign(raw: Mapping[str, Any]) -> dict:
+    clean = parse_fields(campaign_fields(), raw)
+    if not clean["name"]:
+        raise Invalid({"name": "is required"})
+    clean["notes"] = clean["notes"] or ""
+    return clean
+
+
+def parse_character(raw: Mapping[str, Any]) -> dict:
+    """A character form: the common fields, then each ruleset's stats block that was filled in.
+
+    Stats fields are named ``<ruleset>.<field>`` in forms; the JSON API may also send
+    ``{"stats": {"rocet": {...}}}``. A block left wholly blank is simply absent.
+    """
+    errors: dict[str, str] = {}
+    try:
+        clean = parse_fields(CHARACTER_FIELDS, raw)
+    except Invalid as bad:
+        errors.update(bad.errors)
+        clean = {}
+    if clean.get("name") == "":
+        errors["name"] = "is required"
+    stats: dict[str, dict] = {}
+    nested = raw.get("stats") if isinstance(raw.get("stats"), dict) else {}
+    for name, module in rules.RULESETS.items():
+        block = nested.get(name)
+        if not isinstance(block, dict):
+            block = {f.name: raw.get(f"{name}.{f.name}") for f in module.STATS}
+        if all(v is None or (isinstance(v, str) and not v.strip()) for v in block.values()):
+            continue
+        try:
+            stats[name] = module.validate_stats(block)
+        except Invalid as bad:
+            errors.update({f"{name}.{k}": v for k, v in bad.errors.items()})
+    if errors:
+        raise Invalid(errors)
+    clean["player"] = clean.get("player") or ""
+    clean["notes"] = clean.get("notes") or ""
+    clean["stats"] = stats
+    return clean
+
+
+def parse_session(raw: Mapping[str, Any]) -> dict:
+    clean = parse_fields(SESSION_FIELDS, raw)
+    try:
+        dt.date.fromisoformat(clean["date"])
+    except ValueError:
+        raise Invalid({"date": "must be a date like 2026-11-29"}) from None
+    if not clean["title"]:
+        raise Invalid({"title": "is required"})
+    clean["notes"] = clean["notes"] or ""
+    return clean
+
+
+# --- folds ----------------------------------------------------------------------------
+
+def evolve(state: dict | None, ev: Any, at: int) -> dict:
+    """Fold one workspace event into its stream's state."""
+    if isinstance(ev, CampaignCreated):
+        return {"id": ev.campaign_id, "name": ev.name, "ruleset": ev.ruleset, "notes": ev.notes}
+    if isinstance(ev, CampaignEdited):
+        return update(state, name=ev.name, ruleset=ev.ruleset, notes=ev.notes)
+    if isinstance(ev, CharacterCreated):
+        return {"id": ev.character_id, "campaign_id": ev.campaign_id, "name": ev.name,
+                "rank": ev.rank, "player": ev.player, "notes": ev.notes, "stats": dict(ev.stats or {})}
+    if isinstance(ev, CharacterEdited):
+        return update(state, name=ev.name, rank=ev.rank, player=ev.player, notes=ev.notes,
+                      stats=dict(ev.stats or {}))
+    if isinstance(ev, SessionPlanned):
+        return {"id": ev.session_id, "campaign_id": ev.campaign_id, "number": ev.number,
+                "date": ev.date, "title": ev.title, "notes": ev.notes}
+    if isinstance(ev, SessionEdited):
+        return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
+    raise TypeError(f"not a workspace event: {type(ev).__name__}")
+
+
+def describe(state: dict | None, ev: Any) -> str:
+    """The event in plain language, given the state before it."""
+    if isinstance(ev, CampaignCreated):
+        return f"Campaign “{ev.name}” created ({_title(ev.ruleset)})."
+    if isinstance(ev, CampaignEdited):
+        return f"Campaign details edited: “{ev.name}”."
+    if isinstance(ev, CharacterCreated):
+        blocks = ", ".join(_title(r) for r in (ev.stats or {})) or "no stats yet"
+        return f"{ev.name} joined the campaign as {RANK_LABELS.get(ev.rank, ev.rank)} ({blocks})."
+    if isinstance(ev, CharacterEdited):
+        renamed = f" (was {state['name']})" if state and state["name"] != ev.name else ""
+        return f"{ev.name}'s sheet was edited{renamed}."
+    if isinstance(ev, SessionPlanned):
+        return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
+    if isinstance(ev, SessionEdited):
+        return f"Session {ev.number} edited: “{ev.title}”."
+    return type(ev).__name__
+
+
+def _title(ruleset: str) -> str:
+    module = rules.RULESETS.get(ruleset)
+    return module.TITLE if module else ruleset
+
+
+# --- retraction -------------------------------------------------------------------------
+
+UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted"}
+
+
+def decide_retraction(target_type: str, target_version: int, decided_with: list[int],
+                      retracted: set[int], reason: str) -> list:
+    """Retract one event of a stream, with the events decided together with it, or refuse."""
+    if target_version in retracted:
+        raise Refused("that event is already retracted")
+    if target_type in UNRETRACTABLE:
+        what = {"EventRetracted": "a retraction", "DuelStarted": "the start of a duel (abandon the duel instead)"}
+        raise Refused(f"cannot retract {what.get(target_type, 'a creation event')}: "
+                      "later events stand on it")
+    consequences = tuple(v for v in decided_with if v != target_version and v not in retracted)
+    return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
+                           consequences=consequences)]
