@@ -239,3 +239,52 @@ def test_superioridad_meter_moves_toward_the_winner(mode):
     assert t.do(DealDamage())[-1] == DuelWon(side="a", ending="superiority",
                                              detail="Inés reached their end of the superiority meter")
     assert t.snapshot() == {"clocks": (0, 0), "meter": 4, "hands": (3, 3), "pg": (25, 18), "pm": (8, 9)}
+
+
+# --- ¡A muerte! --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mode):
+    pile_a = [EA, TC, EP, TRETA, EA, FINTA]
+    pile_b = [INSULTO, EP, FINTA, TRETA, INSULTO, EP, TC]
+    t = Table({"kind": "a_muerte", "deck": "own", "cards": mode}, piles=[pile_a, pile_b],
+              people=duelists(pg_b=12))
+    assert t.state["clock_size"] == 4
+    assert {k: d["pile_size"] for k, d in t.state["decks"].items()} == {"a": 15, "b": 15}
+
+    t.turn(EA, INSULTO, a=[3, 4], b=[2, 2])  # Estocada Alta > Insulto: clock 2/4
+    assert t.snapshot() == {"clocks": (2, 0), "meter": 0, "hands": (3, 3), "pg": (30, 12), "pm": (20, 15)}
+
+    ev = resolved(t.turn(TC, EP, a=[5, 1], b=[3, 4]))  # clock 4/4: complete, starts again at 0
+    assert (ev.completed, ev.offers, ev.win) == (True, ("attack", "clock"), "")
+    assert t.snapshot()["clocks"] == (0, 0)
+    assert t.do(DealDamage(kind="clock")) == [
+        RocetDamageDealt(side="a", kind="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
+    assert t.snapshot()["pg"] == (30, 9)
+    assert rocet.actions(t.state) == ["PlayTurn", "DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
+    t.do(DealDamage(kind="attack"))  # TA 5 + 3
+    assert t.snapshot() == {"clocks": (0, 0), "meter": 0, "hands": (3, 3), "pg": (30, 1), "pm": (20, 15)}
+
+    t.turn(EP, FINTA, a=[2, 2], b=[6, 1])  # Lope's Finta: his clock 1, Inés discards
+    t.do(Discard(side="a", card=FINTA))
+    assert t.snapshot() == {"clocks": (0, 1), "meter": 0, "hands": (2, 3), "pg": (30, 1), "pm": (20, 15)}
+
+    t.turn(TRETA, TRETA, a=[8, 7], b=[1, 2])  # Inés's Treta: her clock 1, Lope discards
+    t.do(Discard(side="b", card=TC))
+    assert t.snapshot() == {"clocks": (1, 1), "meter": 0, "hands": (3, 2), "pg": (30, 1), "pm": (20, 15)}
+    if mode == "virtual":
+        assert t.hands() == ([EA] + t.hands()[0][1:], [INSULTO, EP])
+
+    ev = resolved(t.turn(EA, EP, a=[6, 6], b=[5, 2]))  # Lope has Ventaja, but a critical beats 11
+    assert (ev.advantage, ev.winner, ev.ta) == ("b", "a", 6)
+    t.do(DealDamage())  # 9 damage, but Lope has 1 PG left
+    assert t.snapshot() == {"clocks": (3, 1), "meter": 0, "hands": (3, 3), "pg": (30, 0), "pm": (20, 15)}
+    assert [w["amount"] for w in t.state["wounds"]] == [3, 8, 1]
+    assert t.state["pending_down"] == "b"
+    assert rocet.actions(t.state) == ["ConfirmDeath", "Yield", "Disqualify", "Abandon"]
+    assert "a duel to the death ends only by death" in t.refused(ConfirmUnconscious())
+    assert "Lope is at 0 PG" in t.refused(PlayTurn(card_a=EA, card_b=EA))
+    events = t.do(ConfirmDeath())
+    assert events[-1] == DuelWon(side="a", ending="death", detail="Lope died")
+    assert t.state["fallen"] == {"b": "dead"}
+    assert t.state["outcome"]["results"] == {"ines": "win", "lope": "loss"}
