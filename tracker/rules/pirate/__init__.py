@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .commands import COMMANDS
 from .fold import describe, evolve, round_word
-from .play import ACTION, decide, fallen
+from .play import ACTION, VERB, decide, fallen
 from .setup import KINDS, NAME, SETUP, assumptions, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, validate_stats
 
@@ -55,5 +55,4 @@ def progress(state: dict) -> str:
     if state["phase"] == "initiative":
         return f"{word} {state['round'] + 1}{sudden}: initiative"
     due = state["order"][state["turn"]]
-    verb = {"sword": "attack", "pistol": "shoot", "wit": "insult"}[state["kind"]]
-    return f"{word} {state['round']}{sudden}: {state['fighters'][due]['name']} to {verb}"
+    return f"{word} {state['round']}{sudden}: {state['fighters'][due]['name']} to {VERB[state['kind']]}"
