@@ -62,6 +62,13 @@ class Table:
                                   Dice(shuffle=lambda n: stacked(next(orders), size)))
         self.state = play(self.events)
 
+    @classmethod
+    def given(cls, events):
+        table = cls.__new__(cls)
+        table.events = list(events)
+        table.state = play(table.events)
+        return table
+
     def do(self, cmd, a=(), b=(), shuffle=None):
         before = json.dumps(self.state, sort_keys=True)
         dice = Dice({"a": list(a), "b": list(b)}, shuffle=shuffle)

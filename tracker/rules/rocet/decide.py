@@ -192,11 +192,9 @@ def _no_damage(state: dict) -> str:
     last = state["last_turn"]
     if last is None:
         return "no damage to deal: no turn has been won yet"
-    if state["turn"] == last["turn"]:
-        if effect(last["card"]) != "attack":
-            return f"no damage to deal: the winner's card was not an attack ({last['card']})"
-        return f"no damage to deal: the damage of turn {last['turn']} was already dealt or declined"
-    return "no damage to deal: it is dealt right after an attack wins, before the next turn"
+    if effect(last["card"]) != "attack":
+        return f"no damage to deal: the winner's card was not an attack ({last['card']})"
+    return f"no damage to deal: the damage of turn {last['turn']} was already dealt or declined"
 
 
 def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
