@@ -8,11 +8,9 @@ import pytest
 from tracker import events as registry
 from tracker.rules import rocet
 from tracker.rules.base import Dice, Invalid, Refused
-from tracker.rules.duel import DuelDisqualified, DuelWon, DuelYielded, Abandon, Disqualify, Yield
+from tracker.rules.duel import Abandon, Disqualify, DuelWon, DuelYielded, Yield
 from tracker.rules.rocet.commands import ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn
-from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDeckShuffled, RocetTurnResolved,
-)
+from tracker.rules.rocet.events import RocetCardDiscarded, RocetCardsDrawn, RocetDeckShuffled
 from tracker.rules.rocet.terms import BEATS, CARDS, compare
 
 from test_rocet_duels import (  # noqa: E402 (shared table helpers)

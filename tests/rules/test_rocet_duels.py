@@ -11,7 +11,7 @@ from tracker.rules.duel import DuelWon
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
 )
-from tracker.rules.rocet.events import RocetCardDiscarded, RocetDamageDealt, RocetTurnResolved
+from tracker.rules.rocet.events import RocetDamageDealt, RocetTurnResolved
 from tracker.rules.rocet.terms import deck_cards
 
 EA, EP, TC = "Estocada Alta", "Estocada Profunda", "Tajo Circular"
@@ -57,7 +57,6 @@ class Table:
         self.setup = dict({"weapon_type": "Espada"}, **(setup or {}))
         orders = iter(piles)
         size = 36 if self.setup.get("deck", "shared") == "shared" else 18
-        self.shuffle = lambda n: next(orders)
         self.events = rocet.start(HEADER, self.setup, people or duelists(),
                                   Dice(shuffle=lambda n: stacked(next(orders), size)))
         self.state = play(self.events)
