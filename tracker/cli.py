@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 import click
+from flask.cli import with_appcontext
 from flask import Flask, current_app
 
 from tracker import backup
@@ -17,6 +18,7 @@ def _db():
 
 
 @click.command("rebuild")
+@with_appcontext
 def rebuild_command() -> None:
     """Drop every read model and rebuild it from the event log alone."""
     db = _db()
@@ -25,6 +27,7 @@ def rebuild_command() -> None:
 
 
 @click.command("export-log")
+@with_appcontext
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
 def export_log_command(file: str) -> None:
     """Write the whole event log as JSON Lines, one event per line, in log order."""
@@ -40,6 +43,7 @@ def export_log_command(file: str) -> None:
 
 
 @click.command("import-log")
+@with_appcontext
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def import_log_command(file: str) -> None:
     """Import a JSON Lines log into an empty database (checks the whole file first)."""
@@ -53,6 +57,7 @@ def import_log_command(file: str) -> None:
 
 
 @click.command("demo")
+@with_appcontext
 @click.option("--if-empty", is_flag=True, help="only when the database holds no events yet")
 def demo_command(if_empty: bool) -> None:
     """Seed a demo campaign with characters for each ruleset and a play session."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import click
+from flask.cli import with_appcontext
 from flask import Flask, current_app, g
 
 from tracker import store
@@ -33,6 +34,7 @@ def close_db(_error=None) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the event log and the read models (keeps existing data)."""
     open_db(current_app.config["DATABASE"]).close()

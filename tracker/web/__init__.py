@@ -22,6 +22,7 @@ def init_web(app: Flask) -> None:
     csrf.exempt(api.bp)
 
     app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
+    app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
 
     @app.errorhandler(Conflict)
@@ -57,9 +58,9 @@ def form_data() -> dict[str, Any]:
             if key != "csrf_token"}
 
 
-def page_or_fragment(page: str, fragment: str, status: int = 200, **context: Any):
+def page_or_fragment(page_template: str, fragment_template: str, status: int = 200, **context: Any):
     """Render the fragment for htmx requests and the full page (which includes it) otherwise."""
-    return render_template(fragment if is_htmx() else page, **context), status
+    return render_template(fragment_template if is_htmx() else page_template, **context), status
 
 
 def service():

@@ -70,5 +70,6 @@ def start_duel(session_id):
     except Invalid as bad:
         return _duel_form(session, form, bad.errors, 422)
     except Refused as no:
-        return _duel_form(session, form, {no.field or "__all__": no.reason}, 422)
+        field = (no.field or "__all__").replace("duelist_", "side_")
+        return _duel_form(session, form, {field: no.reason}, 422)
     return redirect(url_for("duels.show", duel_id=outcome.key))

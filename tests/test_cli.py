@@ -1,0 +1,99 @@
+"""The Flask CLI: init-db, rebuild, export-log and import-log (round trip and refusals)."""
+import json
+
+import pytest
+
+from tracker import create_app
+from tracker.db import open_db
+from tracker.services import Service
+from tests.conftest import Table, fixed_context
+
+
+@pytest.fixture
+def filled(tmp_path):
+    """A database holding a small campaign with a finished duel and a retraction."""
+    path = str(tmp_path / "filled.db")
+    db = open_db(path)
+    table = Table(Service(db, fixed_context()))
+    duel = table.duel(table.character("Inés"), table.character("Lope", rank="villano"), hits=2)
+    turn = table.play(duel, 6, 1)
+    table.service.handle({"type": "RetractEvent", "position": turn.events[0].position,
+                          "expected_version": table.version(f"duel-{duel}")})
+    table.play(duel, 5, 2)
+    table.play(duel, 4, 3)
+    db.close()
+    return path
+
+
+def cli(path):
+    return create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t"}).test_cli_runner()
+
+
+def test_init_db_creates_the_database(tmp_path):
+    path = tmp_path / "sub" / "new.db"
+    result = cli(str(path)).invoke(args=["init-db"])
+    assert result.exit_code == 0 and path.exists()
+
+
+def test_export_import_export_gives_an_identical_file(filled, tmp_path):
+    first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert cli(filled).invoke(args=["export-log", str(first)]).exit_code == 0
+    lines = first.read_text().splitlines()
+    assert len(lines) == 10 and json.loads(lines[0])["type"] == "CampaignCreated"
+    empty = str(tmp_path / "empty.db")
+    result = cli(empty).invoke(args=["import-log", str(first)])
+    assert result.exit_code == 0, result.output
+    assert cli(empty).invoke(args=["export-log", str(second)]).exit_code == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert _read_models(empty) == _read_models(filled)
+
+
+def _read_models(path):
+    db = open_db(path)
+    try:
+        return {t: sorted(db.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
+                for t in ("characters", "duels", "wounds", "duelists", "log_entries")}
+    finally:
+        db.close()
+
+
+def test_rebuild_reproduces_the_read_models(filled):
+    before = _read_models(filled)
+    result = cli(filled).invoke(args=["rebuild"])
+    assert result.exit_code == 0 and "10 events" in result.output
+    assert _read_models(filled) == before
+
+
+def edit(lines, index, **changes):
+    """The lines with one event's fields changed, as a tampered file would have them."""
+    tampered = {**json.loads(lines[index]), **changes}
+    return lines[:index] + [json.dumps(tampered)] + lines[index + 1:]
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: lines[:3] + ['{"position": 4, "stream"'], "line 4: not valid JSON"),
+    (lambda lines: [lines[1], lines[0]] + lines[2:], "line 2: position 1 is out of order"),
+    (lambda lines: lines[:2] + [lines[1]] + lines[2:], "line 3: position 2 is out of order"),
+    (lambda lines: edit(lines, 2, type="CharacterSummoned"), "line 3: unknown event type 'CharacterSummoned'"),
+    (lambda lines: edit(lines, 6, version=5), "line 7: duel-id0005 jumps to version 5"),
+    (lambda lines: edit(lines, 2, data={"name": "Inés"}), "line 3: CharacterCreated data does not fit its type"),
+    (lambda lines: edit(lines, 2, schema=9), "line 3: unknown schema 9 for CharacterCreated"),
+])
+def test_a_bad_file_is_refused_with_its_line_and_appends_nothing(filled, tmp_path, damage, message):
+    good = tmp_path / "good.jsonl"
+    cli(filled).invoke(args=["export-log", str(good)])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(damage(good.read_text().splitlines())) + "\n")
+    empty = str(tmp_path / "empty.db")
+    result = cli(empty).invoke(args=["import-log", str(bad)])
+    assert result.exit_code != 0
+    assert message in result.output
+    db = open_db(empty)
+    assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+
+
+def test_import_refuses_a_database_that_already_holds_events(filled, tmp_path):
+    dump = tmp_path / "log.jsonl"
+    cli(filled).invoke(args=["export-log", str(dump)])
+    result = cli(filled).invoke(args=["import-log", str(dump)])
+    assert result.exit_code != 0 and "already holds events" in result.output
