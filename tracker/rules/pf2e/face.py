@@ -145,7 +145,7 @@ def _(e: ev.Pf2eVictoryDeclined, state):
 
 @_line.register
 def _(e: ev.Pf2ePenaltyImposed, state):
-    return f"{names(state, e.side)} incur the agreed penalty: {e.penalty}."
+    return f"The agreed penalty falls on {names(state, e.side)}: {e.penalty}."
 
 
 @_line.register

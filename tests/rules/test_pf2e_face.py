@@ -1,0 +1,144 @@
+"""The face of the Pathfinder 2e ruleset: stats, set-up, the players' view, the log, the events' shape."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
+from tracker.events import from_data, to_data
+from tracker.rules import pf2e
+from tracker.rules.base import Invalid, Refused, fixed_dice
+from tracker.rules.pf2e import events as pf2e_events
+from tracker.rules.pf2e.commands import CastSpell, DeclineSidestep, RollInitiative, Strike
+from tracker.rules.pf2e.sheet import SKILLS
+
+
+def test_the_ruleset_registers_with_its_face():
+    from tracker import rules
+    module = rules.get("pf2e")
+    assert (module.TITLE, list(module.KINDS)) == ("Pathfinder 2e", ["combat", "spellcasting", "mixed"])
+    assert module.TRACKS[0]["max_stat"] == "hp_max"
+    assert {"Yield", "Disqualify", "Abandon", "Strike", "Tag", "EscalateToCombat"} <= set(module.COMMANDS)
+
+
+def test_stats_are_validated_with_messages_a_gm_understands():
+    stats = sheet(spell_slots={"2": 2, "1": 3}, damage="1d8 + 4")
+    assert (stats["spell_slots"], stats["damage"], stats["intimidation_rank"]) == ("1:3, 2:2", "1d8+4", "expert")
+    with pytest.raises(Invalid) as bad:
+        pf2e.validate_stats({"level": 3, "hp_max": 0, "ac": 18, "attack_bonus": 7, "damage": "a sword",
+                             "deception_rank": "grandmaster", "spell_slots": "1:3, 11:1"})
+    assert bad.value.errors == {"hp_max": "must be at least 1",
+                                "deception_rank": "must be one of Untrained, Trained, Expert, Master, Legendary"}
+    with pytest.raises(Invalid) as bad:
+        pf2e.validate_stats(dict(sheet(), damage="a sword", spell_slots="1:3, 11:1"))
+    assert bad.value.errors == {"damage": "must be dice such as 1d8 or 2d6+3",
+                                "spell_slots": "spell ranks go from 1 to 10, not 11"}
+
+
+def test_start_refuses_who_cannot_duel():
+    no_sheet = {"id": "x", "name": "Bystander", "side": "b", "rank": "minor", "stats": None, "current": {}}
+    with pytest.raises(Refused) as refusal:
+        pf2e.start(HEADER, {}, [fighter("v", "Valeros", "a"), no_sheet], fixed_dice())
+    assert refusal.value.reason == "Bystander has no Pathfinder 2e stats block: fill it in before the duel"
+    with pytest.raises(Refused) as refusal:
+        pf2e.start(HEADER, {"teams": "tag"}, [fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b")], fixed_dice())
+    assert refusal.value.reason == "pairs as tag teams needs two duelists on side A, not 1"
+    with pytest.raises(Refused) as refusal:
+        pf2e.start(HEADER, {}, [fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b", hp=0)], fixed_dice())
+    assert refusal.value.reason == "Kyra is at 0 HP and cannot duel"
+
+
+def test_duel_started_keeps_terms_and_current_hp():
+    d = Duel([fighter("v", "Valeros", "a", hp=25), fighter("k", "Kyra", "b")],
+             kind="combat", no_reach=True, penalty="public apology")
+    started = d.events[0]
+    assert (started.ruleset, started.kind, started.judge, started.challenger) == ("pf2e", "combat", "Magistrate Ilse", "a")
+    assert (started.settings["melee_only"], started.settings["no_poison"], started.settings["no_reach"]) == (True, True, True)
+    assert (d.hp("v"), d.hp("k")) == (25, 40)
+    assert d.state["history"][0]["text"] == \
+        "Combat duel: Valeros against Kyra, until first blood; judge: Magistrate Ilse."
+    assert any("Magistrate Ilse confirms" in line for line in pf2e.assumptions(d.state))
+    assert pf2e.progress(d.state) == "Round 1, initiative"
+
+
+def mixed_round() -> Duel:
+    d = Duel([fighter("v", "Valeros", "a"), fighter("e", "Ezren", "b", block=caster())], kind="mixed",
+             victory="knockout")
+    d.do(RollInitiative("v", "perception"), roll=[15])
+    d.do(RollInitiative("e", "deception"), roll=[10])
+    d.do(Strike(reaction="sense_weakness"), attack=[10])
+    return d
+
+
+def test_public_never_reveals_an_initiative_skill_nor_what_it_granted():
+    d = mixed_round()
+    assert d.state["pending"] is not None  # Ezren could still Sidestep: secret too
+    view = pf2e.public(d.state)
+    assert view["rolls"] == {"v": {"total": 23}, "e": {"total": 17}}
+    assert view["waiting"] is True
+    for key in ("reaction", "reacted", "focus", "refocus", "pending"):
+        assert key not in view
+    log = " ".join(entry["text"] for entry in view["history"]).lower()
+    assert not any(skill in log for skill in SKILLS)
+    assert "skill" not in keys(view)
+
+
+def keys(value) -> set:
+    """Every key at any depth of a JSON-like value."""
+    if isinstance(value, dict):
+        return set(value) | set().union(*(keys(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys(v) for v in value))
+    return set()
+
+
+def test_state_is_json_and_replays_identically():
+    d = mixed_round()
+    d.do(DeclineSidestep(), damage=[4])
+    text = json.dumps(d.state, sort_keys=True)
+    assert json.loads(text) == d.state
+    assert json.dumps(play(d.events), sort_keys=True) == json.dumps(play(d.events), sort_keys=True) == text
+
+
+def test_every_event_type_round_trips():
+    samples = [
+        pf2e_events.Pf2eInitiativeRolled(1, "v", "perception", 12, 8, 20),
+        pf2e_events.Pf2eRoundOrdered(1, (("v",), ("k", "h"))),
+        pf2e_events.Pf2eTieBroken(1, "k"), pf2e_events.Pf2eActedSecond(1, "v"),
+        pf2e_events.Pf2eStrikeRolled("v", "k", 12, 10, 22, 20, "success", "bullying_press", True, 7),
+        pf2e_events.Pf2eSidestepUsed("k", "v", 9, 10, -2, 17, 20, "failure"),
+        pf2e_events.Pf2eSidestepDeclined("k"),
+        pf2e_events.Pf2eDamageDealt("v", "k", "Strike", "1d8+4", (5,), 9, "double", 18, 22),
+        pf2e_events.Pf2eFrightened("k", 2, "Bullying Press"), pf2e_events.Pf2eOffGuard("k", "Sense Weakness"),
+        pf2e_events.Pf2eTurnEnded("v", 0, "k", False), pf2e_events.Pf2eTagged("a", "v", "m"),
+        pf2e_events.Pf2eSpellCast("e", "Force Barrage", 1, "arcane", False, "s", "1d4+1", None, "full", True),
+        pf2e_events.Pf2eCounterAttempted("s", "e", "Force Barrage", 1, 1, 14, 7, 21, 20, "success", True),
+        pf2e_events.Pf2eCounterDeclined("Force Barrage"), pf2e_events.Pf2eFocusChanged("s", "arcane"),
+        pf2e_events.Pf2eVictoryProposed("a", "first_blood", "Valeros drew first blood"),
+        pf2e_events.Pf2eVictoryDeclined("a scratch"), pf2e_events.Pf2ePenaltyImposed("a", "apology"),
+        pf2e_events.Pf2eDuelEscalated("b", "fought on"),
+    ]
+    defined = {name for name, obj in vars(pf2e_events).items()
+               if isinstance(obj, type) and dataclasses.is_dataclass(obj) and name.startswith("Pf2e")}
+    assert {type(e).__name__ for e in samples} == defined
+    for event in samples:
+        data = json.loads(json.dumps(to_data(event)))
+        assert from_data(type(event).__name__, data) == event
+
+
+def test_actions_offer_only_legal_moves():
+    d = Duel([fighter("v", "Valeros", "a"), fighter("e", "Ezren", "b", block=caster())], kind="mixed",
+             victory="knockout")
+    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon"]
+    d.do(RollInitiative("v", "intimidation"), roll=[15])
+    d.do(RollInitiative("e", "arcana"), roll=[10])
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.progress(d.state) == "Round 1, Valeros's turn"
+    d.do(Strike(), attack=[2])
+    assert pf2e.actions(d.state)[:3] == ["Strike", "CastSpell", "EndTurn"]
+    d.do(pf2e.COMMANDS["EndTurn"]())
+    assert pf2e.actions(d.state)[:4] == ["Strike", "CastSpell", "ChangeTraditionFocus", "EndTurn"]
+    d.do(CastSpell("Force Barrage", 1, "arcane", damage=3))
+    assert d.hp("v") == 37
