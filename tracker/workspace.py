@@ -169,7 +169,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
         block = nested.get(name)
         if not isinstance(block, dict):
             block = {f.name: raw.get(f"{name}.{f.name}") for f in module.STATS}
-        if all(v is None or (isinstance(v, str) and not v.strip()) for v in block.values()):
+        if block is not nested.get(name) and _untouched(module.STATS, block):
             continue
         try:
             stats[name] = module.validate_stats(block)
@@ -181,6 +181,16 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
     clean["notes"] = clean.get("notes") or ""
     clean["stats"] = stats
     return clean
+
+
+def _untouched(fields, block: Mapping[str, Any]) -> bool:
+    """True when a form's stats block was left as the form showed it: blank or defaults."""
+    for f in fields:
+        value = block.get(f.name)
+        text = "" if value is None else str(value).strip().lower()
+        if text not in ("", str(f.default).lower() if f.default is not None else "", "false" if not f.default else ""):
+            return False
+    return True
 
 
 def parse_session(raw: Mapping[str, Any]) -> dict:
