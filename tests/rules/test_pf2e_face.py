@@ -142,3 +142,17 @@ def test_actions_offer_only_legal_moves():
     assert pf2e.actions(d.state)[:4] == ["Strike", "CastSpell", "ChangeTraditionFocus", "EndTurn"]
     d.do(CastSpell("Force Barrage", 1, "arcane", damage=3))
     assert d.hp("v") == 37
+
+
+def test_every_command_declares_a_field_for_each_attribute():
+    for name, cls in pf2e.COMMANDS.items():
+        declared = {f.name for f in getattr(cls, "FIELDS", ())}
+        assert declared == {f.name for f in dataclasses.fields(cls)}, name
+
+
+def test_the_rules_import_no_adapter_nor_randomness():
+    import pathlib
+    folder = pathlib.Path(pf2e.__file__).parent
+    for module in folder.glob("*.py"):
+        text = module.read_text()
+        assert "import random" not in text and "flask" not in text.lower() and "sqlite" not in text, module.name

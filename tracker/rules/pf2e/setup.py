@@ -88,7 +88,7 @@ def assumptions(state: dict) -> list[str]:
     if s["kind"] == "spellcasting":
         notes.append("Spellcasting duel: Strikes are not allowed; initiative holds for the whole duel.")
     if s["teams"] == "tag":
-        notes.append("Tag teams: tagging ends the outgoing duelist's turn (or may be done at once when the "
+        notes.append("Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be done at once when the "
                      "active duelist is knocked out); the partner rolls initiative from the next round.")
     if s["melee_only"]:
         notes.append("Only melee Strikes are accepted.")

@@ -5,7 +5,7 @@ from tracker.rules import dice_expr
 from tracker.rules.base import Dice, Refused
 
 from . import events as ev
-from .checks import DEGREE_LABELS, HITS, attack_penalty, degree
+from .checks import HITS, attack_penalty, degree
 from .ending import after_damage
 from .table import REACTION_NAMES, can_react, name, rolled_skill, stats, target_of, turn_holder
 
@@ -112,7 +112,3 @@ def damage_dealt(state: dict, attacker: str, target: str, source: str, expressio
     return ev.Pf2eDamageDealt(attacker=attacker, target=target, source=source, expression=expression,
                               dice=rolled, base=base, multiplier=multiplier, amount=amount,
                               hp_after=max(state["hp"][target] - amount, 0))
-
-
-def describe_degree(result: str) -> str:
-    return DEGREE_LABELS[result]
