@@ -35,11 +35,10 @@ def get(name: str) -> ModuleType:
 
 
 def _load() -> None:
-    import importlib
-    import os
+    from tracker.rules import pf2e, pirate, rocet
 
-    for name in filter(None, os.environ.get("TOUCHE_RULESETS", "rocet,pirate,pf2e").split(",")):
-        register(importlib.import_module(f"tracker.rules.{name}"))
+    for module in (rocet, pirate, pf2e):
+        register(module)
 
 
 _load()

@@ -1,0 +1,26 @@
+"""Dependencies point one way: the rules never reach for Flask, SQLite, the clock or randomness."""
+import ast
+from pathlib import Path
+
+RULES = Path(__file__).parent.parent / "tracker" / "rules"
+FORBIDDEN = {"flask", "sqlite3", "sqlite_utils", "random", "time", "datetime", "secrets", "os",
+             "tracker.store", "tracker.services", "tracker.web", "tracker.projections", "tracker.db"}
+
+
+def imported(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def test_rules_are_pure():
+    offenders = {}
+    for path in RULES.rglob("*.py"):
+        bad = [name for name in imported(path)
+               if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+        if bad:
+            offenders[str(path.relative_to(RULES))] = bad
+    assert not offenders
