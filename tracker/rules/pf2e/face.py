@@ -27,6 +27,7 @@ def _line(event, state: dict) -> str:
 
 @_line.register
 def _(e: DuelStarted, state):
+    state = state or {"duelists": [dict(d) for d in e.duelists], "judge": e.judge}  # nothing before the start
     victory = VICTORIES[e.settings["victory"]]
     return (f"{KINDS[e.kind]}: {names(state, 'a')} against {names(state, 'b')}, until {victory}; "
             f"judge: {judge_name(state)}.")
