@@ -331,8 +331,8 @@ def test_history_assumptions_and_progress_read_plainly():
     t = scripted()
     texts = [entry["text"] for entry in t.state["history"]]
     assert texts[0].startswith("Rocèt duel (Clocks, 6 intervals): Inés (Ropera, Espada 3) vs Lope (Sable")
-    assert any(text.startswith("Turn 1: Inés plays Finta (Ventaja +4), Lope plays Treta; 2+2+4=8 vs 3+3=6; "
-                               "Inés wins with Finta (TA 2); Inés's clock 1/6; Lope must discard a card")
+    assert any(text.startswith("Turn 1: Inés plays Finta (Ventaja +4 vs Treta), Lope plays Treta; 8 (2+2 +4) vs 6 (3+3); "
+                               "Inés wins with Finta (TA 2): Inés's clock 1/6; Lope must discard a card")
                for text in texts)
     assert "Lope discards Estocada Profunda (shown): 2 cards in hand." in texts
     assert "Inés deals 8 PG damage to Lope (TA 5 + Ropera 3): 17/25 PG." in texts

@@ -16,8 +16,8 @@ from tracker.rules.rocet.decide import decide
 from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
-from tracker.rules.rocet.terms import KINDS, NAME, TITLE
-from tracker.rules.rocet.text import assumptions, describe, progress, public
+from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
+from tracker.rules.rocet.text import assumptions, beats, describe, last_rolls, meter_text, progress, public
 
 COMMANDS = {
     "PlayTurn": PlayTurn,
@@ -48,4 +48,5 @@ def actions(state: dict) -> list[str]:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress"]
+           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
+           "last_rolls", "beats", "meter_text", "CARDS"]

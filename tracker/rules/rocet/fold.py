@@ -1,4 +1,9 @@
-"""The Rocèt state: a fold of the duel's events (never rolls, shuffles or reads the clock)."""
+"""The Rocèt state: a fold of the duel's events (never rolls, shuffles or reads the clock).
+
+The fold is total: after a retraction, later events are folded on top of a state they were
+not decided against (a card no longer in hand, damage no longer on offer). Each applies what
+still can be applied and never raises.
+"""
 from __future__ import annotations
 
 import copy
@@ -65,20 +70,20 @@ def _apply(state: dict, ev, at: int) -> dict:
             deck.update(discard=[], discard_size=0)
     elif isinstance(ev, RocetCardsDrawn):
         deck = state["decks"][deck_of(state, ev.side)]
-        deck.update(pile=deck["pile"][len(ev.cards):], pile_size=deck["pile_size"] - ev.count)
+        deck.update(pile=deck["pile"][len(ev.cards):], pile_size=max(0, deck["pile_size"] - ev.count))
         hand = sides[ev.side]
         hand.update(hand=hand["hand"] + list(ev.cards), hand_size=hand["hand_size"] + ev.count)
     elif isinstance(ev, RocetCardsPlayed):
         state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
         for side, card in (("a", ev.card_a), ("b", ev.card_b)):
             _take(sides[side], card, state["mode"])
-        if state["pending_damage"]:
-            state["pending_damage"] = None  # playing on declines the damage nobody dealt
+        # Playing on lets the damage nobody dealt lapse. A discard is owed before the next
+        # turn; one still owed here had its discard retracted, so it lapses too.
+        state.update(pending_damage=None, pending_discard=None)
     elif isinstance(ev, RocetTurnResolved):
         state = _resolved(state, ev, at)
     elif isinstance(ev, RocetCardDiscarded):
-        if ev.card:
-            _take(sides[ev.side], ev.card, state["mode"])
+        if ev.card and _take(sides[ev.side], ev.card, state["mode"]):
             _to_discard(state, ev.side, ev.card)
         state["pending_discard"] = None
     elif isinstance(ev, RocetDamageDealt):
@@ -91,12 +96,17 @@ def _apply(state: dict, ev, at: int) -> dict:
     return state
 
 
-def _take(duelist: dict, card: str, mode: str) -> None:
+def _take(duelist: dict, card: str, mode: str) -> bool:
+    """Take ``card`` from the hand; False when it is no longer there (after a retraction)."""
     if mode == "virtual":
+        if card not in duelist["hand"]:
+            return False
         hand = list(duelist["hand"])
         hand.remove(card)
-        duelist["hand"] = hand
+        duelist.update(hand=hand, hand_size=len(hand))
+        return True
     duelist["hand_size"] = max(0, duelist["hand_size"] - 1)
+    return True
 
 
 def _to_discard(state: dict, side: str, card: str) -> None:
@@ -132,14 +142,15 @@ def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
 
 
 def _damage(state: dict, ev: RocetDamageDealt, at: int) -> dict:
-    pending = state["pending_damage"]
-    target = state["sides"][pending["target"]]
+    # The event names the dealer; the offer it answered may be gone after a retraction.
+    pending, loser = state["pending_damage"], other(ev.side)
+    target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
     note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
     state = wound(state, target["id"], "PG", taken, at, note)
-    left = [o for o in pending["offers"] if o["kind"] != ev.kind]
+    left = [o for o in (pending or {}).get("offers", []) if o["kind"] != ev.kind]
     state["pending_damage"] = dict(pending, offers=left) if left else None
-    if target["pg"] == 0:
-        state["pending_down"] = pending["target"]
+    if target["pg"] == 0 and loser not in state["fallen"]:
+        state["pending_down"] = loser
     return state

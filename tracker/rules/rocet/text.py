@@ -8,7 +8,7 @@ from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
 )
-from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
+from tracker.rules.rocet.terms import BEATS, KINDS, VENTAJA, advantage, compare, critical, fumble, label
 
 DECK_LABELS = {"shared": "the shared deck", "a": "side A's deck", "b": "side B's deck"}
 
@@ -35,7 +35,7 @@ def describe(state: dict | None, ev) -> str:
         name = sides[ev.side]["name"]
         if not ev.card:
             return f"{name} owes a discard but holds no card: nothing is discarded."
-        return f"{name} discards {ev.card} (shown): {_cards(sides[ev.side]['hand_size'] - 1)} in hand."
+        return f"{name} discards {ev.card} (shown): {_cards(max(0, sides[ev.side]['hand_size'] - 1))} in hand."
     if isinstance(ev, RocetDamageDealt):
         dealer, target = sides[ev.side], sides[other(ev.side)]
         after = max(0, target["pg"] - ev.amount)
@@ -68,10 +68,10 @@ def _started(ev: DuelStarted) -> str:
     return f"Rocèt duel ({variant}): {who}; {deck}, {s['cards']} cards."
 
 
-def _roll(state: dict, pair, side: str, bonus: str) -> str:
-    total = sum(pair) + (VENTAJA if side == bonus else 0)
-    plus = f"+{VENTAJA}" if side == bonus else ""
-    return f"{label(pair)}{plus}={total}"
+def _roll(pair, side: str, bonus: str) -> str:
+    """One side's roll: its total first, then the dice, e.g. "9 (3+2 +4)" or "12 (6+6 critical)"."""
+    extra = VENTAJA if side == bonus else 0
+    return f"{sum(pair) + extra} ({label(pair)}{f' +{extra}' if extra else ''})"
 
 
 def _turn(state: dict, ev: RocetTurnResolved) -> str:
@@ -79,15 +79,15 @@ def _turn(state: dict, ev: RocetTurnResolved) -> str:
     w, l = ev.winner, other(ev.winner)
     win_name, lose_name = sides[w]["name"], sides[l]["name"]
     plays = []
-    for side, card in (("a", ev.card_a), ("b", ev.card_b)):
-        bonus = f" (Ventaja +{VENTAJA})" if advantage(ev.card_a, ev.card_b) == side else ""
+    for side, card, against in (("a", ev.card_a, ev.card_b), ("b", ev.card_b, ev.card_a)):
+        bonus = f" (Ventaja +{VENTAJA} vs {against})" if advantage(ev.card_a, ev.card_b) == side else ""
         plays.append(f"{sides[side]['name']} plays {card}{bonus}")
-    rolls = [f"{_roll(state, r[:2], 'a', ev.advantage)} vs {_roll(state, r[2:], 'b', ev.advantage)}"
-             for r in ev.rolls]
-    rolled = rolls[-1] + (f" (ties rerolled: {'; '.join(rolls[:-1])})" if len(rolls) > 1 else "")
+    rolls = [f"{_roll(r[:2], 'a', ev.advantage)} vs {_roll(r[2:], 'b', ev.advantage)}" for r in ev.rolls]
+    rolled = rolls[-1] + (f" (after ties rerolled: {'; '.join(rolls[:-1])})" if len(rolls) > 1 else "")
     card = ev.card_a if w == "a" else ev.card_b
+    effects = _effects(state, ev, win_name, lose_name)
     return (f"Turn {ev.turn}: {', '.join(plays)}; {rolled}; {win_name} wins with {card} (TA {ev.ta})"
-            + "".join(f"; {part}" for part in _effects(state, ev, win_name, lose_name)) + ".")
+            + (": " + "; ".join(effects) if effects else "") + ".")
 
 
 def _effects(state: dict, ev: RocetTurnResolved, win_name: str, lose_name: str) -> list[str]:
@@ -123,6 +123,31 @@ def meter_text(state: dict, meter: int) -> str:
         return "at the middle"
     side = "a" if meter > 0 else "b"
     return f"{abs(meter)}/{state['meter_steps']} toward {state['sides'][side]['name']}"
+
+
+def last_rolls(state: dict) -> list[dict]:
+    """The last turn's opposed rolls, for the page: each side's dice, Ventaja, total and mark.
+
+    Every row but the last is a tie that was rerolled; ``result`` is "a", "b" or "tie".
+    """
+    last = state.get("last_turn")
+    if not last:
+        return []
+    rows = []
+    for roll in last["rolls"]:
+        row = {}
+        for side, pair in (("a", roll[:2]), ("b", roll[2:])):
+            bonus = VENTAJA if last["advantage"] == side else 0
+            row[side] = {"dice": list(pair), "bonus": bonus, "total": sum(pair) + bonus,
+                         "mark": "critical" if critical(pair) else "fumble" if fumble(pair) else ""}
+        row["result"] = compare(roll[:2], roll[2:], row["a"]["bonus"], row["b"]["bonus"])
+        rows.append(row)
+    return rows
+
+
+def beats(card: str) -> str:
+    """The card ``card`` gets Ventaja against."""
+    return BEATS[card]
 
 
 def assumptions(state: dict) -> list[str]:
