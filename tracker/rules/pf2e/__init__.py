@@ -5,7 +5,7 @@ spellcasting duels roll once and gain a tradition focus with Dueling Counter; th
 confirms the victory the rules propose. The modules: ``sheet`` (stats block), ``setup``
 (terms and start), ``events``, ``commands``, ``checks`` (degrees of success), ``rounds``
 (initiative, turns, tags), ``strikes``, ``spells``, ``ending``, ``fold`` (evolve) and
-``face`` (describe, public view, legal actions).
+``face`` (describe, public view, legal actions) and ``view`` (what the duel page draws).
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from .face import actions, describe, progress, public
 from .fold import fold, started
 from .setup import KINDS, SETUP, assumptions, start
 from .sheet import STATS, TRACKS, validate_stats
+from .view import board, choices
 
 NAME = "pf2e"
 TITLE = "Pathfinder 2e"

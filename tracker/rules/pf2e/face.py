@@ -36,14 +36,19 @@ def _(e: DuelStarted, state):
 @_line.register
 def _(e: ev.Pf2eInitiativeRolled, state):
     # The skill stays out of the log: the opponent must never learn it.
-    return f"Round {e.round}: {name(state, e.duelist)} rolls initiative: {e.total}."
+    return f"Round {e.round}: {name(state, e.duelist)} rolls {e.total} for initiative."
 
 
 @_line.register
 def _(e: ev.Pf2eRoundOrdered, state):
-    tiers = [" = ".join(name(state, i) for i in tier) for tier in e.tiers]
+    # Totals only, never the skills: players may read this line in a recap.
+    def score(who: str) -> str:
+        roll = state["rolls"].get(who)
+        return f"{name(state, who)} {roll['total']}" if roll else name(state, who)
+
+    tiers = [" = ".join(score(i) for i in tier) for tier in e.tiers]
     tied = any(len(t) > 1 for t in e.tiers)
-    return f"Round {e.round} order: " + ", then ".join(tiers) + (" (the GM breaks the tie)." if tied else ".")
+    return f"Round {e.round} initiative: " + ", ".join(tiers) + ("; the GM breaks the tie." if tied else ".")
 
 
 @_line.register
@@ -72,15 +77,16 @@ def _(e: ev.Pf2eSidestepUsed, state):
 
 @_line.register
 def _(e: ev.Pf2eSidestepDeclined, state):
-    return "The hit stands."
+    return f"{name(state, e.defender)} lets the hit stand."
 
 
 @_line.register
 def _(e: ev.Pf2eDamageDealt, state):
     how = f"{e.expression} ({' '.join(map(str, e.dice))}) = {e.base}" if e.expression else f"{e.base} typed"
     times = {"full": "", "double": ", doubled", "half": ", halved", "none": ", none taken"}[e.multiplier]
+    left = max(state["hp"][e.target] - e.amount, 0)  # as the fold counts it, also after a retraction
     return (f"{e.source}: {name(state, e.attacker)} deals {e.amount} damage to {name(state, e.target)} "
-            f"[{how}{times}]: {e.hp_after} HP left.")
+            f"[{how}{times}]: {left} HP left.")
 
 
 @_line.register
@@ -125,7 +131,7 @@ def _(e: ev.Pf2eCounterAttempted, state):
 
 @_line.register
 def _(e: ev.Pf2eCounterDeclined, state):
-    return f"{e.spell} takes effect."
+    return f"No Dueling Counter: {e.spell} takes effect."
 
 
 @_line.register

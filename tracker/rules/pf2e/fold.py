@@ -64,6 +64,8 @@ def _(e: ev.Pf2eTieBroken, state, at):
 @fold.register
 def _(e: ev.Pf2eActedSecond, state, at):
     order = list(state["order"])
+    if len(order) < 2 or order[0] != e.duelist:  # the order it swapped was retracted
+        return state
     order[0], order[1] = order[1], order[0]
     return _begin(dict(state, order=order, acted=True), order[0])
 
@@ -93,9 +95,11 @@ def _(e: ev.Pf2eSidestepDeclined, state, at):
 
 @fold.register
 def _(e: ev.Pf2eDamageDealt, state, at):
-    lost = state["hp"][e.target] - e.hp_after
-    new = _with(state, hp={e.target: e.hp_after})
-    return duel.wound(new, e.target, "HP", lost, at, e.source)
+    # The amount, not ``hp_after``: after a retraction earlier in the duel, the damage lands on
+    # the corrected HP (live, both give the same number).
+    hp = max(state["hp"][e.target] - e.amount, 0)
+    new = _with(state, hp={e.target: hp})
+    return duel.wound(new, e.target, "HP", state["hp"][e.target] - hp, at, e.source)
 
 
 @fold.register
@@ -147,6 +151,8 @@ def _(e: ev.Pf2eSpellCast, state, at):
 @fold.register
 def _(e: ev.Pf2eCounterAttempted, state, at):
     new = _spend(_with(state, reacted={e.duelist: True}), e.duelist, e.slot_rank)
+    if not new["spells"]:  # the spell it answered was retracted
+        return dict(new, pending=None)
     last = dict(new["spells"][-1], countered=e.counteracted,
                 counter={"by": e.duelist, "slot_rank": e.slot_rank, "total": e.total, "dc": e.dc,
                          "degree": e.degree, "at": at})
@@ -155,6 +161,8 @@ def _(e: ev.Pf2eCounterAttempted, state, at):
 
 @fold.register
 def _(e: ev.Pf2eCounterDeclined, state, at):
+    if not state["spells"]:
+        return dict(state, pending=None)
     last = dict(state["spells"][-1], countered=False)
     return dict(state, spells=state["spells"][:-1] + [last], pending=None)
 
@@ -196,7 +204,7 @@ def _with(state: dict, **merges: dict) -> dict:
 
 def _settle(state: dict) -> dict:
     """Once no tie is left, the tiers become the round's order and the first turn begins."""
-    if any(len(t) > 1 for t in state["tiers"]):
+    if not state["tiers"] or any(len(t) > 1 for t in state["tiers"]):
         return state
     order = [t[0] for t in state["tiers"]]
     return _begin(dict(state, order=order, tiers=[], phase="turns"), order[0])
@@ -211,6 +219,6 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     key = str(rank)
     slots = copy.deepcopy(state["slots"])
     expended = copy.deepcopy(state["expended"])
-    slots[who][key] = slots[who].get(key, 0) - 1
+    slots[who][key] = max(slots[who].get(key, 0) - 1, 0)
     expended[who][key] = expended[who].get(key, 0) + 1
     return dict(state, slots=slots, expended=expended)
