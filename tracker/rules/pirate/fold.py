@@ -47,8 +47,8 @@ def fighter(state: dict, side: str, **changes: Any) -> dict:
 
 def _apply(state: dict, ev: Any, at: int) -> dict:
     if isinstance(ev, PirateInitiativeRolled):
-        return update(state, round=ev.round, phase="act", order=list(ev.order), turn=0,
-                      initiative={"a": ev.total_a, "b": ev.total_b})
+        return update(state, round=ev.round, phase="act" if ev.order else "initiative", order=list(ev.order),
+                      turn=0, initiative={"a": ev.total_a, "b": ev.total_b})
     if isinstance(ev, PirateDuelistFell):
         return fighter(state, ev.side, fate=ev.fate)
     if isinstance(ev, PirateWorthinessMarked):
@@ -72,15 +72,20 @@ def _strike(state: dict, ev: Any, at: int) -> dict:
         return state
     left = max(0, them["pv"] - ev.damage)
     state = wound(state, them["id"], "PV", them["pv"] - left, at, f"{ev.weapon} of {me['name']}")
-    state = fighter(state, other(ev.side), pv=left)
+    # A fresh fall to 0 PV waits for a fresh ruling (an earlier one may have been retracted).
+    fate = None if left == 0 < them["pv"] and them["fate"] != "dead" else them["fate"]
+    state = fighter(state, other(ev.side), pv=left, fate=fate)
     if ev.damage > 0:
         state = fighter(state, ev.side, hits=me["hits"] + 1)
     if isinstance(ev, PirateShotFired):
-        state = fighter(state, ev.side, shots=ev.shots_left)
+        # Counted down rather than copied from the event, so a retracted earlier shot is given back.
+        state = fighter(state, ev.side, shots=max(0, (me["shots"] or 0) - 1))
     return state
 
 
 def _next_turn(state: dict) -> dict:
+    if state["phase"] != "act":  # its initiative was retracted: the strike counts, the order stays
+        return state
     turn = state["turn"] + 1
     if turn < len(state["order"]):
         return update(state, turn=turn)
@@ -143,13 +148,17 @@ def _roll_text(ev: Any, defence: str) -> str:
     return f"{kept}{cancel} {ev.bonus:+d} = {ev.total} vs {defence} {ev.defence}: {'hit' if ev.hit else 'miss'}"
 
 
+def _shots(n: int) -> str:
+    return "no shots" if n == 0 else "1 shot" if n == 1 else f"{n} shots"
+
+
 def _describe_strike(state: dict, ev: Any) -> str:
     f = state["fighters"]
     me, them = f[ev.side], f[other(ev.side)]
     head = f"{round_word(state)} {ev.round}: "
     damage = f", {ev.damage_expression} [{' '.join(map(str, ev.damage_dice))}] = {ev.damage}" if ev.hit else ""
     if isinstance(ev, PirateInsultTraded):
-        text = (f"{head}{me['name']} tries a {ev.insult} on {them['name']}, {_roll_text(ev, 'SAB')}{damage}")
+        text = f"{head}{me['name']} tries {ev.insult} on {them['name']}, {_roll_text(ev, 'SAB')}{damage}"
         if ev.hit:
             text += f"; {them['name']}'s CAR {them['car']} → {max(0, them['car'] - ev.damage)}"
         if ev.backlash:
@@ -160,5 +169,5 @@ def _describe_strike(state: dict, ev: Any) -> str:
     if isinstance(ev, PirateShotFired):
         beyond = f", beyond its range of {ev.range}" if ev.distance > ev.range else ""
         return (f"{head}{me['name']} fires {ev.weapon} at {them['name']} from {ev.distance} paces{beyond}, "
-                f"{_roll_text(ev, 'DEF')}{damage}{pv}; {ev.shots_left} shots left.")
+                f"{_roll_text(ev, 'DEF')}{damage}{pv}; {_shots(ev.shots_left)} left.")
     return f"{head}{me['name']} attacks {them['name']} with {ev.weapon}, {_roll_text(ev, 'DEF')}{damage}{pv}."
