@@ -78,12 +78,16 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
 def import_lines(db, lines: Iterable[str]) -> int:
     """Import a checked file into an empty log and rebuild the read models from it."""
     rows = check_lines(lines)
-    store = EventStore(db)
+    append_checked(db, rows)
+    rebuild(db, EventStore(db))
+    return len(rows)
+
+
+def append_checked(db, rows: list[tuple]) -> None:
+    """Insert checked rows into an empty log, all or nothing."""
     with write_transaction(db):
-        if store.last_position():
+        if EventStore(db).last_position():
             raise BadLog(0, "the database already holds events: import into an empty one")
         db.conn.executemany(
             "INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    rebuild(db, store)
-    return len(rows)

@@ -34,9 +34,9 @@ CHARACTERS = [
 ]
 
 
-def seed(db) -> str:
+def seed(db, service: Service | None = None) -> str:
     """Create the demo campaign; return its id."""
-    service = Service(db)
+    service = service or Service(db)
     campaign = service.handle({"type": "CreateCampaign", "name": "La Temporada de Duelos (demo)", "ruleset": "rocet",
                                "notes": "A demo campaign: one duel system per pair of rivals. Edit or retract anything."}).key
     ids = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, **c}).key for c in CHARACTERS]

@@ -215,9 +215,8 @@ class Service:
         return duelists
 
     def _current(self, module, character_id: str, stats: dict | None) -> dict:
-        lost = dict(self.db.execute(
-            "SELECT track, SUM(amount) FROM wounds WHERE character_id = ? AND persists = 1 GROUP BY track",
-            [character_id]).fetchall())
+        lost = dict(self.db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?",
+                                    [character_id]).fetchall())
         return {t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
                 for t in module.TRACKS}
 

@@ -20,6 +20,7 @@ from tracker.workspace import EventRetracted
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
+CACHED_STREAMS = 2000  # a rebuild writes states out past this, so memory stays flat
 
 
 def category(stream: str) -> str:
@@ -65,8 +66,7 @@ class Projector:
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
-            row = None if self.rebuilding else self.db.execute(
-                "SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
             self.states[stream] = (row[0], loads(row[1])) if row else (0, None)
         return self.states[stream]
 
@@ -99,6 +99,9 @@ class Projector:
         self.position = rec.position
         if len(self.log_rows) >= LOG_BATCH:
             self.flush_log()
+        if self.rebuilding and len(self.states) > CACHED_STREAMS:
+            self.flush()
+            self.states.clear()
 
     def _retraction_summary(self, rec: Recorded, ev: EventRetracted) -> str:
         row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
@@ -182,20 +185,46 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
                 "over" if outcome else "running", outcome and outcome["winner"],
                 outcome and outcome["ending"], outcome["summary"] if outcome else "",
                 module.progress(s), version])
-    db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     results = outcome["results"] if outcome else {}
+    _count(db, "records", "character_id, ruleset, result", "count", -1,
+           db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ? AND result IS NOT NULL",
+                      [key]).fetchall())
+    db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     db.conn.executemany(
         "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(key, d["id"], s["campaign_id"], d["side"], d["name"], s["ruleset"], results.get(d["id"]))
          for d in s["duelists"]])
+    _count(db, "records", "character_id, ruleset, result", "count", 1,
+           [(d["id"], s["ruleset"], results[d["id"]]) for d in s["duelists"] if d["id"] in results])
+
     persists = {t["track"]: t["persists"] for t in module.TRACKS}
+    _count(db, "track_totals", "character_id, track", "lost", -1,
+           db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
+                      [key]).fetchall())
     db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
+             int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])]
     db.conn.executemany(
         "INSERT INTO wounds (duel_id, character_id, campaign_id, track, amount, at, note, persists, seq)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
-          int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])])
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    _count(db, "track_totals", "character_id, track", "lost", 1,
+           [(r[1], r[3], r[4]) for r in rows if r[7]])
+
+
+def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> None:
+    """Add (or take away) rows to running totals, so a sheet reads its totals in one lookup
+    instead of summing a history that grows with the log. A row's last item is the amount;
+    without one it counts 1."""
+    width = len(keys.split(","))
+    params = [(*row[:width], sign * (row[width] if len(row) > width else 1)) for row in rows]
+    if params:
+        marks = ", ".join("?" * (width + 1))
+        db.conn.executemany(f"INSERT INTO {table} ({keys}, {column}) VALUES ({marks})"
+                            f" ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}", params)
+        # A total back at zero is no row at all, exactly as a rebuild would leave it.
+        db.conn.executemany(f"DELETE FROM {table} WHERE ({keys}) = ({marks[3:]}) AND {column} = 0",
+                            [p[:width] for p in params])
 
 
 WRITERS = {"campaign": _write_campaign, "character": _write_character,

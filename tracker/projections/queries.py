@@ -44,12 +44,13 @@ def character(db, character_id: str) -> dict:
     return row
 
 
-def character_sheet(db, character_id: str) -> dict:
-    """The sheet: stats, current points per track, wounds with the events that caused them, record."""
+def character_sheet(db, character_id: str, recent: int = 30) -> dict:
+    """The sheet: stats, current points per track, the latest wounds (each with the event that
+    caused it) and duels, and the record. Totals come from running tables, and lists stop at
+    ``recent``, so the sheet costs the same however long the character's history grows."""
     row = character(db, character_id)
-    lost = {(r["track"]): r["total"] for r in _rows(
-        db, "SELECT track, SUM(amount) AS total FROM wounds WHERE character_id = ? AND persists = 1"
-            " GROUP BY track", [character_id])}
+    lost = dict(db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?",
+                           [character_id]).fetchall())
     tracks = []
     for name, block in row["stats"].items():
         module = rules.RULESETS.get(name)
@@ -60,15 +61,15 @@ def character_sheet(db, character_id: str) -> dict:
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
                            "max": maximum, "current": maximum - lost.get(track["track"], 0)})
     wounds = _rows(db, "SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d ON d.id = w.duel_id"
-                       " WHERE w.character_id = ? ORDER BY d.rowid, w.seq", [character_id])
+                       " WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?", [character_id, recent])
     duels = _rows(db, "SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
-                      " WHERE p.character_id = ? ORDER BY d.rowid DESC", [character_id])
+                      " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent])
     record: dict[str, dict[str, int]] = {}
-    for duel in duels:
-        tally = record.setdefault(duel["ruleset"], {"win": 0, "loss": 0, "draw": 0})
-        if duel["result"] in tally:
-            tally[duel["result"]] += 1
-    return {"character": row, "tracks": tracks, "wounds": wounds, "duels": duels, "record": record}
+    for ruleset, result, count in db.execute(
+            "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
+        record.setdefault(ruleset, {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})[result] = count
+    return {"character": row, "tracks": tracks, "wounds": wounds, "duels": duels, "record": record,
+            "recent": recent}
 
 
 def sessions(db, campaign_id: str) -> list[dict]:

@@ -28,11 +28,17 @@ CREATE TABLE IF NOT EXISTS duelists (
     side TEXT NOT NULL, name TEXT NOT NULL, ruleset TEXT NOT NULL, result TEXT,
     PRIMARY KEY (duel_id, character_id));
 CREATE INDEX IF NOT EXISTS duelists_character ON duelists(character_id);
+CREATE TABLE IF NOT EXISTS records (
+    character_id TEXT NOT NULL, ruleset TEXT NOT NULL, result TEXT NOT NULL, count INTEGER NOT NULL,
+    PRIMARY KEY (character_id, ruleset, result)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS track_totals (
+    character_id TEXT NOT NULL, track TEXT NOT NULL, lost INTEGER NOT NULL,
+    PRIMARY KEY (character_id, track)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS wounds (
     duel_id TEXT NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
     track TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL, note TEXT NOT NULL,
     persists INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
-CREATE INDEX IF NOT EXISTS wounds_character ON wounds(character_id, track);
+CREATE INDEX IF NOT EXISTS wounds_character ON wounds(character_id);
 CREATE TABLE IF NOT EXISTS log_entries (
     position INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, stream TEXT NOT NULL,
     version INTEGER NOT NULL, type TEXT NOT NULL, category TEXT NOT NULL,
@@ -47,7 +53,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
 """
 
 TABLES = ("checkpoints", "stream_states", "campaigns", "characters", "sessions", "duels",
-          "duelists", "wounds", "log_entries", "log_subjects")
+          "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects")
 
 
 def create(db) -> None:

@@ -219,3 +219,13 @@ def update(state: dict, **changes: Any) -> dict:
     return new
 
 
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars), several times faster than
+    ``copy.deepcopy``, which a fold pays at every event."""
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]
+    return value

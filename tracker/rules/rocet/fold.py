@@ -6,8 +6,7 @@ still can be applied and never raises.
 """
 from __future__ import annotations
 
-import copy
-
+from tracker.rules.base import copy_json
 from tracker.rules.duel import DuelStarted, SIDES, evolve_ending, initial, other, wound
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
@@ -26,9 +25,20 @@ def evolve(state: dict | None, ev, at: int) -> dict:
         new = _started(ev)
     else:
         ended = evolve_ending(state, ev)
-        new = ended if ended is not None else _apply(copy.deepcopy(state), ev, at)
+        new = ended if ended is not None else _apply(_working_copy(state), ev, at)
     if not isinstance(ev, QUIET):
         new = dict(new, history=new["history"] + [{"at": at, "text": text}])
+    return new
+
+
+SHARED = ("history", "wounds", "duelists", "settings")  # replaced whole, never changed in place
+
+
+def _working_copy(state: dict) -> dict:
+    """A copy ``_apply`` may change in place. The parts it only ever replaces are shared, so a
+    long duel's history is not copied at every event (the rebuild's hot path)."""
+    new = copy_json({k: v for k, v in state.items() if k not in SHARED})
+    new.update((k, state[k]) for k in SHARED if k in state)
     return new
 
 

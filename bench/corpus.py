@@ -1,0 +1,82 @@
+"""Large event logs for the benchmarks, built fast: a few hundred duels played at random by
+the real rules through the real service, then copied with fresh ids until the log is big."""
+from __future__ import annotations
+
+import random
+
+import orjson
+
+from bench.driver import play
+from tracker import demo
+from tracker.backup import export_lines
+from tracker.db import open_db
+from tracker.services import Context, Service
+
+SETUPS = [
+    ("rocet", (0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
+    ("rocet", (0, 1), {"kind": "superioridad", "cards": "physical", "weapon_type": "Espada"}),
+    ("rocet", (0, 1), {"kind": "primera_sangre", "cards": "virtual", "weapon_type": "Daga"}),
+    ("rocet", (0, 1), {"kind": "a_muerte", "cards": "virtual", "weapon_type": "Espada"}),
+    ("pirate", (2, 3), {"kind": "sword", "sword_victory": "hits", "hits": 3}),
+    ("pirate", (2, 3), {"kind": "pistol", "distance": 20, "second_a": "Tom", "second_b": "Jack"}),
+    ("pirate", (2, 3), {"kind": "wit"}),
+    ("pf2e", (4, 5), {"kind": "combat"}),
+    ("pf2e", (4, 5), {"kind": "spellcasting"}),
+    ("pf2e", (4, 5), {"kind": "mixed"}),
+]
+
+
+def template(duels: int = 30, seed: int = 1, max_actions: int = 60) -> list[str]:
+    """One demo campaign with ``duels`` duels played at random, as JSON Lines."""
+    db = open_db(":memory:")
+    rng = random.Random(seed)
+    counter = iter(range(10**9))
+    service = Service(db, Context(rng=rng, new_id=lambda: f"{next(counter):012x}",
+                                  now=lambda: "2026-11-29T20:00:00.000+00:00"))
+    campaign = demo.seed(db, service)
+    session = db.execute("SELECT id FROM sessions").fetchone()[0]
+    for index in range(duels):
+        ruleset, pair, setup = SETUPS[index % len(SETUPS)]
+        # Fresh rivals each time: wounds carry over, and a drained character may not duel.
+        rivals = [service.handle({"type": "CreateCharacter", "campaign_id": campaign,
+                                  **dict(demo.CHARACTERS[i], name=f"{demo.CHARACTERS[i]['name']} {index}")}).key
+                  for i in pair]
+        duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": ruleset,
+                               "duelists": [{"character_id": rivals[0], "side": "a"},
+                                            {"character_id": rivals[1], "side": "b"}],
+                               "setup": setup}).key
+        play(service, duel, rng, max_actions)
+
+    class Lines(list):
+        def write(self, text):
+            self.append(text)
+
+    lines = Lines()
+    export_lines(db, lines)
+    return list(lines)
+
+
+def copies(lines: list[str], total: int):
+    """Rows for the events table, ``total`` events: the template once, then its duels again and
+    again with fresh duel ids — the same campaign, characters and session, so one campaign's log
+    and each character's history grow with the log, as in a long campaign."""
+    items = [orjson.loads(line) for line in lines]
+    duel_streams = {i["stream"] for i in items if i["stream"].startswith("duel-")}
+    position, copy = 0, 0
+    while True:
+        for item in items:
+            if copy and item["stream"] not in duel_streams:
+                continue
+            if position >= total:
+                return
+            position += 1
+            data = item["data"]
+            stream = item["stream"]
+            if copy and stream in duel_streams:
+                stream = f"{stream}x{copy}"
+                if item["type"] == "DuelStarted":
+                    data = dict(data, duel_id=stream.split("-", 1)[1])
+            yield (position, stream, item["version"], item["type"], item["schema"],
+                   orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
+                   orjson.dumps(item["metadata"], option=orjson.OPT_SORT_KEYS).decode(), None)
+        copy += 1

@@ -1,0 +1,160 @@
+"""The core's benchmark: prints each figure beside its target (issue 2). Not a timed test.
+
+    .venv/bin/python bench/run.py [--events 1000000]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.corpus import copies, template  # noqa: E402
+from tracker import backup, create_app  # noqa: E402
+from tracker.db import open_db  # noqa: E402
+from tracker.services import Service  # noqa: E402
+from tracker.store import SCHEMA, loads  # noqa: E402
+
+INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
+          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"{name:<58} {figure:>22}   target: {target}{mark}", flush=True)
+
+
+def raw_db(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.executescript(SCHEMA)
+    return conn
+
+
+def bulk_import(workdir: str, lines: list[str], n: int) -> None:
+    rows = list(copies(lines, n))
+    text = [backup.dumps({"position": r[0], "stream": r[1], "version": r[2], "type": r[3], "schema": r[4],
+                          "data": loads(r[5]), "metadata": loads(r[6])}) for r in rows]
+    conn = raw_db(os.path.join(workdir, "raw-bulk.db"))
+    started = time.perf_counter()
+    conn.execute("BEGIN")
+    conn.executemany(INSERT, rows)
+    conn.execute("COMMIT")
+    raw = n / (time.perf_counter() - started)
+    db = open_db(os.path.join(workdir, "ours-bulk.db"))
+    started = time.perf_counter()
+    backup.append_checked(db, backup.check_lines(text))
+    ours = n / (time.perf_counter() - started)
+    report(f"bulk import of {n:,} events (raw executemany)", f"{raw:,.0f} ev/s", "baseline")
+    report("bulk import: check every line + append (import-log)", f"{ours:,.0f} ev/s",
+           f">= {raw / 2:,.0f} (half raw)", ours >= raw / 2)
+
+
+def one_per_transaction(workdir: str, n: int = 2000) -> None:
+    conn = raw_db(os.path.join(workdir, "raw-one.db"))
+    started = time.perf_counter()
+    for i in range(1, n + 1):
+        conn.execute("BEGIN")
+        conn.execute(INSERT, (i, f"s-{i % 50}", i // 50 + 1, "CampaignEdited", 1, '{"name":"x"}', "{}", None))
+        conn.execute("COMMIT")
+    raw = n / (time.perf_counter() - started)
+    db = open_db(os.path.join(workdir, "ours-one.db"))
+    service = Service(db)
+    campaign = service.handle({"type": "CreateCampaign", "name": "Bench", "ruleset": "pirate"}).key
+    character = service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": "C", "rank": "pj",
+                                "stats": {"pirate": {"atq": 3, "def": 12, "pv": 20, "comunicacion": 2,
+                                                     "sab": 11, "car": 12, "iniciativa": 1}}}).key
+    started = time.perf_counter()
+    for i in range(n):
+        service.handle({"type": "EditCharacter", "character_id": character, "name": f"C{i}", "rank": "pj",
+                        "expected_version": i + 1})
+    ours = n / (time.perf_counter() - started)
+    report("one event per commit (raw INSERT + COMMIT)", f"{raw:,.0f} ev/s", "baseline")
+    report("one command per transaction (service: decide+append+project)", f"{ours:,.0f} cmd/s",
+           f">= {raw * 0.4:,.0f} (40% raw)", ours >= raw * 0.4)
+
+
+def build(path: str, lines: list[str], n: int) -> None:
+    db = open_db(path)
+    conn = db.conn
+    conn.execute("BEGIN")
+    batch = []
+    for row in copies(lines, n):
+        batch.append(row)
+        if len(batch) == 50_000:
+            conn.executemany(INSERT, batch)
+            batch = []
+    conn.executemany(INSERT, batch)
+    conn.execute("COMMIT")
+    db.close()
+
+
+def rebuild_in_child(path: str) -> tuple[float, float]:
+    code = ("import sys, time; sys.path.insert(0, %r)\n"
+            "from tracker.db import open_db\nfrom tracker.store import EventStore\n"
+            "from tracker.projections.engine import rebuild\n"
+            "db = open_db(%r); t = time.perf_counter(); n = rebuild(db, EventStore(db))\n"
+            "print(n / (time.perf_counter() - t))\n") % (os.getcwd(), path)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return float(out.stdout.strip()), max(peak_kb, before) / 1024
+
+
+def page_medians(path: str, repeat: int = 200) -> dict[str, float]:
+    app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True})
+    client = app.test_client()
+    db = open_db(path)
+    campaign = db.execute("SELECT id FROM campaigns ORDER BY rowid LIMIT 1").fetchone()[0]
+    character = db.execute("SELECT character_id FROM duelists ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+    urls = {"character sheet": f"/characters/{character}", "event log page": f"/campaigns/{campaign}/log",
+            "event log, one character": f"/campaigns/{campaign}/log?subject=character-{character}",
+            "event log, duels only, page 2": f"/campaigns/{campaign}/log?category=duel&before=%d"
+            % (db.execute("SELECT MAX(position) FROM events").fetchone()[0] - 100)}
+    medians = {}
+    for name, url in urls.items():
+        assert client.get(url).status_code == 200, url
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            client.get(url)
+            times.append((time.perf_counter() - started) * 1000)
+        medians[name] = statistics.median(times)
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        print(f"Touché core benchmark — {os.cpu_count()} cores, {args.events:,} events", flush=True)
+        lines = template(duels=60)
+        bulk_import(workdir, lines, min(args.events, 200_000))
+        one_per_transaction(workdir)
+        small, large = os.path.join(workdir, "small.db"), os.path.join(workdir, "large.db")
+        build(small, lines, 1000)
+        build(large, lines, args.events)
+        rate, peak = rebuild_in_child(large)
+        report(f"rebuild of {args.events:,} events", f"{rate:,.0f} ev/s", ">= 50,000 ev/s", rate >= 50_000)
+        report("rebuild peak memory (max RSS of the process)", f"{peak:,.0f} MB", "< 200 MB", peak < 200)
+        rebuild_in_child(small)
+        at_small, at_large = page_medians(small), page_medians(large)
+        for name in at_large:
+            report(f"{name}, median at {args.events:,} events", f"{at_large[name]:.2f} ms", "< 10 ms",
+                   at_large[name] < 10)
+            ratio = at_large[name] / at_small[name]
+            report(f"{name}, vs at 1,000 events ({at_small[name]:.2f} ms)", f"{ratio:.2f}x", "<= 1.3x",
+                   ratio <= 1.3)
+
+
+if __name__ == "__main__":
+    main()
