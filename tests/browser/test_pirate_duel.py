@@ -1,0 +1,61 @@
+"""A whole duelo de labia played from the duel page in a real browser, by keyboard, with server dice."""
+import re
+
+from playwright.sync_api import expect
+
+from tracker.db import open_db
+from tracker.services import Service
+
+INES = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2, "weapons": ""}
+LOPE = {"atq": 3, "def": 12, "pv": 9, "comunicacion": 2, "sab": 11, "car": 8, "iniciativa": 1, "weapons": ""}
+
+
+def seed_wit_duel(app) -> str:
+    db = open_db(app.config["DATABASE"])
+    try:
+        service = Service(db)
+        campaign = service.handle({"type": "CreateCampaign", "name": "Mar de las Antillas", "ruleset": "pirate"}).key
+        ines, lope = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                                      "stats": {"pirate": stats}}).key
+                      for name, stats in (("Inés", INES), ("Lope", LOPE)))
+        session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                                  "date": "2026-11-29", "title": "Tortuga"}).key
+        return service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                               "duelists": [{"character_id": ines, "side": "a"},
+                                            {"character_id": lope, "side": "b"}]}).key
+    finally:
+        db.close()
+
+
+def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
+    duel = seed_wit_duel(live_app)
+    page.goto(f"/duels/{duel}")
+    expect(page.locator(".pirate-terms")).to_contain_text("Exchange 1 of 3")
+    keys_per_exchange = []
+
+    def act(*keys: str) -> None:
+        """Press keys like a GM at the table, then wait for htmx to log the action and swap the page."""
+        before = page.locator(".history li").count()
+        for key in keys:
+            page.keyboard.press(key)
+        page.wait_for_function(f"document.querySelectorAll('.history li').length > {before}")
+        keys_per_exchange[-1] += len(keys)
+
+    while not page.locator(".outcome").count():
+        assert len(keys_per_exchange) < 10, "the duel should be over by now"
+        keys_per_exchange.append(0)
+        # After every swap the next action's main control has the focus: Enter rolls initiative…
+        expect(page.get_by_role("button", name="Roll initiative")).to_be_focused()
+        act("Enter")
+        for _ in range(2):
+            if page.locator(".outcome").count():
+                break
+            # …and the insult table's first choice: arrow down picks Insulto directo, Enter insults.
+            expect(page.get_by_role("radio", name=re.compile("^Burla ingeniosa"))).to_be_focused()
+            act("ArrowDown", "Enter")
+
+    expect(page.locator(".outcome")).to_contain_text(re.compile("won by (points|humiliation)|a draw"))
+    expect(page.locator(".pirate-actions")).to_have_count(0)
+    assert page.locator(".history li").filter(has_text="tries Insulto directo").count() >= 2
+    assert all(keys <= 5 for keys in keys_per_exchange), keys_per_exchange
+    print(f"\nkeys per exchange: {keys_per_exchange}")
