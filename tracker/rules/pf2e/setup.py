@@ -12,7 +12,9 @@ VICTORIES = {"first_blood": "first blood", "knockout": "knockout", "custom": "a 
 
 SETUP = (
     Field("kind", "Kind of duel", "choice", default="combat", choices=tuple(KINDS.items())),
-    Field("teams", "Duelists per side", "choice", default="single", choices=tuple(TEAMS.items())),
+    Field("teams", "Duelists per side", "choice", default="single", choices=tuple(TEAMS.items()),
+          help="this page picks one duelist a side: start a duel of pairs through the JSON API "
+               "(StartDuel with a duelists list, see docs/commands/pf2e.md)"),
     Field("victory", "Victory condition", "choice", default="first_blood", choices=tuple(VICTORIES.items())),
     Field("victory_text", "Custom victory condition", "text", required=False, maximum=300,
           help="what the judge must see, for a custom condition"),
