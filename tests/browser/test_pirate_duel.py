@@ -34,12 +34,25 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
     keys_per_exchange = []
 
     def act(*keys: str) -> None:
-        """Press keys like a GM at the table, then wait for htmx to log the action and swap the page."""
+        """Press keys (or type text) like a GM at the table, then wait for htmx to log it and swap the page."""
         before = page.locator(".history li").count()
         for key in keys:
-            page.keyboard.press(key)
+            if len(key) > 1 and " " in key:
+                page.keyboard.type(key)
+            else:
+                page.keyboard.press(key)
         page.wait_for_function(f"document.querySelectorAll('.history li').length > {before}")
         keys_per_exchange[-1] += len(keys)
+
+    # The first insult with the dice typed from the table: the dice field is one Tab past the button.
+    keys_per_exchange.append(0)
+    act("Enter")
+    expect(page.get_by_role("radio", name=re.compile("^Burla ingeniosa"))).to_be_focused()
+    act("ArrowDown", "Tab", "Tab", "15 4", "Enter")
+    expect(page.locator(".history li").first).to_contain_text(
+        re.compile(r"tries Insulto directo on \S+, d20 15 .*: hit, 1d6 \[4\] = 4"))
+    expect(page.locator(".pirate-points").filter(has_text="4")).to_have_count(1)
+    act("ArrowDown", "Enter")
 
     while not page.locator(".outcome").count():
         assert len(keys_per_exchange) < 10, "the duel should be over by now"
@@ -57,5 +70,6 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
     expect(page.locator(".outcome")).to_contain_text(re.compile("won by (points|humiliation)|a draw"))
     expect(page.locator(".pirate-actions")).to_have_count(0)
     assert page.locator(".history li").filter(has_text="tries Insulto directo").count() >= 2
-    assert all(keys <= 5 for keys in keys_per_exchange), keys_per_exchange
+    # Server dice: Enter, then ArrowDown + Enter per insult = 5; typing one insult's dice costs 3 more.
+    assert keys_per_exchange[0] == 8 and all(keys <= 5 for keys in keys_per_exchange[1:]), keys_per_exchange
     print(f"\nkeys per exchange: {keys_per_exchange}")

@@ -171,7 +171,7 @@ def test_a_pistol_duel_beyond_range_through_the_page(client, table):
     duel.ok("RollInitiative", dice_a="3", dice_b="15")
     page = duel.text()
     assert "Lope fires Pistola at Inés" in page
-    assert "12 paces is beyond Pistola's range of 10: this shot is at Desventaja already." in page
+    assert "12 paces is beyond Pistola's range of 10 paces: this shot is at Desventaja already." in page
     page = duel.ok("Shoot", side="b", dice_b="18 6")         # Desventaja keeps 6: 9 vs 13, a miss
     assert "beyond its range of 10, with Desventaja (2d20, keep the lower) 18, 6 → 6 +3 = 9 vs DEF 13: miss" in page
     assert "Shots left 1/2" in page
