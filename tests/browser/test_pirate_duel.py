@@ -1,4 +1,4 @@
-"""A whole duelo de labia played from the duel page in a real browser, by keyboard, with server dice."""
+"""The pirate duel page in a real browser, by keyboard with server dice: a whole duelo de labia, a sword round."""
 import re
 
 from playwright.sync_api import expect
@@ -6,11 +6,13 @@ from playwright.sync_api import expect
 from tracker.db import open_db
 from tracker.services import Service
 
-INES = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2, "weapons": ""}
-LOPE = {"atq": 3, "def": 12, "pv": 9, "comunicacion": 2, "sab": 11, "car": 8, "iniciativa": 1, "weapons": ""}
+INES = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2,
+        "weapons": "Sable | sword | 1d8"}
+LOPE = {"atq": 3, "def": 12, "pv": 9, "comunicacion": 2, "sab": 11, "car": 8, "iniciativa": 1,
+        "weapons": "Espada ropera | sword | 1d6"}
 
 
-def seed_wit_duel(app) -> str:
+def seed_duel(app, **terms) -> str:
     db = open_db(app.config["DATABASE"])
     try:
         service = Service(db)
@@ -20,15 +22,15 @@ def seed_wit_duel(app) -> str:
                       for name, stats in (("Inés", INES), ("Lope", LOPE)))
         session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
                                   "date": "2026-11-29", "title": "Tortuga"}).key
-        return service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+        return service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate",
                                "duelists": [{"character_id": ines, "side": "a"},
-                                            {"character_id": lope, "side": "b"}]}).key
+                                            {"character_id": lope, "side": "b"}], **terms}).key
     finally:
         db.close()
 
 
 def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
-    duel = seed_wit_duel(live_app)
+    duel = seed_duel(live_app, kind="wit")
     page.goto(f"/duels/{duel}")
     expect(page.locator(".pirate-terms")).to_contain_text("Exchange 1 of 3")
     keys_per_exchange = []
@@ -73,3 +75,12 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
     # Server dice: Enter, then ArrowDown + Enter per insult = 5; typing one insult's dice costs 3 more.
     assert keys_per_exchange[0] == 8 and all(keys <= 5 for keys in keys_per_exchange[1:]), keys_per_exchange
     print(f"\nkeys per exchange: {keys_per_exchange}")
+
+
+def test_a_sword_round_is_three_presses_of_enter(page, live_app):
+    page.goto(f"/duels/{seed_duel(live_app, kind='sword', sword_victory='death')}")
+    for presses in range(1, 4):
+        page.keyboard.press("Enter")
+        expect(page.locator(".history li")).to_have_count(1 + presses)
+    expect(page.locator(".history li").first).to_contain_text("Round 1: ")
+    expect(page.locator(".pirate-now")).to_contain_text("Round 2: roll initiative")
