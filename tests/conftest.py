@@ -22,20 +22,58 @@ def fixed_context(seed: int = 7) -> Context:
         tick = next(seconds)
         return f"2026-11-29T20:{tick // 60 % 60:02d}:{tick % 60:02d}.000+00:00"
 
-    return Context(actor="test-gm", now=now,
-                   new_id=lambda: f"id{next(counter):04d}", rng=random.Random(seed))
+    return Context(actor="", now=now, new_id=lambda: f"id{next(counter):04d}", rng=random.Random(seed),
+                   password_method=FAST_HASH)
+
+
+FAST_HASH = "pbkdf2:sha256:1000"  # tests need no slow password hashing
+GM_ID, GM_PASSWORD = "gmtest", "correct horse battery"
+
+
+def register_gm(app, gm_id=GM_ID, username="gm", password=GM_PASSWORD):
+    """A GM account with an API token (the log's first two events in most tests); the token."""
+    from tracker.db import open_db
+    from tracker.services import Service
+
+    db = open_db(app.config["DATABASE"])
+    try:
+        Service(db, Context(new_id=lambda: gm_id, password_method=FAST_HASH)).handle(
+            {"type": "RegisterGM", "username": username, "password": password})
+        token = Service(db, Context(actor=gm_id, new_id=lambda: f"{gm_id}tok")).handle(
+            {"type": "IssueApiToken", "label": "tests"}).secret
+    finally:
+        db.close()
+    app.config.setdefault("TEST_TOKENS", {})[gm_id] = token
+    return gm_id
+
+
+def logged_in(app, gm_id=GM_ID):
+    """A test client logged in as the GM, which also sends the GM's API token to /api/."""
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["gm_id"] = gm_id
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {app.config['TEST_TOKENS'][gm_id]}"
+    return client
 
 
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "tracker.db"),
-                      "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "SESSION_COOKIE_SECURE": False,
                       "SERVICE_CONTEXT": fixed_context()})
+    register_gm(app)
     yield app
 
 
 @pytest.fixture
 def client(app):
+    """A test client logged in as the GM (pages) and carrying the GM's token (the JSON API)."""
+    return logged_in(app)
+
+
+@pytest.fixture
+def anonymous(app):
+    """A test client nobody logged in with."""
     return app.test_client()
 
 

@@ -6,7 +6,7 @@ import pytest
 from tracker import create_app
 from tracker.db import get_db
 from tracker.projections import queries
-from tests.conftest import fixed_context
+from tests.conftest import fixed_context, logged_in, register_gm
 
 
 def count_events(app):
@@ -44,7 +44,7 @@ def test_a_bad_form_says_why_next_to_the_field_keeps_the_input_and_appends_nothi
     assert re.search(r'id="e-name">is required<', response.text)
     assert re.search(r'id="e-ruleset">must be one of', response.text)
     assert "kept notes" in response.text
-    assert count_events(app) == 0
+    assert count_events(app) == 2  # the GM's account and token, nothing more
 
 
 def test_character_stats_are_validated_by_the_ruleset(app, client):
@@ -54,7 +54,7 @@ def test_character_stats_are_validated_by_the_ruleset(app, client):
     assert response.status_code == 422
     assert 'id="e-coin.hp">must be a whole number<' in response.text
     assert 'value="Inés"' in response.text
-    assert count_events(app) == 1
+    assert count_events(app) == 3
 
 
 def test_the_character_sheet_is_a_projection(client):
@@ -110,10 +110,10 @@ def test_the_log_filters_and_pages_and_serves_a_fragment_to_htmx(app, client):
     app.config["LOG_PAGE_SIZE"] = 3
     page = client.get(f"/campaigns/{campaign}/log")
     assert page.text.count('class="pos"') == 3 and "Older events" in page.text
-    older = client.get(f"/campaigns/{campaign}/log?before=3")
-    assert "#2" in older.text and "#1" in older.text
+    older = client.get(f"/campaigns/{campaign}/log?before=5")
+    assert "#4" in older.text and "#3" in older.text
     only_duels = client.get(f"/campaigns/{campaign}/log?category=duel", headers={"HX-Request": "true"})
-    assert "<html" not in only_duels.text and "#5" in only_duels.text and "#4" not in only_duels.text
+    assert "<html" not in only_duels.text and "#7" in only_duels.text and "#6" not in only_duels.text
     about_lope = client.get(f"/campaigns/{campaign}/log?subject=character-id0003")
     assert "Lope joined" in about_lope.text and "Inés joined" not in about_lope.text
 
@@ -121,19 +121,20 @@ def test_the_log_filters_and_pages_and_serves_a_fragment_to_htmx(app, client):
 def test_retracting_from_the_log(app, client):
     _, duel = setup_duel(client)
     client.post(f"/duels/{duel}/do/Play", data={"dice_a": "6", "dice_b": "1", "expected_version": "1"})
-    response = client.post("/events/6/retract", data={"reason": "wrong die", "expected_version": "2"})
+    response = client.post("/events/8/retract", data={"reason": "wrong die", "expected_version": "2"})
     assert response.status_code == 302
-    assert "Retracted by" in client.get("/events/6").text
+    assert "Retracted by" in client.get("/events/8").text
     assert "HP 9/9" in client.get("/characters/id0003").text
 
 
 def test_every_post_needs_a_csrf_token(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "t",
-                      "SERVICE_CONTEXT": fixed_context()})
-    client = app.test_client()
+                      "SESSION_COOKIE_SECURE": False, "SERVICE_CONTEXT": fixed_context()})
+    register_gm(app)
+    client = logged_in(app)
     response = post_campaign(client)
     assert response.status_code == 400 and "Form refused" in response.text
-    assert count_events(app) == 0
+    assert count_events(app) == 2
     page = client.get("/")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
     assert post_campaign(client, csrf_token=token).status_code == 302

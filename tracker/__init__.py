@@ -17,6 +17,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=os.environ.get("FLASK_DATABASE") or os.path.join(app.instance_path, "tracker.db"),
         WTF_CSRF_TIME_LIMIT=None,
         LOG_PAGE_SIZE=50,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # Browsers treat 127.0.0.1 and localhost as secure, so Secure cookies work for `make run` too.
+        SESSION_COOKIE_SECURE=os.environ.get("TOUCHE_INSECURE_COOKIES") != "1",
+        OPEN_SIGNUP=os.environ.get("TOUCHE_OPEN_SIGNUP") == "1",
     )
     if test_config is not None:
         app.config.update(test_config)

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from tracker import rules, workspace
+from tracker import accounts, rules, workspace
 from tracker.projections.engine import Projector
 from tracker.rules.base import Dice, Field, Invalid, Refused, parse_command, parse_fields
 from tracker.store import Conflict, EventStore, Recorded, loads, write_transaction
@@ -23,14 +23,22 @@ class NotFound(Exception):
     """The command names something that does not exist (or not in this campaign)."""
 
 
+class Forbidden(NotFound):
+    """The actor may not touch this campaign. Told apart from NotFound only in the log: the web
+    answers 404 either way, so nobody learns what exists in another GM's campaign."""
+
+
 @dataclass
 class Context:
-    """Who is acting, and the sources of ids, time and dice the rules must not touch."""
+    """Who is acting, and the sources of ids, time and dice the rules must not touch.
 
-    actor: str = "gm"
+    ``actor`` is the GM's id on the web; empty on the command line, which may do anything."""
+
+    actor: str = ""
     now: Callable[[], str] = lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
+    password_method: str = "scrypt"  # werkzeug's default; tests pick a cheap one
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Outcome:
     @property
     def version(self) -> int:
         return self.events[-1].version if self.events else 0
+
+    secret: str = ""  # what only the caller sees once (a new API token), never stored
 
     @property
     def key(self) -> str:
@@ -76,6 +86,7 @@ class Service:
         if command_id is not None and not isinstance(command_id, str):
             raise Invalid({"command_id": "must be text"})
         with write_transaction(self.db):
+            self.authorize(stream, campaign_id, creating=expected == 0)
             earlier = self.store.already_appended(command_id)
             if earlier:
                 return Outcome(earlier[0].stream, earlier, replayed=True)
@@ -91,6 +102,26 @@ class Service:
             projector.apply_all(recorded)
             projector.flush()
         return Outcome(stream, recorded)
+
+    def authorize(self, stream: str, campaign_id: str, creating: bool = False) -> None:
+        """Every write passes here: a GM writes to their own account and to campaigns they own or
+        co-GM (or that belong to the whole instance); the command line writes anywhere. Who may
+        open a new account is the web's policy (first start, or signups allowed)."""
+        actor = self.context.actor
+        if not actor:
+            return
+        if stream.startswith("gm-"):
+            if stream != f"gm-{actor}" and not creating:
+                raise Forbidden("not your account")
+            return
+        row = self.db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+        if row is None:
+            if stream == f"campaign-{campaign_id}":
+                return  # creating it
+            raise NotFound("no such campaign")
+        if row[0] and not self.db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
+                                          [actor, campaign_id]).fetchone():
+            raise Forbidden("no such campaign")
 
     def version(self, stream: str) -> int:
         """The stream's current version (what a form must send as ``expected_version``)."""
@@ -113,7 +144,8 @@ class Service:
         campaign_id = command.get("campaign_id") or self.context.new_id()
         stream = f"campaign-{_key(campaign_id, 'campaign_id')}"
         return self._append(stream, campaign_id, 0, command,
-                            lambda _: [workspace.CampaignCreated(campaign_id=campaign_id, **clean)])
+                            lambda _: [workspace.CampaignCreated(campaign_id=campaign_id, owner=self.context.actor,
+                                                                 **clean)])
 
     def edit_campaign(self, command: Mapping[str, Any]) -> Outcome:
         campaign_id = _key(command.get("campaign_id"), "campaign_id")
@@ -168,6 +200,74 @@ class Service:
         return self._append(target.stream, target.campaign_id, _expected(command), command,
                             lambda _: workspace.decide_retraction(target.type, target.version, decided_with,
                                                                   retracted, clean["reason"] or ""))
+
+    # --- accounts and access --------------------------------------------------------
+
+    def register_gm(self, command: Mapping[str, Any]) -> Outcome:
+        from werkzeug.security import generate_password_hash
+
+        clean = accounts.parse_signup(command)
+        if self.db.execute("SELECT 1 FROM gms WHERE username = ?", [clean["username"]]).fetchone():
+            raise Invalid({"username": "is taken"})
+        gm_id = self.context.new_id()
+        digest = generate_password_hash(clean["password"], method=self.context.password_method)
+        return self._append(f"gm-{gm_id}", "", 0, command, lambda _: [accounts.GMRegistered(
+            gm_id=gm_id, username=clean["username"], password_hash=digest)])
+
+    def issue_api_token(self, command: Mapping[str, Any]) -> Outcome:
+        clean = parse_fields((Field("label", "Label", "text", required=False, maximum=100),), command)
+        token = secrets.token_urlsafe(32)
+        token_id = self.context.new_id()
+        outcome = self._append(f"gm-{self.context.actor}", "", None, command, lambda _: [accounts.ApiTokenIssued(
+            token_id=token_id, token_hash=token_digest(token), label=clean["label"] or "")])
+        return Outcome(outcome.stream, outcome.events, outcome.replayed, secret=token)
+
+    def revoke_api_token(self, command: Mapping[str, Any]) -> Outcome:
+        token_id = _key(command.get("token_id"), "token_id")
+        if not self.db.execute("SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?",
+                               [token_id, self.context.actor]).fetchone():
+            raise NotFound("no such token")
+        return self._append(f"gm-{self.context.actor}", "", None, command,
+                            lambda _: [accounts.ApiTokenRevoked(token_id=token_id)])
+
+    def share_campaign(self, command: Mapping[str, Any]) -> Outcome:
+        campaign_id = _key(command.get("campaign_id"), "campaign_id")
+        state = self._existing(f"campaign-{campaign_id}")
+        username = str(command.get("username") or "").strip()
+        row = self.db.execute("SELECT id, username FROM gms WHERE username = ?", [username]).fetchone()
+        gm = {"id": row[0], "username": row[1]} if row else None
+        return self._append(f"campaign-{campaign_id}", campaign_id, None, command,
+                            lambda _: accounts.decide_share(state, self.context.actor, gm))
+
+    def unshare_campaign(self, command: Mapping[str, Any]) -> Outcome:
+        campaign_id = _key(command.get("campaign_id"), "campaign_id")
+        state = self._existing(f"campaign-{campaign_id}")
+        gm_id = str(command.get("gm_id") or "")
+        if self.context.actor != state["owner"] or gm_id not in state["co_gms"]:
+            raise Refused("only the owner can remove a co-GM who has access")
+        return self._append(f"campaign-{campaign_id}", campaign_id, None, command,
+                            lambda _: [accounts.CoGMRemoved(gm_id=gm_id)])
+
+    def issue_player_link(self, command: Mapping[str, Any]) -> Outcome:
+        kind = command.get("kind")
+        target = _key(command.get("target"), "target")
+        if kind not in ("display", "recap"):
+            raise Invalid({"kind": "must be display or recap"})
+        table = "duels" if kind == "display" else "sessions"
+        row = self.db.execute(f"SELECT campaign_id FROM {table} WHERE id = ?", [target]).fetchone()
+        if row is None:
+            raise NotFound(f"no such {'duel' if kind == 'display' else 'session'}")
+        link_id = secrets.token_hex(8)
+        return self._append(f"campaign-{row[0]}", row[0], None, command,
+                            lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=kind, target=target)])
+
+    def revoke_player_link(self, command: Mapping[str, Any]) -> Outcome:
+        link_id = _key(command.get("link_id"), "link_id")
+        row = self.db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?", [link_id]).fetchone()
+        if row is None:
+            raise NotFound("no such link")
+        return self._append(f"campaign-{row[0]}", row[0], None, command,
+                            lambda _: [accounts.PlayerLinkRevoked(link_id=link_id)])
 
     # --- duels -----------------------------------------------------------------------
 
@@ -259,6 +359,13 @@ START_FIELDS = (
 )
 
 
+def token_digest(token: str) -> str:
+    """How an API token is kept: its SHA-256, so a leaked database leaks no usable token."""
+    import hashlib
+
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def _key(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 64 or not value.replace("_", "").isalnum():
         raise Invalid({name: "is required"} if not value else {name: "is not a valid id"})
@@ -291,4 +398,11 @@ HANDLERS: dict[str, Callable[[Service, Mapping[str, Any]], Outcome]] = {
     "EditSession": Service.edit_session,
     "RetractEvent": Service.retract,
     "StartDuel": Service.start_duel,
+    "RegisterGM": Service.register_gm,
+    "IssueApiToken": Service.issue_api_token,
+    "RevokeApiToken": Service.revoke_api_token,
+    "ShareCampaign": Service.share_campaign,
+    "UnshareCampaign": Service.unshare_campaign,
+    "IssuePlayerLink": Service.issue_player_link,
+    "RevokePlayerLink": Service.revoke_player_link,
 }

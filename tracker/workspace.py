@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Mapping
 
-from tracker import rules
+from tracker import accounts, rules
 from tracker.events import event, upcaster
 from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
 
@@ -27,6 +27,7 @@ class CampaignCreated:
     name: str
     ruleset: str
     notes: str = ""
+    owner: str = ""  # the GM's id; empty for a campaign made from the command line (every GM's)
 
 
 @event
@@ -210,7 +211,10 @@ def parse_session(raw: Mapping[str, Any]) -> dict:
 def evolve(state: dict | None, ev: Any, at: int) -> dict:
     """Fold one workspace event into its stream's state."""
     if isinstance(ev, CampaignCreated):
-        return {"id": ev.campaign_id, "name": ev.name, "ruleset": ev.ruleset, "notes": ev.notes}
+        return {"id": ev.campaign_id, "name": ev.name, "ruleset": ev.ruleset, "notes": ev.notes,
+                "owner": ev.owner, "co_gms": {}, "links": {}}
+    if isinstance(ev, accounts.CAMPAIGN_EVENTS):
+        return accounts.evolve_campaign(state, ev)
     if isinstance(ev, CampaignEdited):
         return update(state, name=ev.name, ruleset=ev.ruleset, notes=ev.notes)
     if isinstance(ev, CharacterCreated):
@@ -243,6 +247,8 @@ def describe(state: dict | None, ev: Any) -> str:
         return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
     if isinstance(ev, SessionEdited):
         return f"Session {ev.number} edited: “{ev.title}”."
+    if isinstance(ev, accounts.CAMPAIGN_EVENTS):
+        return accounts.describe_campaign(ev)
     return type(ev).__name__
 
 
@@ -253,7 +259,9 @@ def _title(ruleset: str) -> str:
 
 # --- retraction -------------------------------------------------------------------------
 
-UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted"}
+UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted",
+                 "GMRegistered", "CoGMAdded", "CoGMRemoved", "PlayerLinkIssued", "PlayerLinkRevoked",
+                 "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged"}
 
 
 def decide_retraction(target_type: str, target_version: int, decided_with: list[int],

@@ -8,6 +8,7 @@ import threading
 import pytest
 from waitress.server import create_server
 
+from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
 from tracker import create_app
 from tracker.services import Context
 
@@ -26,7 +27,7 @@ def chromium_path() -> str:
 def live_app(tmp_path):
     """The app on a fresh database, CSRF on, served on a free loopback port."""
     app = create_app({"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests",
-                      "SERVICE_CONTEXT": Context(rng=random.Random(11))})
+                      "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -46,12 +47,25 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, live_app):
+def anonymous_page(browser, live_app):
+    """A browser tab on the live app, nobody logged in."""
     context = browser.new_context(base_url=live_app.config["LIVE_URL"], viewport={"width": 1024, "height": 768})
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def page(anonymous_page, live_app):
+    """A browser tab on the live app with the GM logged in through the login form."""
+    register_gm(live_app)
+    anonymous_page.goto("/login")
+    anonymous_page.get_by_label("Username").fill("gm")
+    anonymous_page.get_by_label("Password").fill(GM_PASSWORD)
+    anonymous_page.get_by_role("button", name="Log in").click()
+    anonymous_page.wait_for_url("**/")
+    return anonymous_page
 
 
 def pytest_collection_modifyitems(items):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from tracker import rules, workspace
+from tracker import accounts, rules, workspace
 from tracker.projections import schema
 from tracker.rules.duel import DuelStarted
 from tracker.store import EventStore, Recorded, dumps, loads
@@ -27,19 +27,20 @@ def category(stream: str) -> str:
     return stream.split("-", 1)[0]
 
 
+def _domain(stream_category: str, state: dict | None, ev: Any):
+    """The module whose evolve and describe own this stream: a ruleset for a duel."""
+    if stream_category == "duel":
+        return rules.get(ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"])
+    return accounts if stream_category == "gm" else workspace
+
+
 def fold(stream_category: str, state: dict | None, ev: Any, at: int) -> dict:
     """Fold one event into its stream's state, whichever kind of stream it is."""
-    if stream_category == "duel":
-        ruleset = ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"]
-        return rules.get(ruleset).evolve(state, ev, at)
-    return workspace.evolve(state, ev, at)
+    return _domain(stream_category, state, ev).evolve(state, ev, at)
 
 
 def describe(stream_category: str, state: dict | None, ev: Any) -> str:
-    if stream_category == "duel":
-        ruleset = ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"]
-        return rules.get(ruleset).describe(state, ev)
-    return workspace.describe(state, ev)
+    return _domain(stream_category, state, ev).describe(state, ev)
 
 
 def refold(store: EventStore, stream: str, up_to_version: int) -> dict | None:
@@ -157,8 +158,23 @@ def write_stream(db, stream: str, version: int, state: dict | None) -> None:
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
-    db.execute("INSERT OR REPLACE INTO campaigns (id, name, ruleset, notes, version) VALUES (?, ?, ?, ?, ?)",
-               [key, s["name"], s["ruleset"], s["notes"], version])
+    db.execute("INSERT OR REPLACE INTO campaigns (id, name, ruleset, notes, owner, version) VALUES (?, ?, ?, ?, ?, ?)",
+               [key, s["name"], s["ruleset"], s["notes"], s["owner"], version])
+    db.execute("DELETE FROM campaign_access WHERE campaign_id = ?", [key])
+    access = [(key, s["owner"], "owner")] if s["owner"] else []
+    access += [(key, gm, "co-gm") for gm in sorted(s["co_gms"])]
+    db.conn.executemany("INSERT INTO campaign_access (campaign_id, gm_id, role) VALUES (?, ?, ?)", access)
+    db.conn.executemany("INSERT OR REPLACE INTO player_links (link_id, campaign_id, kind, target, revoked)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(link, key, v["kind"], v["target"], int(v["revoked"])) for link, v in s["links"].items()])
+
+
+def _write_gm(db, key: str, version: int, s: dict) -> None:
+    db.execute("INSERT OR REPLACE INTO gms (id, username, password_hash, version) VALUES (?, ?, ?, ?)",
+               [key, s["username"], s["password_hash"], version])
+    db.conn.executemany("INSERT OR REPLACE INTO api_tokens (token_id, gm_id, token_hash, label, revoked)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(t, key, v["hash"], v["label"], int(v["revoked"])) for t, v in s["tokens"].items()])
 
 
 def _write_character(db, key: str, version: int, s: dict) -> None:
@@ -227,7 +243,7 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
                             [p[:width] for p in params])
 
 
-WRITERS = {"campaign": _write_campaign, "character": _write_character,
+WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_character,
            "session": _write_session, "duel": _write_duel}
 
 

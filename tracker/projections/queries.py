@@ -23,8 +23,17 @@ def _one(db, sql: str, params: list | tuple, what: str) -> dict:
     return rows[0]
 
 
-def campaigns(db) -> list[dict]:
-    return _rows(db, "SELECT * FROM campaigns ORDER BY name")
+def campaigns(db, gm_id: str | None = None) -> list[dict]:
+    """The campaigns a GM may open (theirs, shared with them, the instance's); all without a GM."""
+    if gm_id is None:
+        return _rows(db, "SELECT * FROM campaigns ORDER BY name")
+    return _rows(db, "SELECT * FROM campaigns WHERE owner = '' OR id IN"
+                     " (SELECT campaign_id FROM campaign_access WHERE gm_id = ?) ORDER BY name", [gm_id])
+
+
+def co_gms(db, campaign_id: str) -> list[dict]:
+    return _rows(db, "SELECT a.gm_id, a.role, g.username FROM campaign_access a JOIN gms g ON g.id = a.gm_id"
+                     " WHERE a.campaign_id = ? ORDER BY a.role DESC, g.username", [campaign_id])
 
 
 def campaign(db, campaign_id: str) -> dict:

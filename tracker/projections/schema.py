@@ -7,7 +7,18 @@ CREATE TABLE IF NOT EXISTS stream_states (
     version INTEGER NOT NULL, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS campaigns (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, notes TEXT NOT NULL,
-    version INTEGER NOT NULL);
+    owner TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS campaign_access (
+    campaign_id TEXT NOT NULL, gm_id TEXT NOT NULL, role TEXT NOT NULL,
+    PRIMARY KEY (gm_id, campaign_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_links (
+    link_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+    revoked INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS gms (
+    id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS api_tokens (
+    token_id TEXT PRIMARY KEY, gm_id TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL,
+    revoked INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS characters (
     id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, name TEXT NOT NULL, rank TEXT NOT NULL,
     player TEXT NOT NULL, notes TEXT NOT NULL, stats TEXT NOT NULL, version INTEGER NOT NULL);
@@ -52,7 +63,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-TABLES = ("checkpoints", "stream_states", "campaigns", "characters", "sessions", "duels",
+TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "api_tokens", "characters", "sessions", "duels",
           "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects")
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from markupsafe import Markup
 
 from tracker import rules
 from tracker.services import NotFound
@@ -14,14 +15,18 @@ csrf = CSRFProtect()
 
 
 def init_web(app: Flask) -> None:
-    from tracker.web import api, campaigns, characters, duels, log, sessions
+    from tracker.web import access, api, auth, campaigns, characters, duels, log, sessions
 
     csrf.init_app(app)
-    for module in (campaigns, characters, sessions, log, duels, api):
+    for module in (auth, campaigns, characters, sessions, log, duels, api):
         app.register_blueprint(module.bp)
-    csrf.exempt(api.bp)
+    csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
+    app.before_request(access.guard)
+    app.after_request(access.secure_headers)
 
     app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
+    app.jinja_env.globals["csrf_field"] = lambda: Markup(
+        f'<input type="hidden" name="csrf_token" value="{generate_csrf()}">')
     app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
 
@@ -70,5 +75,10 @@ def service():
     from tracker.db import get_db
     from tracker.services import Context, Service
 
+    import dataclasses
+
+    from flask import g
+
     context = current_app.config.get("SERVICE_CONTEXT") or Context()
-    return Service(get_db(), context)
+    gm = g.get("gm")
+    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else ""))

@@ -1,5 +1,5 @@
 """The JSON API: one endpoint takes any command; every projection is readable as JSON."""
-from flask import Blueprint, request
+from flask import Blueprint, g, request
 
 from tracker.db import get_db
 from tracker.projections import queries
@@ -30,7 +30,7 @@ def commands():
 @bp.get("/campaigns")
 def campaigns():
     """List the campaigns."""
-    return {"campaigns": queries.campaigns(get_db())}
+    return {"campaigns": queries.campaigns(get_db(), g.gm["id"])}
 
 
 @bp.get("/campaigns/<campaign_id>")

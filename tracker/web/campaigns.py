@@ -1,20 +1,23 @@
 """Campaigns: the list, creating one, its dashboard, editing it."""
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, g, redirect, render_template, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid
+from tracker.rules.base import Invalid, Refused
 from tracker.web import form_data, service
 from tracker.workspace import campaign_fields
 
 bp = Blueprint("campaigns", __name__)
 
 
+def _mine():
+    return queries.campaigns(get_db(), g.gm["id"])
+
+
 @bp.get("/")
 def index():
-    """List the campaigns and offer a new one."""
-    return render_template("campaigns/index.html", campaigns=queries.campaigns(get_db()),
-                           fields=campaign_fields(), form={}, errors={})
+    """List the GM's campaigns and offer a new one."""
+    return render_template("campaigns/index.html", campaigns=_mine(), fields=campaign_fields(), form={}, errors={})
 
 
 @bp.post("/campaigns")
@@ -24,8 +27,8 @@ def create():
     try:
         outcome = service().handle({**form, "type": "CreateCampaign"})
     except Invalid as bad:
-        return render_template("campaigns/index.html", campaigns=queries.campaigns(get_db()),
-                               fields=campaign_fields(), form=form, errors=bad.errors), 422
+        return render_template("campaigns/index.html", campaigns=_mine(), fields=campaign_fields(),
+                               form=form, errors=bad.errors), 422
     return redirect(url_for("campaigns.show", campaign_id=outcome.key))
 
 
@@ -36,7 +39,24 @@ def show(campaign_id):
     return render_template("campaigns/show.html", campaign=queries.campaign(db, campaign_id),
                            characters=queries.characters(db, campaign_id),
                            sessions=queries.sessions(db, campaign_id),
-                           duels=queries.duels_of_campaign(db, campaign_id))
+                           duels=queries.duels_of_campaign(db, campaign_id),
+                           co_gms=queries.co_gms(db, campaign_id), share_error=None)
+
+
+@bp.post("/campaigns/<campaign_id>/share")
+def share(campaign_id):
+    """Share the campaign with another GM (owner only)."""
+    try:
+        service().handle({**form_data(), "type": "ShareCampaign", "campaign_id": campaign_id})
+    except (Invalid, Refused) as no:
+        db = get_db()
+        message = no.reason if isinstance(no, Refused) else next(iter(no.errors.values()))
+        return render_template("campaigns/show.html", campaign=queries.campaign(db, campaign_id),
+                               characters=queries.characters(db, campaign_id),
+                               sessions=queries.sessions(db, campaign_id),
+                               duels=queries.duels_of_campaign(db, campaign_id),
+                               co_gms=queries.co_gms(db, campaign_id), share_error=message), 422
+    return redirect(url_for("campaigns.show", campaign_id=campaign_id))
 
 
 @bp.route("/campaigns/<campaign_id>/edit", methods=("GET", "POST"))

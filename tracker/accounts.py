@@ -1,0 +1,161 @@
+"""GM accounts, their API tokens, co-GMs and the players' read-only links, as pure rules.
+
+Accounts are event-sourced like everything else (stream ``gm-<id>``). Passwords and tokens
+arrive here already hashed: hashing needs randomness (salts), which the service owns.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.events import event
+from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
+
+
+@event
+class GMRegistered:
+    """A game master's account was created."""
+
+    gm_id: str
+    username: str
+    password_hash: str
+
+
+@event
+class GMPasswordChanged:
+    """A GM set a new password."""
+
+    password_hash: str
+
+
+@event
+class ApiTokenIssued:
+    """A GM created a token for the JSON API (only its hash is kept)."""
+
+    token_id: str
+    token_hash: str
+    label: str = ""
+
+
+@event
+class ApiTokenRevoked:
+    """A GM revoked one of their API tokens."""
+
+    token_id: str
+
+
+@event
+class CoGMAdded:
+    """The campaign's owner shared it with another GM."""
+
+    gm_id: str
+    username: str = ""
+
+
+@event
+class CoGMRemoved:
+    """The campaign's owner stopped sharing it with a GM."""
+
+    gm_id: str
+
+
+@event
+class PlayerLinkIssued:
+    """The GM made a signed read-only link for players (a table display or a player recap)."""
+
+    link_id: str
+    kind: str  # "display" (a duel) or "recap" (a session)
+    target: str  # the duel or session id
+
+
+@event
+class PlayerLinkRevoked:
+    """The GM revoked a player link: it stops working at once."""
+
+    link_id: str
+
+
+SIGNUP_FIELDS = (
+    Field("username", "Username", "text", maximum=60),
+    Field("password", "Password", "text", maximum=200, help="at least 10 characters"),
+)
+
+
+def parse_signup(raw) -> dict:
+    clean = parse_fields(SIGNUP_FIELDS, raw)
+    errors = {}
+    if not clean["username"] or not all(c.isalnum() or c in "._-" for c in clean["username"]):
+        errors["username"] = "use letters, digits, dots, dashes or underscores"
+    if len(clean["password"]) < 10:
+        errors["password"] = "must be at least 10 characters"
+    if errors:
+        raise Invalid(errors)
+    return clean
+
+
+def evolve(state: dict | None, ev: Any, at: int) -> dict:
+    """Fold one account event into the GM's state."""
+    if isinstance(ev, GMRegistered):
+        return {"id": ev.gm_id, "username": ev.username, "password_hash": ev.password_hash, "tokens": {}}
+    if isinstance(ev, GMPasswordChanged):
+        return update(state, password_hash=ev.password_hash)
+    if isinstance(ev, ApiTokenIssued):
+        return update(state, tokens={**state["tokens"], ev.token_id: {"hash": ev.token_hash, "label": ev.label,
+                                                                      "revoked": False}})
+    if isinstance(ev, ApiTokenRevoked):
+        token = dict(state["tokens"].get(ev.token_id, {}), revoked=True)
+        return update(state, tokens={**state["tokens"], ev.token_id: token})
+    raise TypeError(f"not an account event: {type(ev).__name__}")
+
+
+def describe(state: dict | None, ev: Any) -> str:
+    if isinstance(ev, GMRegistered):
+        return f"GM account “{ev.username}” created."
+    if isinstance(ev, GMPasswordChanged):
+        return "Password changed."
+    if isinstance(ev, ApiTokenIssued):
+        return f"API token “{ev.label or ev.token_id}” created."
+    if isinstance(ev, ApiTokenRevoked):
+        return "API token revoked."
+    return type(ev).__name__
+
+
+# --- on the campaign stream ------------------------------------------------------------
+
+def evolve_campaign(state: dict, ev: Any) -> dict:
+    """Sharing and player links change the campaign's state."""
+    if isinstance(ev, CoGMAdded):
+        return update(state, co_gms={**state.get("co_gms", {}), ev.gm_id: ev.username})
+    if isinstance(ev, CoGMRemoved):
+        return update(state, co_gms={k: v for k, v in state.get("co_gms", {}).items() if k != ev.gm_id})
+    if isinstance(ev, PlayerLinkIssued):
+        return update(state, links={**state.get("links", {}),
+                                    ev.link_id: {"kind": ev.kind, "target": ev.target, "revoked": False}})
+    if isinstance(ev, PlayerLinkRevoked):
+        links = state.get("links", {})
+        return update(state, links={**links, ev.link_id: dict(links.get(ev.link_id, {}), revoked=True)})
+    raise TypeError(type(ev).__name__)
+
+
+def describe_campaign(ev: Any) -> str:
+    if isinstance(ev, CoGMAdded):
+        return f"Campaign shared with {ev.username or 'a co-GM'}."
+    if isinstance(ev, CoGMRemoved):
+        return "A co-GM's access was removed."
+    if isinstance(ev, PlayerLinkIssued):
+        return f"A player link was made for the {'table display' if ev.kind == 'display' else 'player recap'}."
+    if isinstance(ev, PlayerLinkRevoked):
+        return "A player link was revoked."
+    return type(ev).__name__
+
+
+CAMPAIGN_EVENTS = (CoGMAdded, CoGMRemoved, PlayerLinkIssued, PlayerLinkRevoked)
+
+
+def decide_share(state: dict, actor: str, gm: dict | None) -> list:
+    if actor != state.get("owner"):
+        raise Refused("only the campaign's owner can share it")
+    if gm is None:
+        raise Refused("no GM has that username", field="username")
+    if gm["id"] == state.get("owner") or gm["id"] in state.get("co_gms", {}):
+        raise Refused(f"{gm['username']} can already open this campaign", field="username")
+    return [CoGMAdded(gm_id=gm["id"], username=gm["username"])]

@@ -1,0 +1,92 @@
+"""Who may see what: every request is checked here before its view runs.
+
+GM pages need a logged-in GM; the JSON API needs a GM's token (``Authorization: Bearer``), never
+the browser session; players' links are checked by the player blueprint itself. Any campaign a
+page touches (through the ids in its URL) must be one the GM owns, co-GMs, or that belongs to the
+whole instance; otherwise the answer is a 404, as if it did not exist.
+"""
+from __future__ import annotations
+
+from flask import g, jsonify, redirect, request, session, url_for
+
+from tracker.db import get_db
+from tracker.services import Forbidden, token_digest
+
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
+
+# Which read model says which campaign a URL's id belongs to.
+LOOKUPS = {
+    "campaign_id": "SELECT id FROM campaigns WHERE id = ?",
+    "character_id": "SELECT campaign_id FROM characters WHERE id = ?",
+    "session_id": "SELECT campaign_id FROM sessions WHERE id = ?",
+    "duel_id": "SELECT campaign_id FROM duels WHERE id = ?",
+    "position": "SELECT campaign_id FROM log_entries WHERE position = ?",
+    "stream": "SELECT campaign_id FROM stream_states WHERE stream = ?",
+}
+
+
+def guard():
+    """Run before every request: find the GM, then check the campaign the URL points at."""
+    endpoint = request.endpoint or ""
+    if endpoint in OPEN_ENDPOINTS or endpoint.startswith("player."):
+        return None
+    api = request.path.startswith("/api/")
+    g.gm = _gm_from_token() if api else _gm_from_session()
+    if g.gm is None:
+        if api:
+            return jsonify(error="unauthorized", message="send a GM's API token: Authorization: Bearer …"), 401
+        return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+    for name, sql in LOOKUPS.items():
+        value = (request.view_args or {}).get(name)
+        if value is not None:
+            row = get_db().execute(sql, [value]).fetchone()
+            if row is not None and not may_open(g.gm["id"], row[0]):
+                raise Forbidden(f"no such {name.removesuffix('_id')}")
+    return None
+
+
+def may_open(gm_id: str, campaign_id: str) -> bool:
+    """True when the GM owns or co-GMs the campaign, or it belongs to the whole instance."""
+    db = get_db()
+    owner = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+    if owner is None or not owner[0]:
+        return True
+    return db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
+                      [gm_id, campaign_id]).fetchone() is not None
+
+
+def _gm_from_session():
+    gm_id = session.get("gm_id")
+    if not gm_id:
+        return None
+    row = get_db().execute("SELECT id, username FROM gms WHERE id = ?", [gm_id]).fetchone()
+    return {"id": row[0], "username": row[1]} if row else None
+
+
+def _gm_from_token():
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    row = get_db().execute(
+        "SELECT g.id, g.username FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
+        " WHERE t.token_hash = ? AND t.revoked = 0", [token_digest(header[7:].strip())]).fetchone()
+    return {"id": row[0], "username": row[1]} if row else None
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; "
+                                "object-src 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+def secure_headers(response):
+    """Add the usual security headers to every response."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response

@@ -1,0 +1,95 @@
+"""GM accounts on the web: first-start set-up, login, logout, and the settings page (API tokens)."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
+from werkzeug.security import check_password_hash
+
+from tracker.accounts import SIGNUP_FIELDS
+from tracker.db import get_db
+from tracker.rules.base import Invalid
+from tracker.web import form_data, service
+
+bp = Blueprint("auth", __name__)
+
+
+def has_gm() -> bool:
+    return get_db().execute("SELECT 1 FROM gms LIMIT 1").fetchone() is not None
+
+
+def signup_open() -> bool:
+    return not has_gm() or current_app.config.get("OPEN_SIGNUP", False)
+
+
+@bp.route("/setup", methods=("GET", "POST"))
+def setup():
+    """Create a GM account: on first start, or whenever the instance allows signups."""
+    if not signup_open():
+        return redirect(url_for("auth.login"))
+    form, errors = {}, {}
+    if request.method == "POST":
+        form = form_data()
+        try:
+            outcome = service().handle({**form, "type": "RegisterGM"})
+        except Invalid as bad:
+            errors = bad.errors
+        else:
+            session.clear()
+            session["gm_id"] = outcome.key
+            return redirect(url_for("campaigns.index"))
+    return render_template("auth/setup.html", fields=SIGNUP_FIELDS, form=form, errors=errors,
+                           first=not has_gm()), 422 if errors else 200
+
+
+@bp.route("/login", methods=("GET", "POST"))
+def login():
+    """Log a GM in."""
+    if not has_gm():
+        return redirect(url_for("auth.setup"))
+    error = None
+    username = ""
+    if request.method == "POST":
+        username = request.form.get("username", "").strip()
+        row = get_db().execute("SELECT id, password_hash FROM gms WHERE username = ?", [username]).fetchone()
+        if row and check_password_hash(row[1], request.form.get("password", "")):
+            session.clear()
+            session["gm_id"] = row[0]
+            target = request.args.get("next", "")
+            return redirect(target if target.startswith("/") and not target.startswith("//")
+                            else url_for("campaigns.index"))
+        error = "Wrong username or password."
+    return render_template("auth/login.html", error=error, username=username), 401 if error else 200
+
+
+@bp.post("/logout")
+def logout():
+    """Log out."""
+    session.clear()
+    return redirect(url_for("auth.login"))
+
+
+@bp.get("/settings")
+def settings():
+    """Show the GM's settings: API tokens."""
+    return _settings_page()
+
+
+def _settings_page(new_token: str = "", status: int = 200):
+    tokens = get_db().execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",
+                              [g.gm["id"]]).fetchall()
+    return render_template("auth/settings.html", tokens=tokens, new_token=new_token,
+                           version=get_db().execute("SELECT version FROM gms WHERE id = ?",
+                                                    [g.gm["id"]]).fetchone()[0]), status
+
+
+@bp.post("/settings/tokens")
+def create_token():
+    """Create an API token (shown once)."""
+    outcome = service().handle({**form_data(), "type": "IssueApiToken"})
+    return _settings_page(new_token=outcome.secret, status=201)
+
+
+@bp.post("/settings/tokens/<token_id>/revoke")
+def revoke_token(token_id):
+    """Revoke an API token."""
+    service().handle({"type": "RevokeApiToken", "token_id": token_id})
+    return redirect(url_for("auth.settings"))
