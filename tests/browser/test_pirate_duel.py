@@ -43,7 +43,7 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
                 page.keyboard.type(key)
             else:
                 page.keyboard.press(key)
-        page.wait_for_function(f"document.querySelectorAll('.history li').length > {before}")
+        expect(page.locator(".history li").nth(before)).to_be_attached()   # one more line (no eval: CSP)
         keys_per_exchange[-1] += len(keys)
 
     # The first insult with the dice typed from the table: the dice field is one Tab past the button.
@@ -79,7 +79,8 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
 
 def test_a_sword_round_is_three_presses_of_enter(page, live_app):
     page.goto(f"/duels/{seed_duel(live_app, kind='sword', sword_victory='death')}")
-    for presses in range(1, 4):
+    for presses, button in enumerate(("Roll initiative", "Attack: ", "Attack: "), start=1):
+        expect(page.get_by_role("button", name=re.compile("^" + button))).to_be_focused()   # htmx settled
         page.keyboard.press("Enter")
         expect(page.locator(".history li")).to_have_count(1 + presses)
     expect(page.locator(".history li").first).to_contain_text("Round 1: ")
