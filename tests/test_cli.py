@@ -39,7 +39,8 @@ def test_export_import_export_gives_an_identical_file(filled, tmp_path):
     first, second = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     assert cli(filled).invoke(args=["export-log", str(first)]).exit_code == 0
     lines = first.read_text().splitlines()
-    assert len(lines) == 10 and json.loads(lines[0])["type"] == "CampaignCreated"
+    assert len(lines) == 11 and json.loads(lines[0])["type"] == "CampaignCreated"
+    assert json.loads(lines[-1]) == {"format": "touche-log/1", "events": 10, "hash": json.loads(lines[-2])["hash"]}
     empty = str(tmp_path / "empty.db")
     result = cli(empty).invoke(args=["import-log", str(first)])
     assert result.exit_code == 0, result.output
@@ -72,12 +73,19 @@ def edit(lines, index, **changes):
 
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: lines[:3] + ['{"position": 4, "stream"'], "line 4: not valid JSON"),
-    (lambda lines: [lines[1], lines[0]] + lines[2:], "line 2: position 1 is out of order"),
+    (lambda lines: [lines[1], lines[0]] + lines[2:], "line 1: the line does not match its hash"),
     (lambda lines: lines[:2] + [lines[1]] + lines[2:], "line 3: position 2 is out of order"),
     (lambda lines: edit(lines, 2, type="CharacterSummoned"), "line 3: unknown event type 'CharacterSummoned'"),
     (lambda lines: edit(lines, 6, version=5), "line 7: duel-id0005 jumps to version 5"),
     (lambda lines: edit(lines, 2, data={"name": "Inés"}), "line 3: CharacterCreated data does not fit its type"),
     (lambda lines: edit(lines, 2, schema=9), "line 3: unknown schema 9 for CharacterCreated"),
+    (lambda lines: lines[:5], "line 6: the file stops before its last line: it was cut short"),
+    (lambda lines: lines[:5] + lines[-1:], "line 6: the file ends saying 10 events, but it holds 5"),
+    (lambda lines: edit(lines, 2, data={**json.loads(lines[2])["data"], "name": "Inés the Unbeaten"}),
+     "line 3: the line does not match its hash: it was edited by hand"),
+    (lambda lines: lines[:4] + lines[5:], "line 5: duel-id0005 jumps to version 2; expected 1"),
+    (lambda lines: lines[:2] + lines[3:], "line 3: the line does not match its hash"),
+    (lambda lines: lines + lines[-1:], "line 12: lines after the end of the log"),
 ])
 def test_a_bad_file_is_refused_with_its_line_and_appends_nothing(filled, tmp_path, damage, message):
     good = tmp_path / "good.jsonl"

@@ -1,7 +1,13 @@
 """The log as JSON Lines: export it, and import one into an empty database after checking
-every line first, so a bad file appends nothing."""
+every line first, so a bad file appends nothing.
+
+Each event line carries ``hash``, chaining it to every line before it (SHA-256 of the previous
+hash and the line's canonical JSON), and the file ends with a trailer line giving the count and
+the last hash. So a file cut short, reordered, with a line doubled or edited by hand is refused
+whole, naming the first line at fault."""
 from __future__ import annotations
 
+import hashlib
 from typing import IO, Iterable
 
 import orjson
@@ -11,6 +17,12 @@ from tracker.projections.engine import rebuild
 from tracker.store import EventStore, dumps, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
+FORMAT = "touche-log/1"
+
+
+def chain(previous: str, item: dict) -> str:
+    """The hash of a line: SHA-256 of the previous line's hash and this line's canonical JSON."""
+    return hashlib.sha256((previous + dumps({k: item[k] for k in FIELDS})).encode()).hexdigest()
 
 
 class BadLog(Exception):
@@ -23,14 +35,16 @@ class BadLog(Exception):
 
 def export_lines(db, out: IO[str], campaign_id: str | None = None) -> int:
     """Write every event (or one campaign's) as one JSON object per line, in log order."""
-    count = 0
+    count, digest = 0, ""
     for rec in EventStore(db).read_all():
         if campaign_id and rec.campaign_id != campaign_id:
             continue
-        out.write(dumps({"position": rec.position, "stream": rec.stream, "version": rec.version,
-                         "type": rec.type, "schema": rec.schema, "data": rec.data,
-                         "metadata": rec.metadata}) + "\n")
+        item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
+                "schema": rec.schema, "data": rec.data, "metadata": rec.metadata}
+        digest = chain(digest, item)
+        out.write(dumps({**item, "hash": digest}) + "\n")
         count += 1
+    out.write(dumps({"format": FORMAT, "events": count, "hash": digest}) + "\n")
     return count
 
 
@@ -39,15 +53,26 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
     rows: list[tuple] = []
     last_position = 0
     versions: dict[str, int] = {}
+    digest = ""
+    trailer = None
+    number = 0
     for number, line in enumerate(lines, start=1):
+        if trailer is not None:
+            raise BadLog(number, "lines after the end of the log")
         if not line.strip():
             raise BadLog(number, "empty line")
         try:
             item = orjson.loads(line)
         except orjson.JSONDecodeError:
             raise BadLog(number, "not valid JSON (a truncated or damaged file?)") from None
-        if not isinstance(item, dict) or set(item) != set(FIELDS):
-            raise BadLog(number, "each line must be an object with exactly: " + ", ".join(FIELDS))
+        if isinstance(item, dict) and item.get("format") == FORMAT:
+            trailer = item
+            if item.get("events") != len(rows) or item.get("hash") != digest:
+                raise BadLog(number, f"the file ends saying {item.get('events')} events, but it holds "
+                                     f"{len(rows)} or their hashes differ: lines are missing or changed")
+            continue
+        if not isinstance(item, dict) or set(item) != set(FIELDS) | {"hash"}:
+            raise BadLog(number, "each line must be an object with exactly: " + ", ".join(FIELDS + ("hash",)))
         position, stream, version = item["position"], item["stream"], item["version"]
         if not isinstance(position, int) or position <= last_position:
             raise BadLog(number, f"position {position!r} is out of order (after {last_position})")
@@ -68,10 +93,16 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
             from_data(kind, item["data"], schema)
         except Exception as problem:  # any shape the event class refuses
             raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
+        digest = chain(digest, item)
+        if item["hash"] != digest:
+            raise BadLog(number, "the line does not match its hash: it was edited by hand, or lines were "
+                                 "removed or moved before it")
         versions[stream] = version
         last_position = position
         rows.append((position, stream, version, kind, schema, dumps(item["data"]), dumps(item["metadata"]),
                      item["metadata"].get("command_id")))
+    if trailer is None:
+        raise BadLog(number + 1, "the file stops before its last line: it was cut short")
     return rows
 
 
