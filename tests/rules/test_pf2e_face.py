@@ -156,3 +156,32 @@ def test_the_rules_import_no_adapter_nor_randomness():
     for module in folder.glob("*.py"):
         text = module.read_text()
         assert "import random" not in text and "flask" not in text.lower() and "sqlite" not in text, module.name
+
+
+def test_the_initiative_line_gives_totals_never_skills():
+    d = Duel([fighter("s", "Seelah", "a"), fighter("v", "Baron Vex", "b", rank="villano")], kind="combat")
+    d.do(RollInitiative("s", "intimidation"), roll=[12])
+    d.do(RollInitiative("v", "deception"), roll=[11])
+    lines = [entry["text"] for entry in d.state["history"]]
+    assert lines[-1] == "Round 1 initiative: Seelah 21, Baron Vex 18."
+    assert not any(skill in line.lower() for line in lines for skill in SKILLS)
+
+
+def test_the_board_drawn_from_the_public_view_holds_no_secret():
+    d = mixed_round()
+    gm, shown = pf2e.board(d.state), pf2e.board(pf2e.public(d.state))
+    assert gm["order"][0]["skill"] == "Perception" and gm["pending"]
+    assert [p["total"] for p in shown["order"]] == [23, 17]
+    assert not any(skill in json.dumps(shown).lower() for skill in SKILLS)
+    assert shown["pending"] is None and all(not d["reaction"] for s in shown["sides"] for d in s["duelists"])
+
+
+def test_folding_tolerates_events_whose_cause_was_retracted():
+    d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b")], kind="combat")
+    state = d.state
+    for event in (pf2e_events.Pf2eActedSecond(1, "v"), pf2e_events.Pf2eTieBroken(1, "k"),
+                  pf2e_events.Pf2eCounterDeclined("Daze"),
+                  pf2e_events.Pf2eCounterAttempted("k", "v", "Daze", 1, 1, 10, 5, 15, 18, "failure", False),
+                  pf2e_events.Pf2eDamageDealt("v", "k", "Strike", "", (), 50, "full", 50, 0)):
+        state = pf2e.evolve(state, event, 9)
+    assert state["hp"]["k"] == 0 and state["turn"] is None and state["pending"] is None
