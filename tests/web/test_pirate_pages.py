@@ -221,6 +221,18 @@ def test_a_refused_action_says_why_next_to_its_field_and_appends_nothing(app, cl
     assert count_events(app) == before
 
 
+def test_a_stale_form_says_the_duel_changed_at_its_top(app, client, table):
+    duel = Page(client, start(client, table, kind="sword"))
+    duel.ok("RollInitiative", dice_a="14", dice_b="9")
+    before = count_events(app)
+    duel.version -= 1                                           # a second tablet still shows the old page
+    stale = duel.do("RollInitiative", htmx=True, dice_a="3", dice_b="4")
+    assert stale.status_code == 409
+    form = re.search(r'<form[^>]*action-RollInitiative.*?</form>', stale.text, re.S)
+    assert form is None                                         # the duel moved on: no initiative form now
+    assert "This duel changed since you opened it" in stale.text and count_events(app) == before
+
+
 def test_the_fragment_goes_to_htmx_and_a_plain_post_redirects(client, table):
     duel = Page(client, start(client, table, kind="sword"))
     plain = duel.do("RollInitiative", dice_a="14", dice_b="9")
