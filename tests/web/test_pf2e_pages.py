@@ -221,6 +221,18 @@ def test_the_players_view_never_shows_the_initiative_skill(app, client, table):
     assert not any(skill in line.lower() for line in log_lines(app, table["campaign"]) for skill in SKILLS)
 
 
+def test_the_set_up_page_s_ticked_boxes_are_read_as_ticked(client, table):
+    form = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pf2e").text
+    assert re.search(r'name="melee_only" value="false">\s*<input type="checkbox" id="f-melee_only" name="melee_only" '
+                     r'value="true" checked', form)
+    duel = key(client.post(f"/sessions/{table['session']}/duels",
+                           data={"ruleset": "pf2e", "side_a": table["Seelah"], "side_b": table["Baron Vex"],
+                                 "melee_only": ["false", "true"], "no_poison": "false", "attack_penalty": ["false"]}))
+    with client.application.app_context():
+        settings = queries.duel(get_db(), duel)["state"]["settings"]
+    assert (settings["melee_only"], settings["no_poison"], settings["attack_penalty"]) == (True, False, False)
+
+
 def test_the_set_up_form_explains_pairs_and_a_lone_duelist_is_refused_for_them(client, table):
     form = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pf2e").text
     assert "JSON API" in form
