@@ -5,12 +5,11 @@ import re
 import pytest
 from flask import render_template
 
-from tests.conftest import fixed_context
-from tracker import create_app, rules
+from tracker import rules
 from tracker.db import get_db, open_db
 from tracker.projections import schema
 from tracker.projections.engine import rebuild
-from tracker.services import Service
+from tracker.store import EventStore
 
 rocet = rules.get("rocet")
 EA, EP, TC = "Estocada Alta", "Estocada Profunda", "Tajo Circular"
@@ -29,15 +28,17 @@ def start(client, pg_b="20", **setup):
     """A campaign, Inés (side A) and Lope (side B), a session and a Rocèt duel: its id."""
     campaign = client.post("/campaigns", data={"name": "Season of Steel", "ruleset": "rocet"})
     campaign = campaign.headers["Location"].rsplit("/", 1)[1]
+    people = []
     for name, pg, weapon in (("Inés", "20", "Ropera | Espada | 3"), ("Lope", pg_b, "Sable | Espada | 2")):
         made = client.post(f"/campaigns/{campaign}/characters", data={
             "name": name, "rank": "pj", "rocet.des": "d8", "rocet.int": "d8", "rocet.pg_max": pg,
             "rocet.pm_max": "10", "rocet.weapons": weapon})
         assert made.status_code == 302, made.text
+        people.append(made.headers["Location"].rsplit("/", 1)[1])
     session = client.post(f"/campaigns/{campaign}/sessions",
                           data={"number": "1", "date": "2026-11-29", "title": "Dawn"})
     session = session.headers["Location"].rsplit("/", 1)[1]
-    terms = {"ruleset": "rocet", "side_a": "id0002", "side_b": "id0003", "weapon_type": "Espada",
+    terms = {"ruleset": "rocet", "side_a": people[0], "side_b": people[1], "weapon_type": "Espada",
              "stakes": "the ship", "challenger": "a", **setup}
     duel = client.post(f"/sessions/{session}/duels", data=terms)
     assert duel.status_code == 302, duel.text
@@ -339,77 +340,94 @@ def test_a_whole_duel_through_the_json_api(client):
 # --- retractions ----------------------------------------------------------------------------
 
 def snapshot(db):
+    """Every read model, row for row, in a stable order."""
     return {table: sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr) for table in schema.TABLES}
 
 
-def scripted_duel(service):
-    """A short virtual-card duel with a discard, dealt damage and lapsed damage: its id."""
-    campaign = service.handle({"type": "CreateCampaign", "name": "S", "ruleset": "rocet"}).key
-    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                              "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 12, "pm_max": 10,
-                                                  "weapons": "Ropera | Espada | 3"}}}).key
-              for name in ("Inés", "Lope")]
-    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                              "date": "2026-11-29", "title": "Dawn"}).key
-    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "clock_size": 6,
-                           "weapon_type": "Espada", "duelists": [{"character_id": people[0], "side": "a"},
-                                                                 {"character_id": people[1], "side": "b"}]}).key
-    stream = f"duel-{duel}"
+def send(client, **command):
+    response = client.post("/api/commands", json=command)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def scripted_duel(client):
+    """A short virtual-card duel through the API, with a discard, dealt and lapsed damage: its id."""
+    campaign = send(client, type="CreateCampaign", name="S", ruleset="rocet")["id"]
+    people = [send(client, type="CreateCharacter", campaign_id=campaign, name=name, rank="pj",
+                   stats={"rocet": {"des": "d8", "int": "d8", "pg_max": 12, "pm_max": 10,
+                                    "weapons": "Ropera | Espada | 3"}})["id"] for name in ("Inés", "Lope")]
+    session = send(client, type="PlanSession", campaign_id=campaign, number=1, date="2026-11-29",
+                   title="Dawn")["id"]
+    duel = send(client, type="StartDuel", session_id=session, ruleset="rocet", clock_size=6, weapon_type="Espada",
+                duelists=[{"character_id": people[0], "side": "a"}, {"character_id": people[1], "side": "b"}])["id"]
 
     def do(command, **fields):
-        return service.handle({"type": command, "duel_id": duel, "expected_version": service.version(stream),
-                               **fields})
+        send(client, type=command, duel_id=duel, expected_version=current(client, duel)["version"], **fields)
 
-    def state():
-        return service._state(stream)[1]
-
-    winners = iter(["a", "b", "a", "a", "b", "a", "a", "a"])
+    winners = iter("abaabaaa")
     for number in range(8):
-        now = state()
+        now = current(client, duel)["state"]
         if now["outcome"]:
             break
-        if now["pending_discard"]:
+        if now["pending_down"]:
+            do("ConfirmUnconscious")
+        elif now["pending_discard"]:
             side = now["pending_discard"]
             do("Discard", side=side, card=now["sides"][side]["hand"][0])
-            continue
-        if now["pending_damage"] and number % 2 == 0:
+        elif now["pending_damage"] and number % 2 == 0:
             do("DealDamage")
-            continue
-        high, low = ([7, 6], [1, 2])
-        w = next(winners)
-        do("PlayTurn", card_a=now["sides"]["a"]["hand"][0], card_b=now["sides"]["b"]["hand"][0],
-           dice_a=high if w == "a" else low, dice_b=high if w == "b" else low)
-    if not state()["outcome"]:
+        else:
+            w = next(winners)
+            do("PlayTurn", card_a=now["sides"]["a"]["hand"][0], card_b=now["sides"]["b"]["hand"][0],
+               dice_a=[7, 6] if w == "a" else [1, 2], dice_b=[7, 6] if w == "b" else [1, 2])
+    if not current(client, duel)["state"]["outcome"]:
         do("Yield", side="b")
     return duel
 
 
-def test_retracting_any_event_of_a_duel_refolds_it_and_the_page_still_renders(tmp_path):
-    first = Service(open_db(str(tmp_path / "script.db")), fixed_context())
-    duel = scripted_duel(first)
-    recorded = first.store.read_stream(f"duel-{duel}")
-    opening = {r.version for r in recorded if r.metadata["decision"] == 1}
-    targets = [r for r in recorded if r.version not in opening]
-    assert {r.type for r in targets} >= {"RocetTurnResolved", "RocetCardDiscarded", "RocetDamageDealt",
-                                         "RocetCardsDrawn", "RocetCardsPlayed"}
-    for target in targets:
-        path = str(tmp_path / f"retract-{target.version}.db")
-        service = Service(open_db(path), fixed_context())
-        assert scripted_duel(service) == duel
-        service.handle({"type": "RetractEvent", "position": target.position, "reason": "misread",
-                        "expected_version": service.version(f"duel-{duel}")})
-        incremental = snapshot(service.db)
-        rebuild(service.db, service.store)
-        assert snapshot(service.db) == incremental, f"rebuild differs after retracting {target.type}"
-        app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                          "SERVICE_CONTEXT": fixed_context()})
-        client = app.test_client()
+def test_retracting_any_event_of_a_duel_refolds_it_and_the_page_still_renders(app, client):
+    """Each command of a scripted duel (after its opening) retracted, each in a duel of its own.
+
+    Retracting any one event takes the events decided with it along, so one event per command
+    covers every retraction there is; which one varies from command to command.
+    """
+    db = open_db(app.config["DATABASE"])
+    store, commands, number = EventStore(db), set(), 1
+    while True:
+        app.config["SERVICE_CONTEXT"].rng.seed(7)  # the same shuffle, so the same duel each time
+        duel = scripted_duel(client)
+        recorded = store.read_stream(f"duel-{duel}")
+        decisions = sorted({r.metadata["decision"] for r in recorded})
+        if number >= len(decisions):
+            break
+        group = [r for r in recorded if r.metadata["decision"] == decisions[number]]
+        target = group[number % len(group)]
+        number += 1
+        retraction = send(client, type="RetractEvent", position=target.position, reason="misread",
+                          expected_version=current(client, duel)["version"])
+        assert retraction["events"][0]["data"]["consequences"] == [r.version for r in group if r != target]
+        commands.add(target.metadata["command"])
+        incremental = snapshot(db)
+        rebuild(db, store)
+        assert snapshot(db) == incremental, f"rebuild differs after retracting {target.type}"
         shown = client.get(f"/duels/{duel}")
-        assert shown.status_code == 200, f"page broke after retracting {target.type}"
-        assert "Retracted" in client.get(f"/campaigns/{service._state(f'duel-{duel}')[1]['campaign_id']}/log").text
+        assert shown.status_code == 200, f"the page broke after retracting {target.type}"
         now = current(client, duel)["state"]
         if "PlayTurn" in rocet.actions(now):  # the duel goes on from the corrected state
             played = act(client, duel, "PlayTurn", card_a=now["sides"]["a"]["hand"][0],
                          card_b=now["sides"]["b"]["hand"][0], server_roll="true")
             assert played.status_code == 302, played.text
-        service.db.close()
+    db.close()
+    assert {"PlayTurn", "Discard", "DealDamage"} <= commands
+
+
+@pytest.mark.xfail(reason="shared: retracting a deal of the opening takes DuelStarted along (decided with it) "
+                          "and leaves the duel's read rows stale; the retraction should be refused")
+def test_retracting_the_opening_deal_is_refused(app, client):
+    duel = scripted_duel(client)
+    db = open_db(app.config["DATABASE"])
+    opening = [r for r in EventStore(db).read_stream(f"duel-{duel}") if r.metadata["decision"] == 1]
+    db.close()
+    response = client.post("/api/commands", json={"type": "RetractEvent", "position": opening[1].position,
+                                                  "expected_version": current(client, duel)["version"]})
+    assert response.status_code == 422
