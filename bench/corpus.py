@@ -60,7 +60,7 @@ def copies(lines: list[str], total: int):
     """Rows for the events table, ``total`` events: the template once, then its duels again and
     again with fresh duel ids — the same campaign, characters and session, so one campaign's log
     and each character's history grow with the log, as in a long campaign."""
-    items = [orjson.loads(line) for line in lines]
+    items = [item for item in map(orjson.loads, lines) if "stream" in item]  # not the trailer
     duel_streams = {i["stream"] for i in items if i["stream"].startswith("duel-")}
     position, copy = 0, 0
     while True:

@@ -41,8 +41,13 @@ def raw_db(path: str) -> sqlite3.Connection:
 
 def bulk_import(workdir: str, lines: list[str], n: int) -> None:
     rows = list(copies(lines, n))
-    text = [backup.dumps({"position": r[0], "stream": r[1], "version": r[2], "type": r[3], "schema": r[4],
-                          "data": loads(r[5]), "metadata": loads(r[6])}) for r in rows]
+    text, digest = [], ""
+    for r in rows:
+        item = {"position": r[0], "stream": r[1], "version": r[2], "type": r[3], "schema": r[4],
+                "data": loads(r[5]), "metadata": loads(r[6])}
+        digest = backup.chain(digest, item)
+        text.append(backup.dumps({**item, "hash": digest}))
+    text.append(backup.dumps({"format": backup.FORMAT, "events": len(rows), "hash": digest}))
     conn = raw_db(os.path.join(workdir, "raw-bulk.db"))
     started = time.perf_counter()
     conn.execute("BEGIN")

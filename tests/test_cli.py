@@ -105,3 +105,17 @@ def test_import_refuses_a_database_that_already_holds_events(filled, tmp_path):
     cli(filled).invoke(args=["export-log", str(dump)])
     result = cli(filled).invoke(args=["import-log", str(dump)])
     assert result.exit_code != 0 and "already holds events" in result.output
+
+
+def test_create_gm_makes_an_account_that_can_log_in(tmp_path):
+    path = str(tmp_path / "gm.db")
+    result = cli(path).invoke(args=["create-gm", "marta", "--password", "a long enough secret"])
+    assert result.exit_code == 0, result.output
+    refused = cli(path).invoke(args=["create-gm", "marta", "--password", "a long enough secret"])
+    assert refused.exit_code != 0 and "username is taken" in refused.output
+    app = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                      "SESSION_COOKIE_SECURE": False})
+    client = app.test_client()
+    assert client.post("/login", data={"username": "marta", "password": "wrong"}).status_code == 401
+    assert client.post("/login", data={"username": "marta", "password": "a long enough secret"}).status_code == 302
+    assert client.get("/").status_code == 200

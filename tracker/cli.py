@@ -71,6 +71,22 @@ def demo_command(if_empty: bool) -> None:
     click.echo(f"Demo campaign created: /campaigns/{campaign_id}")
 
 
+@click.command("create-gm")
+@with_appcontext
+@click.argument("username")
+@click.password_option(help="at least 10 characters (asked for when not given)")
+def create_gm_command(username: str, password: str) -> None:
+    """Create a GM account (the web's first start does the same)."""
+    from tracker.rules.base import Invalid
+    from tracker.services import Service
+
+    try:
+        Service(_db()).handle({"type": "RegisterGM", "username": username, "password": password})
+    except Invalid as bad:
+        raise click.ClickException("; ".join(f"{k} {v}" for k, v in bad.errors.items())) from None
+    click.echo(f"GM account {username!r} created.")
+
+
 def init_app(app: Flask) -> None:
-    for command in (rebuild_command, export_log_command, import_log_command, demo_command):
+    for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command):
         app.cli.add_command(command)
