@@ -151,9 +151,17 @@ def beats(card: str) -> str:
 
 
 def assumptions(state: dict) -> list[str]:
-    """Every [assumed] rule this duel runs under, with its setting."""
+    """Every rule this duel runs under that the seed leaves open (inferred or assumed), as set."""
     s, variant = state["settings"], state["variant"]
-    found = []
+    found = [
+        "Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
+        "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but "
+        "another critical; double 1s are a fumble and lose to any roll but another fumble; TA is the "
+        "higher die of the winner's roll.",
+        "The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
+        "(Insulto beats Finta).",
+        "PG damage dealt “the usual way” is TA + the weapon's fixed damage.",
+    ]
     if s["reshuffle"]:
         found.append("When a pile runs out, its discards are shuffled into a new pile.")
     else:
