@@ -6,13 +6,16 @@ write, and never shows what only the GM may see (hands, hidden skills, notes).
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint, current_app, render_template, request
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from tracker import rules
 from tracker.db import get_db
+from tracker.projections import queries
 from tracker.services import NotFound
 
 bp = Blueprint("player", __name__, url_prefix="/play")
+RECENT = 8  # history lines the display shows, newest first
 
 
 def _signer() -> URLSafeSerializer:
@@ -35,3 +38,38 @@ def open_link(token: str, kind: str) -> dict:
     if row is None or row[2] != kind or row[4]:
         raise NotFound("this link is not valid, or the GM revoked it")
     return {"link_id": row[0], "campaign_id": row[1], "kind": row[2], "target": row[3]}
+
+
+# --- the table display: a duel as the players may see it, following it live ---------------------
+
+def _display(token: str) -> dict:
+    """What the display draws: the duel's row and its public state, never the GM's state."""
+    link = open_link(token, "display")
+    duel = queries.duel(get_db(), link["target"])
+    module = rules.get(duel["ruleset"])
+    state = module.public(duel.pop("state"))
+    return dict(token=token, duel=duel, ruleset=module, state=state, public_view=True,
+                recent=state.get("history", [])[-RECENT:][::-1])
+
+
+@bp.get("/<token>/display")
+def display(token):
+    """Show the table display of a duel: what the players may see, for a second screen."""
+    return render_template("player/display.html", **_display(token))
+
+
+@bp.get("/<token>/display/live")
+def display_live(token):
+    """The display's fragment once the duel has moved past version ``v``; 204 while it has not."""
+    try:
+        link = open_link(token, "display")
+    except NotFound:
+        return _no_store(render_template("player/_display_gone.html"), 404)
+    seen = request.args.get("v", type=int)
+    if seen is not None and seen == queries.stream_version(get_db(), f"duel-{link['target']}"):
+        return _no_store("", 204)
+    return _no_store(render_template("player/_display.html", **_display(token)), 200)
+
+
+def _no_store(body: str, status: int):
+    return body, status, {"Cache-Control": "no-store"}

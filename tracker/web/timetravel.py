@@ -1,4 +1,155 @@
-"""Time travel: a duel as it stood after any one of its events."""
-from flask import Blueprint
+"""Time travel: a duel as it stood after any one of its events, and two such moments side by side.
+
+The state after event ``v`` is the duel's stream folded from the log up to ``v`` alone, leaving
+out what was retracted by then (what ``engine.refold`` computes): a replay of the log cut at that
+event. Those events never change, so states met along the way are remembered in a small memo
+(a cache of a pure function, never a second truth): a step folds a few events, not the duel.
+The GM also issues and revokes the duel's table-display links here.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, current_app, has_app_context, redirect, render_template, request, url_for
+
+from tracker import rules
+from tracker.db import get_db
+from tracker.projections import engine, queries
+from tracker.services import NotFound
+from tracker.store import EventStore
+from tracker.web import is_htmx, service
+from tracker.web.player import sign
 
 bp = Blueprint("timetravel", __name__)
+
+CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
+MEMO_SIZE = 512
+
+
+class Memo:
+    """States of duel streams at given versions, least recently used dropped first."""
+
+    def __init__(self, size: int = MEMO_SIZE):
+        self.size, self.entries, self.lock = size, OrderedDict(), threading.Lock()
+
+    def put(self, key: tuple, position: int, state: dict | None) -> None:
+        with self.lock:
+            self.entries[key] = (position, state)
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def get(self, key: tuple, position: int):
+        """The remembered state, if it was folded from this very event (else None)."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None or entry[0] != position:
+                return None
+            self.entries.move_to_end(key)
+            return entry
+
+
+MEMO = Memo()
+
+
+def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) -> dict | None:
+    """The stream's state after its event ``version``: ``engine.refold`` up to it, from the memo."""
+    recorded = store.read_stream(stream, version)
+    if not recorded:
+        return None
+    version = recorded[-1].version
+    retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
+    retracted = {v for ev in retractions for v in ev.versions}
+    # A remembered state is only good if no retraction came after it (it would change the past).
+    floor = max((r.version for r in recorded if r.type == "EventRetracted"), default=0)
+    database = current_app.config["DATABASE"] if has_app_context() else ""
+    start, state = 0, None
+    for v in range(version, max(floor, 1) - 1, -1):
+        hit = memo.get((database, stream, v), recorded[v - 1].position)
+        if hit is not None:
+            start, state = v, hit[1]
+            break
+    for rec in recorded[start:]:
+        if rec.type != "EventRetracted" and rec.version not in retracted:
+            state = engine.fold(engine.category(stream), state, rec.event, rec.version)
+        if rec.version >= floor and (rec.version % CHECKPOINT_EVERY == 0 or rec.version == version):
+            memo.put((database, stream, rec.version), rec.position, state)
+    return state
+
+
+def duel_events(db, duel_id: str) -> list[dict]:
+    """Every event of the duel in order, with its log line and what retracted it."""
+    cursor = db.execute("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
+                        " WHERE stream = ? ORDER BY version", [f"duel-{duel_id}"])
+    names = [c[0] for c in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _moment(store: EventStore, duel_id: str, events: list[dict], at: int) -> dict:
+    """What a view of one point needs: the event, the state after it and the ruleset."""
+    state = state_at(store, f"duel-{duel_id}", at)
+    return {"at": at, "event": events[at - 1], "state": state, "ruleset": rules.get(state["ruleset"])}
+
+
+def _version(name: str, last: int, default: int) -> int:
+    value = request.args.get(name, type=int)
+    return min(max(value if value is not None else default, 1), last)
+
+
+@bp.get("/duels/<duel_id>/travel")
+def travel(duel_id):
+    """Show the duel as it stood after one of its events (``at``; the latest by default)."""
+    db = get_db()
+    duel = queries.duel(db, duel_id)
+    events = duel_events(db, duel_id)
+    at = _version("at", len(events), len(events))
+    context = dict(duel=duel, events=events, moment=_moment(EventStore(db), duel_id, events, at),
+                   campaign=queries.campaign(db, duel["campaign_id"]))
+    return render_template("timetravel/_travel.html" if is_htmx() else "timetravel/show.html", **context)
+
+
+@bp.get("/duels/<duel_id>/compare")
+def compare(duel_id):
+    """Show the duel after two of its events side by side, and what happened in between."""
+    db = get_db()
+    duel = queries.duel(db, duel_id)
+    events = duel_events(db, duel_id)
+    a, b = sorted((_version("a", len(events), max(len(events) - 1, 1)), _version("b", len(events), len(events))))
+    store = EventStore(db)
+    return render_template("timetravel/compare.html", duel=duel, events=events,
+                           left=_moment(store, duel_id, events, a), right=_moment(store, duel_id, events, b),
+                           between=events[a:b], campaign=queries.campaign(db, duel["campaign_id"]))
+
+
+# --- the table display's links ---------------------------------------------------------------
+
+@bp.app_template_global()
+def display_links(duel_id: str) -> list[dict]:
+    """The duel's table-display links still in force, each with the address to share."""
+    rows = get_db().execute("SELECT link_id FROM player_links WHERE kind = 'display' AND target = ?"
+                            " AND revoked = 0 ORDER BY rowid", [duel_id]).fetchall()
+    return [{"link_id": link_id, "url": url_for("player.display", token=sign(link_id), _external=True)}
+            for (link_id,) in rows]
+
+
+def _links_panel(duel_id: str):
+    if is_htmx():
+        return render_template("timetravel/_links.html", duel=queries.duel(get_db(), duel_id))
+    return redirect(url_for("duels.show", duel_id=duel_id) + "#display-links")
+
+
+@bp.post("/duels/<duel_id>/display-links")
+def issue_display_link(duel_id):
+    """Issue a signed link to the duel's table display."""
+    service().handle({"type": "IssuePlayerLink", "kind": "display", "target": duel_id})
+    return _links_panel(duel_id)
+
+
+@bp.post("/duels/<duel_id>/display-links/<link_id>/revoke")
+def revoke_display_link(duel_id, link_id):
+    """Revoke one of the duel's display links: it stops working at once."""
+    if link_id not in {link["link_id"] for link in display_links(duel_id)}:
+        raise NotFound("no such link")
+    service().handle({"type": "RevokePlayerLink", "link_id": link_id})
+    return _links_panel(duel_id)
