@@ -1,0 +1,259 @@
+"""The duel history read model: one row per duel and the per-ruleset facts the statistics count.
+
+``write_duel`` runs from the duel writer, live and in ``rebuild``, so both leave the same rows.
+Facts no state keeps (every card played, every insult tried, every initiative skill) are read
+from the duel's own events, leaving out retracted ones exactly as ``refold`` does; each ruleset
+has ONE extractor below that knows its state and event shapes, and a test that plays a real duel.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tracker.events import from_data
+from tracker.store import dumps, loads
+
+DDL = """
+CREATE TABLE IF NOT EXISTS history_duels (
+    duel_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, started INTEGER NOT NULL, started_at TEXT NOT NULL,
+    turns INTEGER NOT NULL, lost INTEGER NOT NULL, losses TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS history_duels_campaign ON history_duels(campaign_id, started);
+CREATE TABLE IF NOT EXISTS history_cards (
+    duel_id TEXT NOT NULL, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL, character_id TEXT NOT NULL,
+    turn INTEGER NOT NULL, card TEXT NOT NULL, won INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
+CREATE INDEX IF NOT EXISTS history_cards_campaign ON history_cards(campaign_id, card, won);
+CREATE INDEX IF NOT EXISTS history_cards_character ON history_cards(character_id, card, won);
+CREATE TABLE IF NOT EXISTS history_insults (
+    duel_id TEXT NOT NULL, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL, character_id TEXT NOT NULL,
+    insult TEXT NOT NULL, hit INTEGER NOT NULL, damage INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
+CREATE INDEX IF NOT EXISTS history_insults_campaign ON history_insults(campaign_id, insult);
+CREATE INDEX IF NOT EXISTS history_insults_character ON history_insults(character_id, insult);
+CREATE TABLE IF NOT EXISTS history_initiative (
+    duel_id TEXT NOT NULL, round INTEGER NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
+    skill TEXT NOT NULL, won INTEGER NOT NULL, PRIMARY KEY (duel_id, round, character_id));
+CREATE INDEX IF NOT EXISTS history_initiative_campaign ON history_initiative(campaign_id, skill);
+CREATE INDEX IF NOT EXISTS history_initiative_character ON history_initiative(character_id, skill);
+"""
+
+TABLES = ("history_duels", "history_cards", "history_insults", "history_initiative")
+
+
+def create(db) -> None:
+    for statement in DDL.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+def write_duel(db, key: str, version: int, state: dict) -> None:
+    """Replace the duel's history rows with what its state and its events (up to ``version``) say."""
+    for table in TABLES:
+        db.execute(f"DELETE FROM {table} WHERE duel_id = ?", [key])
+    campaign = state["campaign_id"]
+    extractor = EXTRACTORS.get(state["ruleset"])
+    facts = extractor(state, _events(db, key, version, FACT_TYPES[state["ruleset"]])) if extractor else {}
+    turns = facts.get("turns", state.get("round") or state.get("turn") or 0)
+    losses: dict[str, int] = {}
+    for w in state["wounds"]:
+        losses[w["track"]] = losses.get(w["track"], 0) + w["amount"]
+    started = db.execute("SELECT position, metadata FROM events WHERE stream = ? AND version = 1",
+                         [f"duel-{key}"]).fetchone()
+    db.execute("INSERT INTO history_duels (duel_id, campaign_id, started, started_at, turns, lost, losses)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [key, campaign, started[0], loads(started[1]).get("recorded_at", ""), turns,
+                sum(losses.values()), dumps(losses)])
+    db.conn.executemany("INSERT INTO history_cards (duel_id, seq, campaign_id, character_id, turn, card, won)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(key, seq, campaign, c["character"], c["turn"], c["card"], int(c["won"]))
+                         for seq, c in enumerate(facts.get("cards", ()))])
+    db.conn.executemany("INSERT INTO history_insults (duel_id, seq, campaign_id, character_id, insult, hit, damage)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(key, seq, campaign, i["character"], i["insult"], int(i["hit"]), i["damage"])
+                         for seq, i in enumerate(facts.get("insults", ()))])
+    db.conn.executemany("INSERT INTO history_initiative (duel_id, round, character_id, campaign_id, skill, won)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        [(key, i["round"], i["character"], campaign, i["skill"], int(i["won"]))
+                         for i in facts.get("initiative", ())])
+
+
+def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
+    """The duel's events of these types, typed and upcast, without the retracted ones (as ``refold``)."""
+    if not types:
+        return []
+    marks = ", ".join("?" * (len(types) + 1))
+    rows = db.execute(f"SELECT version, type, schema, data FROM events WHERE stream = ? AND version <= ?"
+                      f" AND type IN ({marks}) ORDER BY version",
+                      [f"duel-{key}", version, *types, "EventRetracted"]).fetchall()
+    typed = [(v, t, from_data(t, loads(data), schema)) for v, t, schema, data in rows]
+    retracted = {v for _, t, ev in typed if t == "EventRetracted" for v in ev.versions}
+    return [ev for v, t, ev in typed if t != "EventRetracted" and v not in retracted]
+
+
+# --- one extractor per ruleset ----------------------------------------------------------------
+# Each returns {"turns": int, and any of "cards", "insults", "initiative": [fact, …]}.
+
+def rocet_facts(state: dict, events: list) -> dict:
+    """DEPENDS ON the Rocèt state (``turn``, ``sides[side]["id"]``) and RocetTurnResolved
+    (``turn``, ``card_a``, ``card_b``, ``winner``): every card laid, and whether it won its turn."""
+    cards = []
+    for ev in events:
+        for side, card in (("a", ev.card_a), ("b", ev.card_b)):
+            cards.append({"character": state["sides"][side]["id"], "turn": ev.turn, "card": card,
+                          "won": ev.winner == side})
+    return {"turns": state["turn"], "cards": cards}
+
+
+def pirate_facts(state: dict, events: list) -> dict:
+    """DEPENDS ON the pirate state (``round``, ``fighters[side]["id"]``) and PirateInsultTraded
+    (``side``, ``insult``, ``hit``, ``damage``): every insult tried in a duelo de labia."""
+    insults = [{"character": state["fighters"][ev.side]["id"], "insult": ev.insult, "hit": ev.hit,
+                "damage": ev.damage if ev.hit else 0} for ev in events]
+    return {"turns": state["round"], "insults": insults}
+
+
+def pf2e_facts(state: dict, events: list) -> dict:
+    """DEPENDS ON the PF2e state (``round``, ``phase``) and Pf2eInitiativeRolled (``round``,
+    ``duelist``, ``skill``), Pf2eRoundOrdered (``tiers``, best first) and Pf2eTieBroken
+    (``first``): each duelist's secret skill per round, and whether it won that round's initiative."""
+    skills: dict[tuple[int, str], str] = {}
+    first: dict[int, str] = {}
+    for ev in events:
+        name = type(ev).__name__
+        if name == "Pf2eInitiativeRolled":
+            skills[(ev.round, ev.duelist)] = ev.skill
+        elif name == "Pf2eRoundOrdered" and ev.tiers and len(ev.tiers[0]) == 1:
+            first[ev.round] = ev.tiers[0][0]
+        elif name == "Pf2eTieBroken":
+            first[ev.round] = ev.first
+    initiative = [{"round": r, "character": who, "skill": skill, "won": first.get(r) == who}
+                  for (r, who), skill in sorted(skills.items())]
+    # A round counts once someone acted in it; a duel waiting on initiative has not begun the next.
+    rounds = state["round"] - (1 if state["phase"] == "initiative" and state["round"] > 1 else 0)
+    return {"turns": rounds, "initiative": initiative}
+
+
+EXTRACTORS: dict[str, Callable[[dict, list], dict]] = {
+    "rocet": rocet_facts, "pirate": pirate_facts, "pf2e": pf2e_facts}
+FACT_TYPES = {"rocet": ("RocetTurnResolved",), "pirate": ("PirateInsultTraded",),
+              "pf2e": ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")}
+
+
+# --- reading --------------------------------------------------------------------------------
+
+OUTCOMES = {"won": "a side won", "draw": "drawn", "abandoned": "abandoned", "running": "still running",
+            "win": "the character won", "loss": "the character lost"}
+SORTS = {"newest": "h.started DESC", "oldest": "h.started", "longest": "h.turns DESC, h.started DESC",
+         "bloodiest": "h.lost DESC, h.started DESC"}
+PAGE_SIZE = 25
+
+
+def _rows(db, sql: str, params: list | tuple = ()) -> list[dict]:
+    cursor = db.execute(sql, params)
+    names = [c[0] for c in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def clean_filters(args, rulesets) -> dict:
+    """The page's filters from the query string; anything unknown is left out, not refused."""
+    page = args.get("page", "")
+    outcome = args.get("outcome") or None
+    character = args.get("character") or None
+    return {"character": character, "ruleset": args.get("ruleset") if args.get("ruleset") in rulesets else None,
+            "session": args.get("session") or None, "ending": args.get("ending") or None,
+            "outcome": outcome if outcome in OUTCOMES and (character or outcome not in ("win", "loss")) else None,
+            "sort": args.get("sort") if args.get("sort") in SORTS else "newest",
+            "page": max(int(page), 1) if page.isdigit() else 1}
+
+
+def duels_page(db, campaign_id: str, filters: dict, size: int | None = None) -> dict:
+    """One page of the campaign's duels, filtered and sorted, with their duelists and the total."""
+    size = size or PAGE_SIZE
+    where, params = ["d.campaign_id = ?"], [campaign_id]
+    source = "duels d JOIN history_duels h ON h.duel_id = d.id JOIN sessions s ON s.id = d.session_id"
+    if filters["character"]:
+        source += " JOIN duelists p ON p.duel_id = d.id AND p.character_id = ?"
+        params.insert(0, filters["character"])
+    for key, column in (("ruleset", "d.ruleset"), ("session", "d.session_id"), ("ending", "d.ending")):
+        if filters[key]:
+            where.append(f"{column} = ?")
+            params.append(filters[key])
+    where += {"won": ["d.winner IS NOT NULL"], "draw": ["d.status = 'over'", "d.winner IS NULL",
+                                                          "d.ending != 'abandoned'"],
+              "abandoned": ["d.ending = 'abandoned'"], "running": ["d.status = 'running'"],
+              "win": ["p.result = 'win'"], "loss": ["p.result = 'loss'"]}.get(filters["outcome"], [])
+    sql = f"FROM {source} WHERE {' AND '.join(where)}"
+    total = db.execute(f"SELECT COUNT(*) {sql}", params).fetchone()[0]
+    pages = max((total + size - 1) // size, 1)
+    page = min(filters["page"], pages)
+    rows = _rows(db, f"SELECT d.*, h.started_at, h.turns, h.lost, h.losses, s.number AS session_number,"
+                     f" s.date AS session_date, s.title AS session_title {sql}"
+                     f" ORDER BY {SORTS[filters['sort']]} LIMIT ? OFFSET ?", [*params, size, (page - 1) * size])
+    _attach_duelists(db, rows)
+    return {"duels": rows, "total": total, "page": page, "pages": pages}
+
+
+def _attach_duelists(db, rows: list[dict]) -> None:
+    by_duel: dict[str, list] = {r["id"]: [] for r in rows}
+    for r in rows:
+        r["losses"] = loads(r["losses"])
+        r["duelists"] = by_duel[r["id"]]
+    if by_duel:
+        marks = ", ".join("?" * len(by_duel))
+        for d in _rows(db, f"SELECT duel_id, character_id, side, name, result FROM duelists"
+                           f" WHERE duel_id IN ({marks}) ORDER BY side, name", list(by_duel)):
+            by_duel[d["duel_id"]].append(d)
+
+
+def filter_choices(db, campaign_id: str) -> dict:
+    """What the filters offer: the campaign's characters, sessions and the endings that happened."""
+    return {"characters": _rows(db, "SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY name", [campaign_id]),
+            "sessions": _rows(db, "SELECT id, number, title FROM sessions WHERE campaign_id = ? ORDER BY number",
+                              [campaign_id]),
+            "endings": [r[0] for r in db.execute("SELECT DISTINCT ending FROM duels WHERE campaign_id = ?"
+                                                 " AND ending IS NOT NULL ORDER BY ending", [campaign_id])]}
+
+
+def campaign_stats(db, campaign_id: str) -> dict:
+    """The figures a GM shows the table: longest duels, Rocèt cards, insults, PF2e initiative skills."""
+    longest = _rows(db, "SELECT d.ruleset, d.id, d.title, d.summary, MAX(h.turns) AS turns FROM history_duels h"
+                        " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ? GROUP BY d.ruleset"
+                        " ORDER BY turns DESC", [campaign_id])
+    return {"longest": longest, "total": db.execute("SELECT COUNT(*) FROM history_duels WHERE campaign_id = ?",
+                                                   [campaign_id]).fetchone()[0],
+            **_facts(db, "campaign_id", campaign_id)}
+
+
+def _facts(db, column: str, value: str) -> dict:
+    """Cards, insults and initiative skills, counted for a campaign or for one character."""
+    cards = _rows(db, f"SELECT card AS name, COUNT(*) AS used, SUM(won) AS won FROM history_cards"
+                      f" WHERE {column} = ? GROUP BY card ORDER BY used DESC, card", [value])
+    insults = _rows(db, f"SELECT insult AS name, COUNT(*) AS used, SUM(hit) AS won, SUM(damage) AS damage"
+                        f" FROM history_insults WHERE {column} = ? GROUP BY insult ORDER BY used DESC, insult", [value])
+    skills = _rows(db, f"SELECT i.skill AS name, COUNT(*) AS used, SUM(i.won) AS won,"
+                       f" SUM(p.result = 'win') AS duels_won FROM history_initiative i"
+                       f" JOIN duelists p ON p.duel_id = i.duel_id AND p.character_id = i.character_id"
+                       f" WHERE i.{column} = ? GROUP BY i.skill ORDER BY used DESC, i.skill", [value])
+    for row in cards + insults + skills:
+        row["rate"] = round(100 * row["won"] / row["used"]) if row["used"] else 0
+    return {"cards": cards, "insults": insults, "skills": skills}
+
+
+def character_record(db, character_id: str, recent: int = 50) -> dict:
+    """A character's record by ruleset, losses duel by duel, rivals and their own statistics."""
+    record: dict[str, dict[str, int]] = {}
+    for ruleset, result, count in db.execute("SELECT ruleset, result, count FROM records WHERE character_id = ?"
+                                             " ORDER BY ruleset", [character_id]):
+        record.setdefault(ruleset, {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})[result] = count
+    losses = _rows(db, "SELECT w.duel_id, w.track, SUM(w.amount) AS amount, d.title, d.ruleset, h.started,"
+                       " h.started_at FROM wounds w JOIN duels d ON d.id = w.duel_id"
+                       " JOIN history_duels h ON h.duel_id = w.duel_id WHERE w.character_id = ?"
+                       " GROUP BY w.duel_id, w.track ORDER BY h.started DESC LIMIT ?", [character_id, recent])
+    totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
+                       " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
+    rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(c.name, o.name) AS name, COUNT(*) AS duels,"
+                       " SUM(p.result = 'win') AS won, SUM(p.result = 'loss') AS lost FROM duelists p"
+                       " JOIN duelists o ON o.duel_id = p.duel_id AND o.side != p.side"
+                       " LEFT JOIN characters c ON c.id = o.character_id WHERE p.character_id = ?"
+                       " GROUP BY o.character_id ORDER BY duels DESC, name LIMIT 10", [character_id])
+    return {"record": record, "losses": losses, "loss_totals": totals, "rivals": rivals, "recent": recent,
+            **_facts(db, "character_id", character_id)}
