@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from tracker import accounts, rules, workspace
-from tracker.projections import schema
+from tracker.projections import history, schema
 from tracker.rules.duel import DuelStarted
 from tracker.store import EventStore, Recorded, dumps, loads
 from tracker.workspace import EventRetracted
@@ -57,9 +57,10 @@ def refold(store: EventStore, stream: str, up_to_version: int) -> dict | None:
 class Projector:
     """Applies recorded events to the read models; call ``flush`` before the transaction ends."""
 
-    def __init__(self, db, store: EventStore, rebuilding: bool = False):
+    def __init__(self, db, store: EventStore, rebuilding: bool = False,
+                 known: dict[str, tuple[int, dict | None]] | None = None):
         self.db, self.store, self.rebuilding = db, store, rebuilding
-        self.states: dict[str, tuple[int, dict | None]] = {}
+        self.states: dict[str, tuple[int, dict | None]] = dict(known or {})  # states the caller just read
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
@@ -226,6 +227,7 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     _count(db, "track_totals", "character_id, track", "lost", 1,
            [(r[1], r[3], r[4]) for r in rows if r[7]])
+    history.write_duel(db, key, version, s)
 
 
 def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> None:

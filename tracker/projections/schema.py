@@ -1,4 +1,5 @@
 """The read models: tables projected from the log, dropped and rebuilt at will."""
+from tracker.projections import history
 
 READ_MODELS = """
 CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
@@ -64,7 +65,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
 """
 
 TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "api_tokens", "characters", "sessions", "duels",
-          "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects")
+          "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects") + history.TABLES
 
 
 def create(db) -> None:
@@ -72,6 +73,7 @@ def create(db) -> None:
     for statement in READ_MODELS.split(";"):
         if statement.strip():
             db.execute(statement)
+    history.create(db)
 
 
 def drop(db) -> None:
