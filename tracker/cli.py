@@ -8,6 +8,7 @@ from flask.cli import with_appcontext
 from flask import Flask, current_app
 
 from tracker import backup
+from tracker.cli_recap import recap_command
 from tracker.db import open_db
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore
@@ -90,3 +91,4 @@ def create_gm_command(username: str, password: str) -> None:
 def init_app(app: Flask) -> None:
     for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command):
         app.cli.add_command(command)
+    app.cli.add_command(recap_command)

@@ -40,6 +40,19 @@ def open_link(token: str, kind: str) -> dict:
     return {"link_id": row[0], "campaign_id": row[1], "kind": row[2], "target": row[3]}
 
 
+@bp.get("/<token>/recap")
+def recap(token):
+    """Show the session's players' recap (nothing secret), or download it (?format=md|html|json)."""
+    from flask import render_template, request
+
+    from tracker import recap as recaps
+    from tracker.web.recaps import download
+
+    data = recaps.build(get_db(), open_link(token, "recap")["target"], "players")
+    fmt = request.args.get("format")
+    return download(data, fmt) if fmt else render_template("player/recap.html", recap=data, token=token)
+
+
 # --- the table display: a duel as the players may see it, following it live ---------------------
 
 def _display(token: str) -> dict:

@@ -1,4 +1,53 @@
-"""Session recaps for the GM: Markdown, HTML and JSON downloads."""
-from flask import Blueprint
+"""Session recaps for the GM: Markdown, HTML and JSON downloads, and the players' recap links."""
+from flask import Blueprint, Response, abort, redirect, request, url_for
+
+from tracker import recap
+from tracker.db import get_db
+from tracker.services import NotFound
+from tracker.web import service
 
 bp = Blueprint("recaps", __name__)
+
+
+def download(data: dict, fmt: str) -> Response:
+    """A recap as a file to save: the standalone HTML is a document, never shown under our origin."""
+    if fmt not in recap.FORMATS:
+        abort(404)
+    response = Response(recap.render(data, fmt), mimetype=recap.FORMATS[fmt].split(";")[0])
+    response.headers["Content-Disposition"] = f'attachment; filename="{recap.filename(data, fmt)}"'
+    return response
+
+
+@bp.get("/sessions/<session_id>/recap.<fmt>")
+def download_recap(session_id, fmt):
+    """Download the session's recap for the GM or for the players (?audience=)."""
+    audience = request.args.get("audience", "gm")
+    if audience not in recap.AUDIENCES:
+        abort(404)
+    return download(recap.build(get_db(), session_id, audience), fmt)
+
+
+@bp.post("/sessions/<session_id>/recap-links")
+def issue_link(session_id):
+    """Make a signed, read-only link to the session's players' recap."""
+    service().handle({"type": "IssuePlayerLink", "kind": "recap", "target": session_id})
+    return redirect(url_for("sessions.show", session_id=session_id, _anchor="recap"))
+
+
+@bp.post("/sessions/<session_id>/recap-links/<link_id>/revoke")
+def revoke_link(session_id, link_id):
+    """Revoke one of the session's recap links: it stops working at once."""
+    if link_id not in {link["link_id"] for link in recap_links(session_id)}:
+        raise NotFound("no such link")
+    service().handle({"type": "RevokePlayerLink", "link_id": link_id})
+    return redirect(url_for("sessions.show", session_id=session_id, _anchor="recap"))
+
+
+@bp.app_template_global()
+def recap_links(session_id: str) -> list[dict]:
+    """The session's live player-recap links, each with the token its URL carries."""
+    from tracker.web.player import sign
+
+    rows = get_db().execute("SELECT link_id FROM player_links WHERE kind = 'recap' AND target = ? AND revoked = 0"
+                            " ORDER BY link_id", [session_id]).fetchall()
+    return [{"link_id": row[0], "token": sign(row[0])} for row in rows]
