@@ -275,7 +275,7 @@ class Service:
         session_id = _key(command.get("session_id"), "session_id")
         session = self._existing(f"session-{session_id}")
         name = command.get("ruleset")
-        if name not in rules.RULESETS:
+        if not isinstance(name, str) or name not in rules.RULESETS:
             raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
         module = rules.get(name)
         common = parse_fields(START_FIELDS, command)
@@ -303,6 +303,9 @@ class Service:
                                   [str(entry.get("character_id")), campaign_id]).fetchone()
             if row is None:
                 errors[f"side_{entry['side']}"] = "choose a character of this campaign"
+                continue
+            if any(d["id"] == row[0] for d in duelists):  # the read models hold one row per duelist
+                errors[f"side_{entry['side']}"] = "a character can take only one place in a duel"
                 continue
             stats = loads(row[3]).get(module.NAME)
             duelists.append({"id": row[0], "name": row[1], "side": entry["side"], "rank": row[2],
