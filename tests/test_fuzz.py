@@ -1,0 +1,268 @@
+"""Fuzzing every command through the JSON API and every form route: random, malformed, huge and
+unknown values, wrong types, commands against finished or another GM's duels. Whatever arrives,
+the answer is never a 5xx, and a command that is not accepted leaves the log exactly as it was."""
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from bench.driver import hand_fields, random_value
+from tests.conftest import logged_in, register_gm
+from tracker import demo, rules, workspace
+from tracker.db import open_db
+from tracker.services import HANDLERS
+
+FUZZ = dict(deadline=None, derandomize=True,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+# A duel of each real ruleset, with the demo characters made for it.
+DUELS = {"rocet": ((0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
+         "pirate": ((2, 3), {"kind": "sword", "sword_victory": "hits", "hits": 3}),
+         "pf2e": ((4, 5), {"kind": "combat"})}
+
+scalars = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+           | st.sampled_from(["", " ", "0", "-1", "1e309", "<script>alert(1)</script>", "../../etc", "\x00", "ñ" * 3]))
+junk = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=8)
+huge = st.sampled_from([10_000, 200_000, 1_000_000]).map(lambda n: "<b>é</b>" * (n // 8))
+# Each mutation: what to do, which key (by index into the command's keys), and a value.
+mutations = st.lists(st.tuples(st.sampled_from(["set", "drop", "add", "huge", "target", "version"]),
+                               st.integers(0, 50), junk, huge), max_size=3)
+
+
+class World:
+    """A GM's campaign with a live duel of each ruleset, finished duels, and another GM's duel."""
+
+    def __init__(self, app):
+        self.app, self.client = app, logged_in(app)
+        self.db = open_db(app.config["DATABASE"])
+        self.campaign, self.session = self.workspace(self.client)
+        self.live = {name: self.start(name) for name in DUELS}
+        self.finished = {name: self.finish(self.start(name)) for name in DUELS}
+        register_gm(app, "gmother", "other")
+        self.other = logged_in(app, "gmother")
+        self.other_campaign, other_session = self.workspace(self.other)
+        self.foreign = self.start("pirate", self.other, other_session, self.other_campaign)
+
+    def api(self, body, client=None):
+        response = (client or self.client).post("/api/commands", json=body)
+        assert response.status_code == 201, response.json
+        return response.json["id"]
+
+    def workspace(self, client):
+        campaign = self.api({"type": "CreateCampaign", "name": "Fuzz", "ruleset": "rocet"}, client)
+        session = self.api({"type": "PlanSession", "campaign_id": campaign, "number": 1, "date": "2026-11-29",
+                            "title": "Dawn"}, client)
+        return campaign, session
+
+    def start(self, ruleset, client=None, session=None, campaign=None):
+        pair, setup = DUELS[ruleset]
+        ids = [self.api({"type": "CreateCharacter", "campaign_id": campaign or self.campaign,
+                         **demo.CHARACTERS[i]}, client) for i in pair]
+        return self.api({"type": "StartDuel", "session_id": session or self.session, "ruleset": ruleset,
+                         "duelists": [{"character_id": ids[0], "side": "a"}, {"character_id": ids[1], "side": "b"}],
+                         "setup": setup}, client)
+
+    def finish(self, duel_id):
+        self.api({"type": "Yield", "duel_id": duel_id, "side": "a", "expected_version": self.version(duel_id)})
+        return duel_id
+
+    def version(self, duel_id):
+        row = self.db.execute("SELECT version FROM stream_states WHERE stream = ?", [f"duel-{duel_id}"]).fetchone()
+        return row[0] if row else 0
+
+    def state(self, duel_id):
+        row = self.db.execute("SELECT state FROM stream_states WHERE stream = ?", [f"duel-{duel_id}"]).fetchone()
+        return json.loads(row[0])
+
+    def live_duel(self, ruleset):
+        """The ruleset's running duel, starting a fresh one when the last has ended."""
+        if self.state(self.live[ruleset]).get("outcome"):
+            self.live[ruleset] = self.start(ruleset)
+        return self.live[ruleset]
+
+    def duel_command(self, ruleset, rng):
+        """A command of the ruleset built from its fields, as bench/driver.py plays them: often legal."""
+        duel_id = self.live_duel(ruleset)
+        state, module = self.state(duel_id), rules.get(ruleset)
+        legal = module.actions(state)
+        name = rng.choice(legal if legal and rng.random() < 0.8 else list(module.COMMANDS))
+        command = {"type": name, "duel_id": duel_id, "expected_version": self.version(duel_id)}
+        fields = module.COMMANDS[name].FIELDS
+        for field in fields:
+            command[field.name] = random_value(field, rng)
+            if field.kind == "character":
+                command[field.name] = rng.choice(state["duelists"])["id"]
+        hand_fields(state, command, fields, rng)
+        return command
+
+    def targets(self):
+        """Ids a mutated command may point at instead: finished, foreign, missing or malformed."""
+        return [*self.finished.values(), self.foreign, self.other_campaign, "nope", "", "x" * 65, "../duel"]
+
+    def log(self):
+        """The log's size and last position: equal before and after means nothing was appended."""
+        return self.db.execute("SELECT COUNT(*), COALESCE(MAX(position), 0) FROM events").fetchone()
+
+
+@pytest.fixture
+def world(app):
+    world = World(app)
+    yield world
+    world.db.close()
+
+
+def mutate(command, changes, targets=("nope",)):
+    """Apply the drawn mutations to a copy of a (mostly valid) command."""
+    command = dict(command)
+    for kind, index, value, text in changes:
+        keys = sorted(command) or ["type"]
+        key = keys[index % len(keys)]
+        if kind == "set":
+            command[key] = value
+        elif kind == "drop":
+            command.pop(key, None)
+        elif kind == "add":
+            command[f"unknown_{index}"] = value
+        elif kind == "huge":
+            command[key] = text
+        elif kind == "target":
+            for name in ("duel_id", "campaign_id", "session_id", "character_id"):
+                if name in command:
+                    command[name] = targets[index % len(targets)]
+        elif kind == "version":
+            command["expected_version"] = value
+    return command
+
+
+def as_form(command):
+    """The command as a browser would post it: text values, a list where a field repeats."""
+    form = {}
+    for key, value in command.items():
+        if value is None or value is False:
+            continue
+        if isinstance(value, dict):
+            for inner, item in value.items():
+                form[f"{key}.{inner}"] = json.dumps(item) if isinstance(item, (dict, list)) else str(item)
+        elif isinstance(value, list):
+            form[key] = [json.dumps(v) if isinstance(v, (dict, list)) else str(v) for v in value]
+        else:
+            form[key] = "on" if value is True else str(value)
+    return form
+
+
+def check(world, send):
+    """Send one request; never a 5xx, and when it is refused the log is as it was."""
+    before = world.log()
+    response = send()
+    assert response.status_code < 500
+    if response.status_code >= 400:
+        assert world.log() == before, f"a refused request ({response.status_code}) appended"
+    return response
+
+
+@pytest.mark.parametrize("ruleset", list(DUELS))
+@settings(max_examples=60, **FUZZ)
+@given(seed=st.integers(0, 2**32), changes=mutations)
+def test_duel_commands_through_the_api(world, ruleset, seed, changes):
+    command = mutate(world.duel_command(ruleset, random.Random(seed)), changes, world.targets())
+    check(world, lambda: world.client.post("/api/commands", json=command))
+
+
+@pytest.mark.parametrize("ruleset", list(DUELS))
+@settings(max_examples=40, **FUZZ)
+@given(seed=st.integers(0, 2**32), changes=mutations, htmx=st.booleans())
+def test_duel_commands_through_the_forms(world, ruleset, seed, changes, htmx):
+    command = mutate(world.duel_command(ruleset, random.Random(seed)), changes, world.targets())
+    url = f"/duels/{command.pop('duel_id', world.live[ruleset])}/do/{command.pop('type', 'Nothing')}"
+    headers = {"HX-Request": "true"} if htmx else {}
+    check(world, lambda: world.client.post(url, data=as_form(command), headers=headers))
+
+
+def workspace_commands(world):
+    """One plausible command of each workspace and account type, to mutate."""
+    character = world.db.execute("SELECT id FROM characters WHERE campaign_id = ? LIMIT 1",
+                                 [world.campaign]).fetchone()[0]
+    duel = world.live["pirate"]
+    position = world.db.execute("SELECT MAX(position) FROM events WHERE stream = ?", [f"duel-{duel}"]).fetchone()[0]
+    version = lambda stream: world.db.execute("SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?",
+                                              [stream]).fetchone()[0]
+    campaign = {"name": "Season <i>2</i>", "ruleset": "pirate", "notes": "n"}
+    session = {"number": 2, "date": "2026-12-01", "title": "Night"}
+    return {
+        "CreateCampaign": campaign,
+        "EditCampaign": {**campaign, "campaign_id": world.campaign,
+                         "expected_version": version(f"campaign-{world.campaign}")},
+        "CreateCharacter": {**demo.CHARACTERS[2], "campaign_id": world.campaign},
+        "EditCharacter": {**demo.CHARACTERS[2], "character_id": character,
+                          "expected_version": version(f"character-{character}")},
+        "PlanSession": {**session, "campaign_id": world.campaign},
+        "EditSession": {**session, "session_id": world.session,
+                        "expected_version": version(f"session-{world.session}")},
+        "RetractEvent": {"position": position, "reason": "misread", "expected_version": version(f"duel-{duel}")},
+        "StartDuel": {"session_id": world.session, "ruleset": "pirate", "setup": DUELS["pirate"][1],
+                      "duelists": [{"character_id": character, "side": "a"}, {"character_id": character, "side": "b"}]},
+        "RegisterGM": {"username": "newgm", "password": "long enough password"},
+        "IssueApiToken": {"label": "fuzz"},
+        "RevokeApiToken": {"token_id": "gmothertok"},
+        "ShareCampaign": {"campaign_id": world.campaign, "username": "other"},
+        "UnshareCampaign": {"campaign_id": world.campaign, "gm_id": "gmother"},
+        "IssuePlayerLink": {"kind": "display", "target": duel},
+        "RevokePlayerLink": {"link_id": "nope"},
+    }
+
+
+@settings(max_examples=150, **FUZZ)
+@given(kind=st.sampled_from(sorted(HANDLERS)), changes=mutations)
+def test_workspace_commands_through_the_api(world, kind, changes):
+    command = mutate({"type": kind, **workspace_commands(world)[kind]}, changes, world.targets())
+    check(world, lambda: world.client.post("/api/commands", json=command))
+
+
+@settings(max_examples=60, **FUZZ)
+@given(body=junk | huge | st.binary(max_size=200), content_type=st.sampled_from(
+    ["application/json", "text/plain", "application/x-www-form-urlencoded", ""]))
+def test_any_body_through_the_api(world, body, content_type):
+    data = body if isinstance(body, bytes) else json.dumps(body)
+    check(world, lambda: world.client.post("/api/commands", data=data, content_type=content_type))
+
+
+def form_routes(app):
+    return sorted((rule.rule, rule.endpoint) for rule in app.url_map.iter_rules()
+                  if "POST" in rule.methods and not rule.endpoint.startswith("api."))
+
+
+FIELD_NAMES = sorted({f.name for f in (*workspace.CAMPAIGN_FIELDS, *workspace.CHARACTER_FIELDS,
+                                       *workspace.SESSION_FIELDS)}
+                     | {f"{m.NAME}.{f.name}" for m in rules.RULESETS.values() for f in m.STATS}
+                     | {f.name for m in rules.RULESETS.values() for f in m.SETUP}
+                     | {"ruleset", "side_a", "side_b", "expected_version", "reason", "next", "label",
+                        "username", "password", "gm_id", "kind", "target", "stakes", "judge", "challenger"})
+
+
+@settings(max_examples=150, **FUZZ)
+@given(route=st.integers(0, 100), args=st.integers(0, 100), known=st.booleans(),
+       fields=st.dictionaries(st.sampled_from(FIELD_NAMES), scalars | huge, max_size=6),
+       changes=mutations, htmx=st.booleans())
+def test_every_form_route(world, route, args, known, fields, changes, htmx):
+    rule, endpoint = form_routes(world.app)[route % len(form_routes(world.app))]
+    url = rule
+    for name in ("campaign_id", "character_id", "session_id", "duel_id", "token_id", "position", "command"):
+        pool = {"campaign_id": [world.campaign], "character_id": [], "session_id": [world.session],
+                "duel_id": list(world.live.values()), "token_id": ["gmothertok"], "position": ["1", "999999"],
+                "command": [c for m in rules.RULESETS.values() for c in m.COMMANDS]}[name]
+        if name == "character_id":
+            pool = [world.db.execute("SELECT id FROM characters WHERE campaign_id = ? LIMIT 1",
+                                     [world.campaign]).fetchone()[0]]
+        if name not in ("position", "command"):
+            pool = pool + world.targets()[:-3]  # path segments cannot be empty or hold a slash
+        url = url.replace(f"<{name}>", str(pool[args % len(pool)])).replace(f"<int:{name}>",
+                                                                          str(pool[args % len(pool)]))
+    base = {}
+    if known:
+        commands = workspace_commands(world)
+        base = next((commands[k] for k in commands if k.lower().startswith(endpoint.split(".")[1][:4])), {})
+    form = as_form(mutate({**base, **fields}, changes, world.targets()))
+    headers = {"HX-Request": "true"} if htmx else {}
+    check(world, lambda: logged_in(world.app).post(url, data=form, headers=headers))
