@@ -109,12 +109,13 @@ def test_pirate_facts_are_every_insult_tried(campaign):
 def test_pf2e_facts_are_each_secret_skill_and_who_won_initiative(campaign):
     duel, seelah, vex = campaign.pf2e_duel()
     rolls = [row[1:3] + row[4:] for row in campaign.rows("history_initiative", duel)]
-    assert sorted(rolls) == [(1, seelah, "intimidation", 1), (1, vex, "deception", 0),
-                             (2, seelah, "perception", 0), (2, vex, "intimidation", 1)]
+    assert sorted(rolls) == [(1, seelah, "intimidation", 1, 0), (1, vex, "deception", 0, 1),  # and won the duel
+                             (2, seelah, "perception", 0, 0), (2, vex, "intimidation", 1, 1)]
     skills = {s["name"]: s for s in history.campaign_stats(campaign.service.db, campaign.id)["skills"]}
     assert skills["intimidation"] == {"name": "intimidation", "used": 2, "won": 2, "duels_won": 1, "rate": 100}
     assert skills["perception"]["duels_won"] == 0
-    assert campaign.rows("history_duels", duel)[0][4] == 2  # two rounds
+    assert campaign.service.db.execute("SELECT turns FROM history_duels WHERE duel_id = ?",
+                                       [duel]).fetchone() == (2,)  # two rounds
 
 
 def test_a_retracted_turn_leaves_no_facts_and_rebuild_gives_the_same_rows(campaign):

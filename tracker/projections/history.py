@@ -14,8 +14,9 @@ from tracker.store import dumps, loads
 
 DDL = """
 CREATE TABLE IF NOT EXISTS history_duels (
-    duel_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, started INTEGER NOT NULL, started_at TEXT NOT NULL,
-    turns INTEGER NOT NULL, lost INTEGER NOT NULL, losses TEXT NOT NULL);
+    duel_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, ruleset TEXT NOT NULL,
+    status TEXT NOT NULL, ending TEXT NOT NULL, decided INTEGER NOT NULL, started INTEGER NOT NULL,
+    started_at TEXT NOT NULL, turns INTEGER NOT NULL, lost INTEGER NOT NULL, losses TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS history_duels_campaign ON history_duels(campaign_id, started);
 CREATE TABLE IF NOT EXISTS history_cards (
     duel_id TEXT NOT NULL, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL, character_id TEXT NOT NULL,
@@ -29,9 +30,9 @@ CREATE INDEX IF NOT EXISTS history_insults_campaign ON history_insults(campaign_
 CREATE INDEX IF NOT EXISTS history_insults_character ON history_insults(character_id, insult);
 CREATE TABLE IF NOT EXISTS history_initiative (
     duel_id TEXT NOT NULL, round INTEGER NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
-    skill TEXT NOT NULL, won INTEGER NOT NULL, PRIMARY KEY (duel_id, round, character_id));
-CREATE INDEX IF NOT EXISTS history_initiative_campaign ON history_initiative(campaign_id, skill);
-CREATE INDEX IF NOT EXISTS history_initiative_character ON history_initiative(character_id, skill);
+    skill TEXT NOT NULL, won INTEGER NOT NULL, duel_won INTEGER NOT NULL, PRIMARY KEY (duel_id, round, character_id));
+CREATE INDEX IF NOT EXISTS history_initiative_campaign ON history_initiative(campaign_id, skill, won, duel_won);
+CREATE INDEX IF NOT EXISTS history_initiative_character ON history_initiative(character_id, skill, won, duel_won);
 """
 
 TABLES = ("history_duels", "history_cards", "history_insults", "history_initiative")
@@ -58,10 +59,13 @@ def write_duel(db, key: str, version: int, state: dict) -> None:
         losses[w["track"]] = losses.get(w["track"], 0) + w["amount"]
     started = db.execute("SELECT position, metadata FROM events WHERE stream = ? AND version = 1",
                          [f"duel-{key}"]).fetchone()
-    db.execute("INSERT INTO history_duels (duel_id, campaign_id, started, started_at, turns, lost, losses)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?)",
-               [key, campaign, started[0], loads(started[1]).get("recorded_at", ""), turns,
-                sum(losses.values()), dumps(losses)])
+    outcome = state.get("outcome") or {}
+    db.execute("INSERT INTO history_duels (duel_id, campaign_id, session_id, ruleset, status, ending, decided,"
+               " started, started_at, turns, lost, losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               [key, campaign, state["session_id"], state["ruleset"], "over" if outcome else "running",
+                outcome.get("ending", ""), int(bool(outcome.get("winner"))), started[0],
+                loads(started[1]).get("recorded_at", ""), turns, sum(losses.values()), dumps(losses)])
+    results = outcome.get("results", {})
     db.conn.executemany("INSERT INTO history_cards (duel_id, seq, campaign_id, character_id, turn, card, won)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
                         [(key, seq, campaign, c["character"], c["turn"], c["card"], int(c["won"]))
@@ -70,9 +74,10 @@ def write_duel(db, key: str, version: int, state: dict) -> None:
                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
                         [(key, seq, campaign, i["character"], i["insult"], int(i["hit"]), i["damage"])
                          for seq, i in enumerate(facts.get("insults", ()))])
-    db.conn.executemany("INSERT INTO history_initiative (duel_id, round, character_id, campaign_id, skill, won)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
-                        [(key, i["round"], i["character"], campaign, i["skill"], int(i["won"]))
+    db.conn.executemany("INSERT INTO history_initiative (duel_id, round, character_id, campaign_id, skill, won,"
+                        " duel_won) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(key, i["round"], i["character"], campaign, i["skill"], int(i["won"]),
+                          int(results.get(i["character"]) == "win"))
                          for i in facts.get("initiative", ())])
 
 
@@ -168,26 +173,32 @@ def clean_filters(args, rulesets) -> dict:
 def duels_page(db, campaign_id: str, filters: dict, size: int | None = None) -> dict:
     """One page of the campaign's duels, filtered and sorted, with their duelists and the total."""
     size = size or PAGE_SIZE
-    where, params = ["d.campaign_id = ?"], [campaign_id]
-    source = "duels d JOIN history_duels h ON h.duel_id = d.id JOIN sessions s ON s.id = d.session_id"
+    where, params = ["h.campaign_id = ?"], [campaign_id]
+    source = "history_duels h"
     if filters["character"]:
-        source += " JOIN duelists p ON p.duel_id = d.id AND p.character_id = ?"
-        params.insert(0, filters["character"])
-    for key, column in (("ruleset", "d.ruleset"), ("session", "d.session_id"), ("ending", "d.ending")):
+        source = "duelists p JOIN history_duels h ON h.duel_id = p.duel_id"
+        where.append("p.character_id = ?")
+        params.append(filters["character"])
+    for key, column in (("ruleset", "h.ruleset"), ("session", "h.session_id"), ("ending", "h.ending")):
         if filters[key]:
             where.append(f"{column} = ?")
             params.append(filters[key])
-    where += {"won": ["d.winner IS NOT NULL"], "draw": ["d.status = 'over'", "d.winner IS NULL",
-                                                          "d.ending != 'abandoned'"],
-              "abandoned": ["d.ending = 'abandoned'"], "running": ["d.status = 'running'"],
+    where += {"won": ["h.decided = 1"], "draw": ["h.status = 'over'", "h.decided = 0", "h.ending != 'abandoned'"],
+              "abandoned": ["h.ending = 'abandoned'"], "running": ["h.status = 'running'"],
               "win": ["p.result = 'win'"], "loss": ["p.result = 'loss'"]}.get(filters["outcome"], [])
+    # Filter and sort on the narrow history rows; only the page's duels are read in full.
     sql = f"FROM {source} WHERE {' AND '.join(where)}"
     total = db.execute(f"SELECT COUNT(*) {sql}", params).fetchone()[0]
     pages = max((total + size - 1) // size, 1)
     page = min(filters["page"], pages)
-    rows = _rows(db, f"SELECT d.*, h.started_at, h.turns, h.lost, h.losses, s.number AS session_number,"
-                     f" s.date AS session_date, s.title AS session_title {sql}"
-                     f" ORDER BY {SORTS[filters['sort']]} LIMIT ? OFFSET ?", [*params, size, (page - 1) * size])
+    ids = [r[0] for r in db.execute(f"SELECT h.duel_id {sql} ORDER BY {SORTS[filters['sort']]} LIMIT ? OFFSET ?",
+                                    [*params, size, (page - 1) * size])]
+    marks = ", ".join("?" * len(ids))
+    found = {r["id"]: r for r in _rows(
+        db, "SELECT d.*, h.started_at, h.turns, h.lost, h.losses, s.number AS session_number,"
+            " s.date AS session_date, s.title AS session_title FROM duels d JOIN history_duels h ON h.duel_id = d.id"
+            f" JOIN sessions s ON s.id = d.session_id WHERE d.id IN ({marks})", ids)} if ids else {}
+    rows = [found[i] for i in ids]
     _attach_duelists(db, rows)
     return {"duels": rows, "total": total, "page": page, "pages": pages}
 
@@ -229,10 +240,8 @@ def _facts(db, column: str, value: str) -> dict:
                       f" WHERE {column} = ? GROUP BY card ORDER BY used DESC, card", [value])
     insults = _rows(db, f"SELECT insult AS name, COUNT(*) AS used, SUM(hit) AS won, SUM(damage) AS damage"
                         f" FROM history_insults WHERE {column} = ? GROUP BY insult ORDER BY used DESC, insult", [value])
-    skills = _rows(db, f"SELECT i.skill AS name, COUNT(*) AS used, SUM(i.won) AS won,"
-                       f" SUM(p.result = 'win') AS duels_won FROM history_initiative i"
-                       f" JOIN duelists p ON p.duel_id = i.duel_id AND p.character_id = i.character_id"
-                       f" WHERE i.{column} = ? GROUP BY i.skill ORDER BY used DESC, i.skill", [value])
+    skills = _rows(db, f"SELECT skill AS name, COUNT(*) AS used, SUM(won) AS won, SUM(duel_won) AS duels_won"
+                       f" FROM history_initiative WHERE {column} = ? GROUP BY skill ORDER BY used DESC, skill", [value])
     for row in cards + insults + skills:
         row["rate"] = round(100 * row["won"] / row["used"]) if row["used"] else 0
     return {"cards": cards, "insults": insults, "skills": skills}
