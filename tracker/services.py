@@ -97,8 +97,8 @@ class Service:
             metadata = {"campaign_id": campaign_id, "recorded_at": self.context.now(),
                         "actor": self.context.actor, "command": command.get("type"),
                         "command_id": command_id, "decision": version + 1}
-            recorded = self.store.append(stream, version, events, metadata, command_id)
-            projector = Projector(self.db, self.store)
+            recorded = self.store.append(stream, version, events, metadata, command_id, checked=True)
+            projector = Projector(self.db, self.store, known={stream: (version, state)})
             projector.apply_all(recorded)
             projector.flush()
         return Outcome(stream, recorded)

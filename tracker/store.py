@@ -129,9 +129,12 @@ class EventStore:
         return [_recorded(r) for r in rows]
 
     def append(self, stream: str, expected_version: int, events: Iterable[Any],
-               metadata: dict, command_id: str | None = None) -> list[Recorded]:
-        """Append events to a stream at the expected version; raise Conflict if it moved."""
-        actual = self.version(stream)
+               metadata: dict, command_id: str | None = None, checked: bool = False) -> list[Recorded]:
+        """Append events to a stream at the expected version; raise Conflict if it moved.
+
+        ``checked`` says the caller already read the version inside this write transaction;
+        UNIQUE(stream, version) still refuses a stale append either way."""
+        actual = expected_version if checked else self.version(stream)
         if actual != expected_version:
             raise Conflict(stream, expected_version, actual)
         meta = dumps(metadata)
