@@ -28,7 +28,8 @@ LOOKUPS = {
 def guard():
     """Run before every request: find the GM, then check the campaign the URL points at."""
     endpoint = request.endpoint or ""
-    if endpoint in OPEN_ENDPOINTS or endpoint.startswith("player."):
+    # Player links check themselves; a method they refuse answers 405 there, not a login redirect.
+    if endpoint in OPEN_ENDPOINTS or endpoint.startswith("player.") or request.path.startswith("/play/"):
         return None
     api = request.path.startswith("/api/")
     g.gm = _gm_from_token() if api else _gm_from_session()
