@@ -215,6 +215,15 @@ def test_a_character_s_record_losses_and_rivals(client, played):
     assert re.search(r"Rocèt.*?<td>0</td><td>1</td><td>0</td>", html, re.S)  # won 0, lost 1
     assert "−7 PG" in html and f'/characters/{lope}/record">Lope Calatrava</a></td><td>1</td>' in html
     assert "<svg" in html and "style=" not in html
+    assert "Rocèt cards" in html and "PF2e initiative skills" not in html  # only what Inés played
+
+
+def test_a_running_duel_counts_as_neither_won_nor_lost_against_a_rival(client, played):
+    _, ines, lope = played.duels["rocet"]
+    played.duel("rocet", ines, lope, kind="relojes", cards="physical", weapon_type="Espada")
+    html = client.get(f"/characters/{ines}/record").text
+    assert f'/characters/{lope}/record">Lope Calatrava</a></td><td>2</td><td>0</td><td>1</td>' in html
+    assert "None" not in html
 
 
 def test_the_statistics_page_names_the_favourites(client, played):

@@ -260,9 +260,10 @@ def character_record(db, character_id: str, recent: int = 50) -> dict:
     totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
                        " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
     rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(c.name, o.name) AS name, COUNT(*) AS duels,"
-                       " SUM(p.result = 'win') AS won, SUM(p.result = 'loss') AS lost FROM duelists p"
+                       " COUNT(CASE p.result WHEN 'win' THEN 1 END) AS won, COUNT(CASE p.result WHEN 'loss' THEN 1 END) AS lost"
+                       " FROM duelists p"
                        " JOIN duelists o ON o.duel_id = p.duel_id AND o.side != p.side"
                        " LEFT JOIN characters c ON c.id = o.character_id WHERE p.character_id = ?"
                        " GROUP BY o.character_id ORDER BY duels DESC, name LIMIT 10", [character_id])
     return {"record": record, "losses": losses, "loss_totals": totals, "rivals": rivals, "recent": recent,
-            **_facts(db, "character_id", character_id)}
+            "stats": _facts(db, "character_id", character_id)}

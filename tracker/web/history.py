@@ -35,5 +35,5 @@ def record(character_id):
     db = get_db()
     character = queries.character(db, character_id)
     return render_template("history/character.html", character=character,
-                           campaign=queries.campaign(db, character["campaign_id"]),
+                           campaign=queries.campaign(db, character["campaign_id"]), only_filled=True,
                            **history.character_record(db, character_id))
