@@ -266,3 +266,45 @@ def test_every_form_route(world, route, args, known, fields, changes, htmx):
     form = as_form(mutate({**base, **fields}, changes, world.targets()))
     headers = {"HX-Request": "true"} if htmx else {}
     check(world, lambda: logged_in(world.app).post(url, data=form, headers=headers))
+
+
+def same_data(left, right):
+    try:
+        return [json.loads(line) for line in left] == [json.loads(line) for line in right]
+    except ValueError:
+        return False
+
+
+def damaged(lines, how, i, j, text):
+    """The exported file with one kind of damage: each must be refused whole."""
+    i, j = i % len(lines), j % len(lines)
+    if how == "truncated":
+        whole = "\n".join(lines)
+        return whole[:i * len(whole) // len(lines) + j % 40]
+    if how == "reordered":
+        i, j = (i, j) if i != j else (i, (i + 1) % len(lines))
+        lines = list(lines)
+        lines[i], lines[j] = lines[j], lines[i]
+    elif how == "duplicated":
+        lines = lines[:i + 1] + [lines[i]] + lines[i + 1:]
+    elif how == "tampered":
+        line = lines[i]
+        at = j % len(line)
+        lines = lines[:i] + [line[:at] + (text or "x") + line[at + 1:]] + lines[i + 1:]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, **FUZZ)
+@given(how=st.sampled_from(["truncated", "reordered", "duplicated", "tampered"]), i=st.integers(0, 10**6),
+       j=st.integers(0, 10**6), text=st.text(min_size=1, max_size=3))
+def test_a_damaged_backup_is_refused_whole_through_the_web(world, how, i, j, text):
+    import io
+
+    lines = world.client.get(f"/campaigns/{world.campaign}/backup.jsonl").get_data(as_text=True).splitlines()
+    body = damaged(lines, how, i, j, text)
+    if same_data(body.splitlines(), lines):
+        return  # the "damage" changed no fact (a character replaced by itself, a space between fields)
+    response = check(world, lambda: world.client.post("/import", data={"log": (io.BytesIO(body.encode()), "b.jsonl")},
+                                                      content_type="multipart/form-data"))
+    assert response.status_code == 422, how
+    assert "Nothing was imported." in response.get_data(as_text=True)
