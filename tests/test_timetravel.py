@@ -229,3 +229,14 @@ def test_a_link_of_another_duel_cannot_be_revoked_through_this_one(client, gm_se
     link_id = gm_service.db.execute("SELECT link_id FROM player_links").fetchone()[0]
     assert client.post(f"/duels/{one}/display-links/{link_id}/revoke").status_code == 404
     assert display_urls(client.get(f"/duels/{other}").text)
+
+
+def test_the_list_shows_the_events_around_the_one_shown(client, gm_service, monkeypatch):
+    from tracker.web import timetravel
+
+    monkeypatch.setattr(timetravel, "WINDOW", 2)
+    duel = rocet_duel(gm_service)
+    last = play_turn(gm_service, duel).events[-1].version
+    page = client.get(f"/duels/{duel}/travel?at=5").text
+    assert re.findall(r'id="tt-e(\d+)"', page) == ["3", "4", "5", "6", "7"]
+    assert "↑ 2 earlier events" in page and f"↓ {last - 7} later event" in page

@@ -25,6 +25,8 @@ bp = Blueprint("timetravel", __name__)
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
 MEMO_SIZE = 512
+WINDOW = 20  # events listed on either side of the one shown
+BETWEEN = 200  # events listed between two compared ones
 
 
 class Memo:
@@ -78,18 +80,28 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
     return state
 
 
-def duel_events(db, duel_id: str) -> list[dict]:
-    """Every event of the duel in order, with its log line and what retracted it."""
+def duel_events(db, duel_id: str, first: int, last: int, limit: int = -1) -> list[dict]:
+    """The duel's events from version ``first`` to ``last``, with their log lines and retractions."""
     cursor = db.execute("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
-                        " WHERE stream = ? ORDER BY version", [f"duel-{duel_id}"])
+                        " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version LIMIT ?",
+                        [f"duel-{duel_id}", first, last, limit])
     names = [c[0] for c in cursor.description]
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def _moment(store: EventStore, duel_id: str, events: list[dict], at: int) -> dict:
+def _duel(db, duel_id: str) -> dict:
+    """The duel's row, without its (possibly long) current state: the view folds its own."""
+    cursor = db.execute("SELECT * FROM duels WHERE id = ?", [duel_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise NotFound("no such duel")
+    return dict(zip([c[0] for c in cursor.description], row))
+
+
+def _moment(store: EventStore, duel_id: str, event: dict) -> dict:
     """What a view of one point needs: the event, the state after it and the ruleset."""
-    state = state_at(store, f"duel-{duel_id}", at)
-    return {"at": at, "event": events[at - 1], "state": state, "ruleset": rules.get(state["ruleset"])}
+    state = state_at(store, f"duel-{duel_id}", event["version"])
+    return {"at": event["version"], "event": event, "state": state, "ruleset": rules.get(state["ruleset"])}
 
 
 def _version(name: str, last: int, default: int) -> int:
@@ -101,10 +113,13 @@ def _version(name: str, last: int, default: int) -> int:
 def travel(duel_id):
     """Show the duel as it stood after one of its events (``at``; the latest by default)."""
     db = get_db()
-    duel = queries.duel(db, duel_id)
-    events = duel_events(db, duel_id)
-    at = _version("at", len(events), len(events))
-    context = dict(duel=duel, events=events, moment=_moment(EventStore(db), duel_id, events, at),
+    duel = _duel(db, duel_id)
+    last = duel["version"]
+    at = _version("at", last, last)
+    # The events around this one: a step costs the same in a duel of 20 events or of 2,000.
+    events = duel_events(db, duel_id, max(1, at - WINDOW), at + WINDOW)
+    moment = _moment(EventStore(db), duel_id, events[at - events[0]["version"]])
+    context = dict(duel=duel, events=events, last=last, moment=moment,
                    campaign=queries.campaign(db, duel["campaign_id"]))
     return render_template("timetravel/_travel.html" if is_htmx() else "timetravel/show.html", **context)
 
@@ -113,13 +128,14 @@ def travel(duel_id):
 def compare(duel_id):
     """Show the duel after two of its events side by side, and what happened in between."""
     db = get_db()
-    duel = queries.duel(db, duel_id)
-    events = duel_events(db, duel_id)
-    a, b = sorted((_version("a", len(events), max(len(events) - 1, 1)), _version("b", len(events), len(events))))
+    duel = _duel(db, duel_id)
+    last = duel["version"]
+    a, b = sorted((_version("a", last, max(last - 1, 1)), _version("b", last, last)))
     store = EventStore(db)
-    return render_template("timetravel/compare.html", duel=duel, events=events,
-                           left=_moment(store, duel_id, events, a), right=_moment(store, duel_id, events, b),
-                           between=events[a:b], campaign=queries.campaign(db, duel["campaign_id"]))
+    left, right = (_moment(store, duel_id, duel_events(db, duel_id, v, v)[0]) for v in (a, b))
+    return render_template("timetravel/compare.html", duel=duel, last=last, left=left, right=right,
+                           between=duel_events(db, duel_id, a + 1, b, limit=BETWEEN),
+                           campaign=queries.campaign(db, duel["campaign_id"]))
 
 
 # --- the table display's links ---------------------------------------------------------------
