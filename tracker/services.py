@@ -195,7 +195,7 @@ class Service:
             raise NotFound("no such event")
         stream = self.store.read_stream(target.stream)
         retracted = {v for r in stream if r.type == "EventRetracted" for v in r.event.versions}
-        decided_with = [r.version for r in stream
+        decided_with = [(r.version, r.type) for r in stream
                         if r.metadata.get("decision") == target.metadata.get("decision", target.version)]
         return self._append(target.stream, target.campaign_id, _expected(command), command,
                             lambda _: workspace.decide_retraction(target.type, target.version, decided_with,

@@ -264,15 +264,20 @@ UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelS
                  "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged"}
 
 
-def decide_retraction(target_type: str, target_version: int, decided_with: list[int],
+def decide_retraction(target_type: str, target_version: int, decided_with: list[tuple[int, str]],
                       retracted: set[int], reason: str) -> list:
-    """Retract one event of a stream, with the events decided together with it, or refuse."""
+    """Retract one event of a stream, with the events decided together with it, or refuse.
+
+    ``decided_with`` holds (version, type) of every event the same command appended."""
     if target_version in retracted:
         raise Refused("that event is already retracted")
     if target_type in UNRETRACTABLE:
         what = {"EventRetracted": "a retraction", "DuelStarted": "the start of a duel (abandon the duel instead)"}
         raise Refused(f"cannot retract {what.get(target_type, 'a creation event')}: "
                       "later events stand on it")
-    consequences = tuple(v for v in decided_with if v != target_version and v not in retracted)
+    if any(kind == "DuelStarted" for _, kind in decided_with):
+        raise Refused("this was decided with the start of the duel (the opening shuffle and deal): "
+                      "abandon the duel and start it again instead")
+    consequences = tuple(v for v, _ in decided_with if v != target_version and v not in retracted)
     return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
                            consequences=consequences)]

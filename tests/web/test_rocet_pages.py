@@ -421,8 +421,6 @@ def test_retracting_any_event_of_a_duel_refolds_it_and_the_page_still_renders(ap
     assert {"PlayTurn", "Discard", "DealDamage"} <= commands
 
 
-@pytest.mark.xfail(reason="shared: retracting a deal of the opening takes DuelStarted along (decided with it) "
-                          "and leaves the duel's read rows stale; the retraction should be refused")
 def test_retracting_the_opening_deal_is_refused(app, client):
     duel = scripted_duel(client)
     db = open_db(app.config["DATABASE"])

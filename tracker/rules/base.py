@@ -74,6 +74,9 @@ def _blank(value: Any) -> bool:
 
 def _coerce(f: Field, value: Any) -> Any:
     if f.kind == "bool":
+        if isinstance(value, (list, tuple)):
+            # A ticked box posts its hidden "false" and then its "true": the last one is the box.
+            value = value[-1] if value else None
         if isinstance(value, bool):
             return value
         if _blank(value):

@@ -23,6 +23,7 @@ from .view import board, choices
 
 NAME = "pf2e"
 TITLE = "Pathfinder 2e"
+MAX_PER_SIDE = 2  # pairs fighting together, or tag teams
 
 HANDLERS = {
     c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,

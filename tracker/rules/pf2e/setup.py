@@ -13,8 +13,7 @@ VICTORIES = {"first_blood": "first blood", "knockout": "knockout", "custom": "a 
 SETUP = (
     Field("kind", "Kind of duel", "choice", default="combat", choices=tuple(KINDS.items())),
     Field("teams", "Duelists per side", "choice", default="single", choices=tuple(TEAMS.items()),
-          help="this page picks one duelist a side: start a duel of pairs through the JSON API "
-               "(StartDuel with a duelists list, see docs/commands/pf2e.md)"),
+          help="for pairs, pick each side's partner above"),
     Field("victory", "Victory condition", "choice", default="first_blood", choices=tuple(VICTORIES.items())),
     Field("victory_text", "Custom victory condition", "text", required=False, maximum=300,
           help="what the judge must see, for a custom condition"),
@@ -34,7 +33,7 @@ SETUP = (
 
 def start(header: dict, setup: Mapping, duelists: list[dict], dice) -> list:
     """The duel's first event, once its terms and duelists pass."""
-    settings = parse_fields(SETUP, _last_ticked(setup))
+    settings = parse_fields(SETUP, setup)
     if settings["victory"] == "custom" and not settings["victory_text"]:
         raise Refused("describe the custom victory condition the judge will confirm", field="victory_text")
     per_side = 1 if settings["teams"] == "single" else 2
@@ -55,12 +54,6 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice) -> list:
                         duelists=tuple(dict(d) for d in duelists), settings=settings,
                         challenger=header.get("challenger", ""), stakes=header.get("stakes", ""),
                         judge=header.get("judge", ""))]
-
-
-def _last_ticked(setup: Mapping) -> dict:
-    """A ticked checkbox of the set-up page posts its hidden "false" and then "true": the last wins."""
-    flags = {f.name for f in SETUP if f.kind == "bool"}
-    return {k: (v[-1] if k in flags and isinstance(v, list) and v else v) for k, v in setup.items()}
 
 
 def hp_at_start(duelist: dict) -> int:
