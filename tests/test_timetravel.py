@@ -240,3 +240,10 @@ def test_the_list_shows_the_events_around_the_one_shown(client, gm_service, monk
     page = client.get(f"/duels/{duel}/travel?at=5").text
     assert re.findall(r'id="tt-e(\d+)"', page) == ["3", "4", "5", "6", "7"]
     assert "↑ 2 earlier events" in page and f"↓ {last - 7} later event" in page
+
+
+def test_going_back_to_a_step_the_browser_forgot_gets_the_whole_page(client, gm_service):
+    duel = rocet_duel(gm_service)
+    restore = client.get(f"/duels/{duel}/travel?at=2", headers={"HX-Request": "true",
+                                                                "HX-History-Restore-Request": "true"})
+    assert "<html" in restore.text and "HX-Request" in restore.headers["Vary"]

@@ -121,7 +121,10 @@ def travel(duel_id):
     moment = _moment(EventStore(db), duel_id, events[at - events[0]["version"]])
     context = dict(duel=duel, events=events, last=last, moment=moment,
                    campaign=queries.campaign(db, duel["campaign_id"]))
-    return render_template("timetravel/_travel.html" if is_htmx() else "timetravel/show.html", **context)
+    # A history restore (back to a step no longer cached) wants the whole page, as a reload does.
+    fragment = is_htmx() and request.headers.get("HX-History-Restore-Request") != "true"
+    page = render_template("timetravel/_travel.html" if fragment else "timetravel/show.html", **context)
+    return page, 200, {"Vary": "HX-Request, HX-History-Restore-Request"}
 
 
 @bp.get("/duels/<duel_id>/compare")
