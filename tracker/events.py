@@ -48,13 +48,18 @@ def to_data(ev: Any) -> dict:
     return {f.name: getattr(ev, f.name) for f in dataclasses.fields(ev)}
 
 
+_FIELD_NAMES: dict[type, frozenset] = {}
+
+
 def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
     """Rebuild an event from stored data, upcasting first when the schema is old."""
     cls = EVENT_TYPES[type_name]
     if schema is not None and schema != cls.SCHEMA:
         data = upcast(type_name, schema, data)
-    names = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: _freeze(v) for k, v in data.items() if k in names})
+    names = _FIELD_NAMES.get(cls)
+    if names is None:  # every event is rebuilt on replay: look the fields up once per type
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return cls(**{k: (_freeze(v) if type(v) is list else v) for k, v in data.items() if k in names})
 
 
 def _freeze(value: Any) -> Any:
