@@ -142,3 +142,24 @@ def test_every_post_needs_a_csrf_token(tmp_path):
 
 def test_an_unknown_page_is_a_404(client):
     assert client.get("/characters/nobody").status_code == 404
+
+
+def test_every_demo_sheet_saves_unchanged_from_its_edit_form(app, client):
+    """The edit form shows each stats block (weapons as text lines) so that saving it as shown works."""
+    from tracker import demo
+    from tracker.web import as_lines
+    from tracker.web.characters import _as_form
+
+    with app.app_context():
+        db = get_db()
+        demo.seed(db)
+        characters = queries.characters(db, db.execute("SELECT id FROM campaigns").fetchone()[0])
+    from tracker import rules
+
+    columns = {f"{name}.{f.name}": f.columns for name, m in rules.RULESETS.items() for f in m.STATS}
+    for character in characters:
+        form = {k: as_lines(v, columns.get(k, ())) for k, v in _as_form({**character, "version": 1}).items()}
+        response = client.post(f"/characters/{character['id']}/edit", data=form)
+        assert response.status_code == 302, (character["name"], response.text[-2000:])
+        page = client.get(f"/characters/{character['id']}/edit").text
+        assert "|" in page  # the weapons came back as text lines

@@ -48,6 +48,7 @@ class Field:
     maximum: int | None = None
     required: bool = True
     help: str = ""
+    columns: tuple[str, ...] = ()  # a table field's keys, in the order its text lines give them
 
 
 DIE_SIZES = (6, 8, 10, 12)

@@ -29,6 +29,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
     app.jinja_env.globals["csrf_field"] = lambda: Markup(
         f'<input type="hidden" name="csrf_token" value="{generate_csrf()}">')
+    app.jinja_env.filters["as_lines"] = as_lines
     app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
 
@@ -52,6 +53,21 @@ def init_web(app: Flask) -> None:
     def csrf_refused(error: CSRFError):
         message = "This form has expired or did not come from Touché. Reload the page and try again."
         return render_template("error.html", title="Form refused", message=message), 400
+
+
+def as_lines(value: Any, columns: tuple[str, ...] = ()) -> str:
+    """A table of weapons or insults as the one-per-line, ``|``-separated text its textarea takes,
+    its cells in the order of the field's ``columns``."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        def cells(item):
+            row = [item.get(c) for c in columns] if isinstance(item, dict) else [item]
+            while row and row[-1] in (None, ""):
+                row.pop()
+            return " | ".join("" if v is None else str(v) for v in row)
+        return "\n".join(cells(item) for item in value)
+    return str(value)
 
 
 def is_htmx() -> bool:

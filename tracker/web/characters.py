@@ -66,12 +66,5 @@ def _as_form(character: dict) -> dict:
     for name, block in character["stats"].items():
         module = rules.RULESETS.get(name)
         for field in (module.STATS if module else ()):
-            form[f"{name}.{field.name}"] = _as_text(block.get(field.name))
+            form[f"{name}.{field.name}"] = block.get(field.name)
     return form
-
-
-def _as_text(value):
-    """A list of weapons back into the one-per-line, ``|``-separated text the form takes."""
-    if isinstance(value, list):
-        return "\n".join(" | ".join("" if v is None else str(v) for v in item.values()) for item in value)
-    return value

@@ -41,6 +41,7 @@ SETUP = (
     Field("tie", "A tie on points (duelo de labia)", "choice", default="sudden_death",
           choices=(("sudden_death", "Sudden death: more exchanges until one leads"), ("draw", "A draw"))),
     Field("insults", "Insult table (duelo de labia)", "weapons", default=insult_lines(DEFAULT_INSULTS),
+          columns=("name", "to_hit", "damage", "backlash"),
           help=INSULT_HELP),
 )
 

@@ -16,7 +16,7 @@ STATS = (
     Field("sab", "SAB (defence in a duelo de labia)", minimum=0, maximum=40),
     Field("car", "CAR (hit points in a duelo de labia)", minimum=1, maximum=99),
     Field("iniciativa", "Iniciativa (modifier)", minimum=-10, maximum=30),
-    Field("weapons", "Weapons", "weapons", required=False,
+    Field("weapons", "Weapons", "weapons", required=False, columns=("name", "kind", "damage", "range"),
           help="One weapon per line: name | sword or pistol | damage dice | range in paces "
                "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'"),
 )

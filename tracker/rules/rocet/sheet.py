@@ -13,7 +13,7 @@ STATS = (
     Field("int", "INT die", "die", help="Insight die: d6, d8, d10 or d12"),
     Field("pg_max", "PG (max)", "int", minimum=1, maximum=999),
     Field("pm_max", "PM (max)", "int", minimum=1, maximum=999),
-    Field("weapons", "Weapons", "weapons", required=False, default=(),
+    Field("weapons", "Weapons", "weapons", required=False, default=(), columns=("name", "type", "damage"),
           help="One weapon per line: name | type | fixed damage, e.g. "
                f"“{WEAPON_LINE}”. Only types Espada and Daga may be used in a duel."),
 )
