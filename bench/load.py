@@ -1,0 +1,172 @@
+"""Load benchmark: the production server (waitress, as `make run` serves it) on loopback, on a
+store that already holds 1,000,000 events; GMs logging turns over the JSON API, beside the bare
+GET /health route on the same server as the floor. Prints each figure beside its target.
+
+    .venv/bin/python bench/load.py [--events 1000000] [--store PATH] [--pace-seconds 60]
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.corpus import template  # noqa: E402
+from bench.run import build, rebuild_in_child, report  # noqa: E402
+from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel  # noqa: E402
+
+RULESETS = ("pirate", "rocet", "pf2e")
+
+
+def store(path: str, events: int) -> None:
+    """A log of ``events`` events with its read models rebuilt; reused when it is already there."""
+    import sqlite3
+
+    if os.path.exists(path):
+        have = sqlite3.connect(path).execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        if have >= events:
+            print(f"reusing {path}: {have:,} events", flush=True)
+            return
+        os.remove(path)
+    started = time.perf_counter()
+    build(path, template(duels=60), events)
+    built = time.perf_counter() - started
+    rate, _ = rebuild_in_child(path)
+    print(f"set-up: {events:,} events written in {built:.0f} s, read models rebuilt at {rate:,.0f} ev/s; "
+          f"{time.perf_counter() - started:.0f} s in all", flush=True)
+
+
+def gm(port: int, token: str, seed: int, pace: float, seconds: float, hello: bool) -> dict:
+    """One GM at the table: a turn (or a hello) every ``pace`` seconds, or back to back when 0."""
+    client, rng = Client(port, token), random.Random(seed)
+    campaign, session = campaign_with_session(client)
+    ruleset = RULESETS[seed % len(RULESETS)]
+    table = Table(client, start_duel(client, campaign, session, ruleset), rng)
+    times, statuses, acknowledged = [], {}, []
+    deadline = time.perf_counter() + seconds
+    next_at = time.perf_counter() + rng.uniform(0, pace)  # the GMs do not all press at once
+    while True:
+        if pace:
+            time.sleep(max(0.0, next_at - time.perf_counter()))
+            next_at += pace
+        if time.perf_counter() >= deadline:
+            break
+        command = None if hello or table.over else table.next_command()
+        if command is None and not hello:  # the duel is over: the next one (not timed)
+            table = Table(client, start_duel(client, campaign, session, ruleset), rng)
+            continue
+        started = time.perf_counter()
+        if hello:
+            status, _ = client.get("/health")
+        else:
+            command["command_id"] = uuid.uuid4().hex
+            status, body = table.send(command)
+        times.append((time.perf_counter() - started) * 1000)
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == 201:
+            acknowledged.append((command["command_id"], len(body["events"])))
+    client.close()
+    return {"times": times, "statuses": statuses, "acknowledged": acknowledged}
+
+
+def _gm_in_process(args):
+    return gm(*args)
+
+
+def scenario(server: Server, tokens: list[str], clients: int, pace: float, seconds: float, hello: bool,
+             processes: int = 0) -> dict:
+    """Run ``clients`` GMs at once (threads, or spread over processes); merge what they saw."""
+    jobs = [(server.port, tokens[i % len(tokens)], i, pace, seconds, hello) for i in range(clients)]
+    if processes:
+        with multiprocessing.Pool(processes) as pool:
+            results = pool.map(_gm_in_process, jobs)
+    else:
+        results = [None] * clients
+
+        def run(index):
+            results[index] = gm(*jobs[index])
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    merged = {"times": [], "statuses": {}, "acknowledged": [], "seconds": seconds}
+    for result in results:
+        merged["times"] += result["times"]
+        merged["acknowledged"] += result["acknowledged"]
+        for status, count in result["statuses"].items():
+            merged["statuses"][status] = merged["statuses"].get(status, 0) + count
+    return merged
+
+
+def figures(name: str, result: dict, median_target: float | None = None, p99_target: float | None = None,
+            rate_target: float | None = None) -> None:
+    times = sorted(result["times"])
+    median, p99 = statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
+    rate = len(times) / result["seconds"]
+    errors = sum(count for status, count in result["statuses"].items() if status not in (200, 201))
+    report(f"{name}: throughput", f"{rate:,.0f} req/s", f">= {rate_target:,.0f}" if rate_target else "",
+           rate >= rate_target if rate_target else None)
+    report(f"{name}: median", f"{median:.2f} ms", f"< {median_target} ms" if median_target else "",
+           median < median_target if median_target else None)
+    report(f"{name}: p99", f"{p99:.2f} ms", f"< {p99_target} ms" if p99_target else "",
+           p99 < p99_target if p99_target else None)
+    report(f"{name}: errors", f"{errors} of {len(times):,}", "0", errors == 0)
+
+
+def nothing_lost(path: str, results: list[dict]) -> None:
+    """Every acknowledged turn is in the log, whole, exactly once."""
+    from tracker.db import open_db
+
+    db = open_db(path)
+    acknowledged = [item for result in results for item in result["acknowledged"]]
+    missing = 0
+    for command_id, count in acknowledged:
+        logged = db.execute("SELECT COUNT(*) FROM events WHERE command_id = ?", [command_id]).fetchone()[0]
+        missing += logged != count
+    db.close()
+    report("acknowledged turns missing from the log", f"{missing} of {len(acknowledged):,}", "0", missing == 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--store", help="keep the built store here and reuse it next time")
+    parser.add_argument("--pace-seconds", type=float, default=60)
+    parser.add_argument("--saturation-seconds", type=float, default=20)
+    parser.add_argument("--gms", type=int, default=20)
+    parser.add_argument("--clients", type=int, default=8, help="clients at saturation")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        path = args.store or os.path.join(workdir, "load.db")
+        print(f"Touché load benchmark — {os.cpu_count()} cores, {args.events:,} events, "
+              f"waitress on loopback", flush=True)
+        store(path, args.events)
+        tokens = [gm_with_token(path, f"gm{uuid.uuid4().hex[:8]}")[1] for _ in range(args.gms)]
+        with Server(path) as server:
+            pace = scenario(server, tokens, args.gms, 1.0, args.pace_seconds, hello=False)
+            figures(f"table pace ({args.gms} GMs, 1 turn/s each): turn", pace, 10, 50)
+            floor = scenario(server, tokens, args.gms, 1.0, min(args.pace_seconds, 20), hello=True)
+            figures(f"table pace ({args.gms} GMs, 1/s each): GET /health floor", floor)
+            processes = min(args.clients, os.cpu_count() or 1)
+            full = scenario(server, tokens, args.clients, 0, args.saturation_seconds, hello=False, processes=processes)
+            figures(f"saturation ({args.clients} clients, no pause): turn", full, rate_target=300)
+            hello = scenario(server, tokens, args.clients, 0, min(args.saturation_seconds, 10), hello=True,
+                             processes=processes)
+            figures(f"saturation ({args.clients} clients, no pause): GET /health floor", hello)
+            server_errors = server.errors().count("Traceback")
+        report("server tracebacks", str(server_errors), "0", server_errors == 0)
+        nothing_lost(path, [pace, full])
+
+
+if __name__ == "__main__":
+    main()
