@@ -30,16 +30,23 @@ def store(path: str, events: int) -> None:
     """A log of ``events`` events with its read models rebuilt; reused when it is already there."""
     import sqlite3
 
-    if os.path.exists(path):
-        have = sqlite3.connect(path).execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        if have >= events:
-            print(f"reusing {path}: {have:,} events", flush=True)
+    from tracker.projections.schema import READ_MODELS
+
+    started, built = time.perf_counter(), 0.0
+    stamp = path + ".read-models"  # the read models' schema it was rebuilt with
+    if os.path.exists(path) and sqlite3.connect(path).execute("SELECT COUNT(*) FROM events").fetchone()[0] >= events:
+        if os.path.exists(stamp) and open(stamp).read() == READ_MODELS:
+            print(f"reusing {path}", flush=True)
             return
-        os.remove(path)
-    started = time.perf_counter()
-    build(path, template(duels=60), events)
-    built = time.perf_counter() - started
+    else:
+        for stale in (path, path + "-wal", path + "-shm"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        build(path, template(duels=60), events)
+        built = time.perf_counter() - started
     rate, _ = rebuild_in_child(path)
+    with open(stamp, "w") as out:
+        out.write(READ_MODELS)
     print(f"set-up: {events:,} events written in {built:.0f} s, read models rebuilt at {rate:,.0f} ev/s; "
           f"{time.perf_counter() - started:.0f} s in all", flush=True)
 
