@@ -163,3 +163,19 @@ def test_every_demo_sheet_saves_unchanged_from_its_edit_form(app, client):
         assert response.status_code == 302, (character["name"], response.text[-2000:])
         page = client.get(f"/characters/{character['id']}/edit").text
         assert "|" in page  # the weapons came back as text lines
+
+
+def test_a_campaign_keeps_its_own_insult_table_for_new_pirate_duels(app, client):
+    campaign = post_campaign(client, ruleset="pirate").headers["Location"].rsplit("/", 1)[1]
+    refused = client.post(f"/campaigns/{campaign}/rules/pirate",
+                          data={"insults": "Pulla | +9 | 1dX", "expected_version": "1"})
+    assert refused.status_code == 422 and "damage must be dice" in refused.text
+    assert count_events(app) == 3
+    saved = client.post(f"/campaigns/{campaign}/rules/pirate",
+                        data={"insults": "Pulla marinera | +2 | 1d6\nMaldición | -1 | 2d6 | 1d4", "expected_version": "1"})
+    assert saved.status_code == 302
+    session = client.post(f"/campaigns/{campaign}/sessions", data={"number": "1", "date": "2026-11-29",
+                                                                   "title": "Port Royal"}).headers["Location"]
+    form = client.get(f"{session}/duels/new?ruleset=pirate").text
+    assert "Pulla marinera | +2 | 1d6\nMaldición | -1 | 2d6 | 1d4" in form
+    assert "Burla ingeniosa" not in form

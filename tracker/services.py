@@ -154,6 +154,13 @@ class Service:
         return self._append(f"campaign-{campaign_id}", campaign_id, _expected(command), command,
                             lambda _: [workspace.CampaignEdited(**clean)])
 
+    def change_campaign_rules(self, command: Mapping[str, Any]) -> Outcome:
+        campaign_id = _key(command.get("campaign_id"), "campaign_id")
+        self._existing(f"campaign-{campaign_id}")
+        ruleset, settings = workspace.parse_campaign_rules(command.get("ruleset"), command)
+        return self._append(f"campaign-{campaign_id}", campaign_id, _expected(command), command,
+                            lambda _: [workspace.CampaignRulesChanged(ruleset=ruleset, settings=settings)])
+
     def create_character(self, command: Mapping[str, Any]) -> Outcome:
         campaign_id = _key(command.get("campaign_id"), "campaign_id")
         self._existing(f"campaign-{campaign_id}")
@@ -395,6 +402,7 @@ def _as_list(value: Any) -> list:
 HANDLERS: dict[str, Callable[[Service, Mapping[str, Any]], Outcome]] = {
     "CreateCampaign": Service.create_campaign,
     "EditCampaign": Service.edit_campaign,
+    "ChangeCampaignRules": Service.change_campaign_rules,
     "CreateCharacter": Service.create_character,
     "EditCharacter": Service.edit_character,
     "PlanSession": Service.plan_session,

@@ -40,6 +40,14 @@ class CampaignEdited:
 
 
 @event
+class CampaignRulesChanged:
+    """The campaign's own settings for one ruleset changed (e.g. its insult table)."""
+
+    ruleset: str
+    settings: dict
+
+
+@event
 class CharacterCreated:
     """A character joined the campaign, with a stats block per ruleset it can duel in."""
 
@@ -150,6 +158,14 @@ def parse_campaign(raw: Mapping[str, Any]) -> dict:
     return clean
 
 
+def parse_campaign_rules(ruleset: Any, raw: Mapping[str, Any]) -> tuple[str, dict]:
+    """A ruleset's campaign settings, validated by the ruleset itself."""
+    module = rules.RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    if module is None or not getattr(module, "CAMPAIGN_SETTINGS", ()):
+        raise Invalid({"ruleset": "this ruleset has no campaign settings"})
+    return module.NAME, module.validate_campaign_settings(raw)
+
+
 def parse_character(raw: Mapping[str, Any]) -> dict:
     """A character form: the common fields, then each ruleset's stats block that was filled in.
 
@@ -217,6 +233,8 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return accounts.evolve_campaign(state, ev)
     if isinstance(ev, CampaignEdited):
         return update(state, name=ev.name, ruleset=ev.ruleset, notes=ev.notes)
+    if isinstance(ev, CampaignRulesChanged):
+        return update(state, rules={**state.get("rules", {}), ev.ruleset: dict(ev.settings)})
     if isinstance(ev, CharacterCreated):
         return {"id": ev.character_id, "campaign_id": ev.campaign_id, "name": ev.name,
                 "rank": ev.rank, "player": ev.player, "notes": ev.notes, "stats": dict(ev.stats or {})}
@@ -237,6 +255,8 @@ def describe(state: dict | None, ev: Any) -> str:
         return f"Campaign “{ev.name}” created ({_title(ev.ruleset)})."
     if isinstance(ev, CampaignEdited):
         return f"Campaign details edited: “{ev.name}”."
+    if isinstance(ev, CampaignRulesChanged):
+        return f"The campaign's {_title(ev.ruleset)} settings changed."
     if isinstance(ev, CharacterCreated):
         blocks = ", ".join(_title(r) for r in (ev.stats or {})) or "no stats yet"
         return f"{ev.name} joined the campaign as {RANK_LABELS.get(ev.rank, ev.rank)} ({blocks})."

@@ -159,8 +159,9 @@ def write_stream(db, stream: str, version: int, state: dict | None) -> None:
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
-    db.execute("INSERT OR REPLACE INTO campaigns (id, name, ruleset, notes, owner, version) VALUES (?, ?, ?, ?, ?, ?)",
-               [key, s["name"], s["ruleset"], s["notes"], s["owner"], version])
+    db.execute("INSERT OR REPLACE INTO campaigns (id, name, ruleset, notes, owner, rules, version)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [key, s["name"], s["ruleset"], s["notes"], s["owner"], dumps(s.get("rules", {})), version])
     db.execute("DELETE FROM campaign_access WHERE campaign_id = ?", [key])
     access = [(key, s["owner"], "owner")] if s["owner"] else []
     access += [(key, gm, "co-gm") for gm in sorted(s["co_gms"])]

@@ -37,7 +37,9 @@ def co_gms(db, campaign_id: str) -> list[dict]:
 
 
 def campaign(db, campaign_id: str) -> dict:
-    return _one(db, "SELECT * FROM campaigns WHERE id = ?", [campaign_id], "campaign")
+    row = _one(db, "SELECT * FROM campaigns WHERE id = ?", [campaign_id], "campaign")
+    row["rules"] = loads(row["rules"])
+    return row
 
 
 def characters(db, campaign_id: str) -> list[dict]:

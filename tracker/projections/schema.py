@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS stream_states (
     version INTEGER NOT NULL, state TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS campaigns (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, notes TEXT NOT NULL,
-    owner TEXT NOT NULL, version INTEGER NOT NULL);
+    owner TEXT NOT NULL, rules TEXT NOT NULL DEFAULT '{}', version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS campaign_access (
     campaign_id TEXT NOT NULL, gm_id TEXT NOT NULL, role TEXT NOT NULL,
     PRIMARY KEY (gm_id, campaign_id)) WITHOUT ROWID;

@@ -71,8 +71,26 @@ def edit(campaign_id):
             return redirect(url_for("campaigns.show", campaign_id=campaign_id))
         except Invalid as bad:
             errors = bad.errors
-    return render_template("campaigns/edit.html", campaign=campaign, fields=campaign_fields(),
-                           form=form, errors=errors), 422 if errors else 200
+    return _edit_page(campaign, form, errors)
+
+
+def _edit_page(campaign, form, errors, rules_form=None, rules_errors=None, failed=None):
+    return render_template("campaigns/edit.html", campaign=campaign, fields=campaign_fields(), form=form,
+                           errors=errors, rules_form=rules_form or {}, rules_errors=rules_errors or {},
+                           failed=failed), 422 if (errors or rules_errors) else 200
+
+
+@bp.post("/campaigns/<campaign_id>/rules/<ruleset>")
+def change_rules(campaign_id, ruleset):
+    """Change the campaign's own settings for a ruleset (e.g. the pirate insult table)."""
+    form = form_data()
+    try:
+        service().handle({**form, "type": "ChangeCampaignRules", "campaign_id": campaign_id, "ruleset": ruleset})
+    except Invalid as bad:
+        campaign = queries.campaign(get_db(), campaign_id)
+        return _edit_page(campaign, dict(campaign, expected_version=campaign["version"]), {},
+                          form, bad.errors, ruleset)
+    return redirect(url_for("campaigns.edit", campaign_id=campaign_id))
 
 
 def _posted() -> bool:

@@ -56,8 +56,12 @@ def _duel_form(session, form, errors, status=200):
 @bp.get("/sessions/<session_id>/duels/new")
 def new_duel(session_id):
     """Show the duel set-up form for a ruleset."""
-    session = queries.session(get_db(), session_id)
-    return _duel_form(session, {"ruleset": request.args.get("ruleset", "")}, {})
+    db = get_db()
+    session = queries.session(db, session_id)
+    campaign = queries.campaign(db, session["campaign_id"])
+    ruleset = request.args.get("ruleset", "")
+    # The campaign's own settings for the ruleset (its insult table…) pre-fill the terms.
+    return _duel_form(session, {**campaign["rules"].get(ruleset, {}), "ruleset": ruleset}, {})
 
 
 @bp.post("/sessions/<session_id>/duels")

@@ -11,9 +11,23 @@ from .commands import COMMANDS
 from .fold import describe, evolve, round_word
 from .play import ACTION, VERB, decide, fallen
 from .setup import KINDS, NAME, SETUP, assumptions, start
-from .sheet import DEFAULT_INSULTS, STATS, TRACKS, validate_stats
+from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 
 TITLE = "Pirate duels"
+
+# What a campaign keeps for every pirate duel it starts: its own insult table ([assumed]: an
+# editable table per campaign), which pre-fills the set-up form; each duel stores the table it used.
+CAMPAIGN_SETTINGS = tuple(f for f in SETUP if f.name == "insults")
+
+
+def validate_campaign_settings(raw) -> dict:
+    """The campaign's insult table, checked and written back as the text lines the form shows."""
+    from tracker.rules.base import Invalid
+
+    try:
+        return {"insults": insult_lines(parse_insults(raw.get("insults")))}
+    except ValueError as problem:
+        raise Invalid({"insults": str(problem)}) from None
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
