@@ -194,6 +194,8 @@ def workspace_commands(world):
         "CreateCampaign": campaign,
         "EditCampaign": {**campaign, "campaign_id": world.campaign,
                          "expected_version": version(f"campaign-{world.campaign}")},
+        "ChangeCampaignRules": {"campaign_id": world.campaign, "ruleset": "pirate",
+                                "insults": "Pulla | +1 | 1d6", "expected_version": version(f"campaign-{world.campaign}")},
         "CreateCharacter": {**demo.CHARACTERS[2], "campaign_id": world.campaign},
         "EditCharacter": {**demo.CHARACTERS[2], "character_id": character,
                           "expected_version": version(f"character-{character}")},
