@@ -47,7 +47,8 @@ def store(path: str, events: int) -> None:
     rate, _ = rebuild_in_child(path)
     with open(stamp, "w") as out:
         out.write(READ_MODELS)
-    print(f"set-up: {events:,} events written in {built:.0f} s, read models rebuilt at {rate:,.0f} ev/s; "
+    written = f"{events:,} events written in {built:.0f} s" if built else f"the log in {path} reused"
+    print(f"set-up: {written}, read models rebuilt at {rate:,.0f} ev/s; "
           f"{time.perf_counter() - started:.0f} s in all", flush=True)
 
 

@@ -48,7 +48,7 @@ class Server:
         command = [sys.executable, "-m", "waitress", "--host", "127.0.0.1", f"--port={self.port}"]
         if self.threads:
             command.append(f"--threads={self.threads}")
-        self.log = open(self.database + ".server.log", "ab")  # the server's tracebacks, if any
+        self.log = open(self.database + ".server.log", "wb")  # this run's tracebacks, if any
         self.process = subprocess.Popen(command + ["--call", "tracker:create_app"], env=env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + timeout
