@@ -172,7 +172,8 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert ev.rolls == ((2, 2, 5, 3), (6, 6, 7, 7), (3, 4, 2, 5))
     assert (ev.advantage, ev.winner, ev.ta, ev.win) == ("a", "a", 4, "clock")
     assert not any(isinstance(e, DuelWon) for e in events)
-    assert t.snapshot() == {"clocks": (5, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
+    # 3 + 2 fills her 4-interval clock: it stands full at 4, never 5 of 4.
+    assert t.snapshot() == {"clocks": (4, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
     assert rocet.actions(t.state) == ["DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
     assert "first settle the damage" in t.refused(PlayTurn(card_a=EA, card_b=EA))
     events = t.do(DealDamage(kind="attack"))

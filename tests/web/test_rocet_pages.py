@@ -333,7 +333,7 @@ def test_a_whole_duel_through_the_json_api(client):
 
     shown = client.get(f"/api/duels/{duel}").json
     assert shown["status"] == "over" and shown["winner"] == "a" and shown["version"] == version
-    assert shown["state"]["sides"]["a"]["clock"] == 3 and shown["state"]["sides"]["b"]["pg"] == 20 - (2 + 2)  # TA 2 + Ropera 2
+    assert shown["state"]["sides"]["a"]["clock"] == 2 and shown["state"]["sides"]["b"]["pg"] == 20 - (2 + 2)  # full clock; TA 2 + Ropera 2
     assert shown["summary"] == "Inés won by clock (Inés completed their clock)"
 
 

@@ -12,6 +12,7 @@ from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
 )
+from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.fold import deck_of, evolve
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
 
@@ -128,39 +129,9 @@ def _resolve(state: dict, cards: dict, dice: Dice) -> RocetTurnResolved:
     l = other(w)
     last = rolls[-1]
     ta = max(last[:2] if w == "a" else last[2:])
-    does = effect(cards[w])
-    clocks = {side: state["sides"][side]["clock"] for side in SIDES}
-    meter, variant, settings = state["meter"], state["variant"], state["settings"]
-    toward = 1 if w == "a" else -1
-    win, completed, offers = "", False, []
-    if does == "attack":
-        offers.append("attack")
-    steps = {"attack": 2, "discard": 1}.get(does, 0)
-    if variant in ("relojes", "a_muerte"):
-        clocks[w] += steps
-        if does == "insult":
-            clocks[l] -= 3
-            if settings["clock_floor"]:
-                clocks[l] = max(0, clocks[l])
-        if clocks[w] >= state["clock_size"]:
-            if variant == "relojes":
-                win = "clock"
-            else:
-                completed = True
-                offers.append("clock")
-                clocks[w] = 0 if settings["restart"] == "zero" else clocks[w] - state["clock_size"]
-    elif variant == "superioridad":
-        if does == "insult":
-            # Insulto only takes back the loser's superiority; it never pushes past the middle.
-            if meter * toward < 0:
-                meter += toward * min(3, abs(meter))
-        else:
-            meter += toward * steps
-        meter = max(-state["meter_steps"], min(state["meter_steps"], meter))
-        if abs(meter) == state["meter_steps"]:
-            win = "superiority"
-    elif variant == "primera_sangre" and does == "attack":
-        win = "first_blood"
+    moved = turn_effect(state, cards["a"], cards["b"], w)
+    clocks, meter, win = moved["clocks"], moved["meter"], moved["win"]
+    completed, offers, does = moved["completed"], moved["offers"], effect(cards[w])
     return RocetTurnResolved(
         turn=state["turn"], card_a=cards["a"], card_b=cards["b"], advantage=bonus,
         rolls=tuple(rolls), winner=w, ta=ta, clock_a=clocks["a"], clock_b=clocks["b"], meter=meter,

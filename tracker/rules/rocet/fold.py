@@ -11,6 +11,7 @@ from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
 )
+from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK
 from tracker.rules.rocet.text import describe
 
@@ -123,8 +124,9 @@ def _to_discard(state: dict, side: str, card: str) -> None:
 def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
     sides, winner = state["sides"], ev.winner
     loser = other(winner)
-    sides["a"]["clock"], sides["b"]["clock"] = ev.clock_a, ev.clock_b
-    state["meter"] = ev.meter
+    moved = turn_effect(state, ev.card_a, ev.card_b, winner)  # from the state as it is now
+    sides["a"]["clock"], sides["b"]["clock"] = moved["clocks"]["a"], moved["clocks"]["b"]
+    state["meter"] = moved["meter"]
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
         _to_discard(state, side, card)
     state["table"] = None
