@@ -13,8 +13,8 @@ VEX = dict(level=3, hp_max=38, ac=19, attack_bonus=9, weapon="Rapier", damage="1
            perception=7, perception_rank="trained")
 
 
-def seed(app) -> str:
-    """A campaign, Seelah against Baron Vex, and a combat duel to knockout: the duel's id."""
+def seed(app, victory="knockout") -> str:
+    """A campaign, Seelah against Baron Vex, and a combat duel (to knockout): the duel's id."""
     service = Service(open_db(app.config["DATABASE"]))
     campaign = service.handle({"type": "CreateCampaign", "name": "Absalom Nights", "ruleset": "pf2e"}).key
     seelah, vex = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": rank,
@@ -23,7 +23,7 @@ def seed(app) -> str:
     session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1, "date": "2026-11-29",
                               "title": "The Grand Bazaar"}).key
     return service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pf2e", "kind": "combat",
-                           "victory": "knockout", "judge": "Magistrate Ilse",
+                           "victory": victory, "judge": "Magistrate Ilse",
                            "duelists": [{"character_id": seelah, "side": "a"},
                                         {"character_id": vex, "side": "b"}]}).key
 
@@ -76,3 +76,21 @@ def test_one_round_of_a_combat_duel(page, live_app):
     assert (round_start, interactions - round_start, interactions) == (5, 7, 12)
     history = page.locator(".history").inner_text()
     assert "Round 1 initiative: Seelah" in history and "Intimidation" not in history
+
+
+def test_a_whole_duel_to_first_blood_confirmed_by_the_judge(page, live_app):
+    duel = seed(live_app, victory="first_blood")
+    page.goto(f"/duels/{duel}")
+    actions = page.locator(".pf2e-actions")
+    actions.get_by_label("Intimidation +9").check()
+    actions.get_by_label("d20 (as rolled)").first.fill("20")
+    page.keyboard.press("Enter")
+    actions.get_by_label("Intimidation +6").check()
+    actions.get_by_label("d20 (as rolled)").first.fill("2")
+    page.keyboard.press("Enter")
+    page.locator("#Strike-dice_attack").fill("12")
+    page.locator("#Strike-dice_damage").fill("5")
+    page.keyboard.press("Enter")
+    expect(page.locator(".side-b")).to_contain_text("HP 29/38")
+    actions.get_by_role("button", name="Confirm").first.click()
+    expect(page.locator(".outcome")).to_contain_text("Seelah won by first blood")
