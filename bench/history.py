@@ -17,31 +17,22 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.corpus import copies, template  # noqa: E402
+from bench.common import gm_client, report, write_log  # noqa: E402
+from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections import history  # noqa: E402
 from tracker.projections.engine import rebuild  # noqa: E402
-from tracker.services import Context, Service  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
-INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
-          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 TARGET_MS = 100
-
-
-def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{name:<58} {figure:>14}   target: {target}{mark}", flush=True)
 
 
 def build(path: str, lines: list[str], events: int) -> tuple[float, float]:
     """Write the copied log straight into the events table, then rebuild the read models twice,
     without the history rows and with them: both rates in ev/s."""
+    write_log(path, lines, events)
     db = open_db(path)
-    db.conn.execute("BEGIN")
-    db.conn.executemany(INSERT, copies(lines, events))
-    db.conn.execute("COMMIT")
     rates = []
     for write in (lambda *args: None, history.write_duel):
         history.write_duel, real = write, history.write_duel
@@ -79,13 +70,7 @@ def urls(path: str) -> dict[str, str]:
 def medians(path: str, repeat: int) -> dict[str, float]:
     app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True})
     # The pages need a logged-in GM; a campaign made outside the web is open to every GM.
-    db = open_db(path)
-    Service(db, Context(new_id=lambda: "benchgm", password_method="pbkdf2:sha256:1000")).handle(
-        {"type": "RegisterGM", "username": "bench", "password": "a bench password"})
-    db.close()
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["gm_id"] = "benchgm"
+    client = gm_client(app, path)
     result = {}
     for name, url in urls(path).items():
         headers = {"HX-Request": "true"} if "htmx" in name else {}

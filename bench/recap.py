@@ -18,7 +18,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.corpus import SETUPS, copies, template  # noqa: E402
+from bench.common import gm_client, report, write_log  # noqa: E402
+from bench.corpus import SETUPS, template  # noqa: E402
 from bench.driver import play  # noqa: E402
 from tracker import create_app, demo  # noqa: E402
 from tracker.db import open_db  # noqa: E402
@@ -26,24 +27,15 @@ from tracker.projections.engine import rebuild  # noqa: E402
 from tracker.services import Context, Service  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
-INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
-          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 TARGET_MS = 100
-
-
-def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{name:<58} {figure:>16}   target: {target}{mark}", flush=True)
 
 
 def big_campaign(path: str, events: int, duels: int) -> None:
     """A campaign of about ``duels`` duels and exactly ``events`` events, read models rebuilt."""
     per_duel = max(20, events // duels)
     lines = template(duels=30, max_actions=per_duel)
+    write_log(path, lines, events)
     db = open_db(path)
-    db.conn.execute("BEGIN")
-    db.conn.executemany(INSERT, copies(lines, events))
-    db.conn.execute("COMMIT")
     rebuild(db, EventStore(db))
     db.close()
 
@@ -71,9 +63,8 @@ def play_session(path: str, duels: int = 6, seed: int = 11) -> str:
 
 def serve(path: str, session: str, repeat: int) -> None:
     app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True, "WTF_CSRF_ENABLED": False})
+    client = gm_client(app, path)
     db = open_db(path)
-    Service(db, Context(new_id=lambda: "benchgm", password_method="pbkdf2:sha256:1000")).handle(
-        {"type": "RegisterGM", "username": "bench", "password": "bench password"})
     counts = db.execute("SELECT COUNT(*), (SELECT COUNT(*) FROM events WHERE stream IN (SELECT 'duel-' || id"
                         " FROM duels WHERE session_id = ?)) FROM duels WHERE session_id = ?",
                         [session, session]).fetchone()
@@ -81,9 +72,6 @@ def serve(path: str, session: str, repeat: int) -> None:
     db.close()
     print(f"campaign: {total[1]:,} duels, {total[0]:,} events; session recapped: {counts[0]} duels, "
           f"{counts[1]:,} events", flush=True)
-    client = app.test_client()
-    with client.session_transaction() as cookie:
-        cookie["gm_id"] = "benchgm"
     for audience in ("gm", "players"):
         for fmt in ("md", "html", "json"):
             url = f"/sessions/{session}/recap.{fmt}?audience={audience}"

@@ -16,19 +16,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.common import INSERT, gm_client, report, write_log  # noqa: E402
 from bench.corpus import copies, template  # noqa: E402
 from tracker import backup, create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.services import Service  # noqa: E402
 from tracker.store import SCHEMA, loads  # noqa: E402
 
-INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
-          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-
-
-def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{name:<58} {figure:>22}   target: {target}{mark}", flush=True)
 
 
 def raw_db(path: str) -> sqlite3.Connection:
@@ -87,21 +81,6 @@ def one_per_transaction(workdir: str, n: int = 2000) -> None:
            f">= {raw * 0.4:,.0f} (40% raw)", ours >= raw * 0.4)
 
 
-def build(path: str, lines: list[str], n: int) -> None:
-    db = open_db(path)
-    conn = db.conn
-    conn.execute("BEGIN")
-    batch = []
-    for row in copies(lines, n):
-        batch.append(row)
-        if len(batch) == 50_000:
-            conn.executemany(INSERT, batch)
-            batch = []
-    conn.executemany(INSERT, batch)
-    conn.execute("COMMIT")
-    db.close()
-
-
 def rebuild_in_child(path: str) -> tuple[float, float]:
     code = ("import sys, time; sys.path.insert(0, %r)\n"
             "from tracker.db import open_db\nfrom tracker.store import EventStore\n"
@@ -115,8 +94,8 @@ def rebuild_in_child(path: str) -> tuple[float, float]:
 
 
 def page_medians(path: str, repeat: int = 200) -> dict[str, float]:
-    app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True})
-    client = app.test_client()
+    app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True, "SESSION_COOKIE_SECURE": False})
+    client = gm_client(app, path)
     db = open_db(path)
     campaign = db.execute("SELECT id FROM campaigns ORDER BY rowid LIMIT 1").fetchone()[0]
     character = db.execute("SELECT character_id FROM duelists ORDER BY rowid DESC LIMIT 1").fetchone()[0]
@@ -146,8 +125,8 @@ def main() -> None:
         bulk_import(workdir, lines, min(args.events, 200_000))
         one_per_transaction(workdir)
         small, large = os.path.join(workdir, "small.db"), os.path.join(workdir, "large.db")
-        build(small, lines, 1000)
-        build(large, lines, args.events)
+        write_log(small, lines, 1000)
+        write_log(large, lines, args.events)
         rate, peak = rebuild_in_child(large)
         report(f"rebuild of {args.events:,} events", f"{rate:,.0f} ev/s", ">= 50,000 ev/s", rate >= 50_000)
         report("rebuild peak memory (max RSS of the process)", f"{peak:,.0f} MB", "< 200 MB", peak < 200)

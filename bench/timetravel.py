@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import orjson  # noqa: E402
 
-from bench.corpus import copies, template  # noqa: E402
-from bench.run import INSERT, report  # noqa: E402
+from bench.common import gm_client, report, write_log  # noqa: E402
+from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.engine import rebuild, refold  # noqa: E402
@@ -44,10 +44,8 @@ def long_duels(lines: list[str], events: int, duels: int) -> list[str]:
 
 
 def build(path: str, lines: list[str], n: int) -> None:
+    write_log(path, lines, n)
     db = open_db(path)
-    db.conn.execute("BEGIN")
-    db.conn.executemany(INSERT, list(copies(lines, n)))
-    db.conn.execute("COMMIT")
     started = time.perf_counter()
     rebuild(db, EventStore(db))
     print(f"  read models rebuilt in {time.perf_counter() - started:.1f} s", flush=True)
@@ -60,17 +58,6 @@ def timed(client, url: str, **headers) -> float:
     elapsed = (time.perf_counter() - started) * 1000
     assert response.status_code in (200, 204), (url, response.status_code)
     return elapsed
-
-
-def gm_client(app, path: str):
-    db = open_db(path)
-    Service(db, Context(new_id=lambda: "benchgm", password_method="pbkdf2:sha256:1000")).handle(
-        {"type": "RegisterGM", "username": "bench", "password": "a bench password"})
-    db.close()
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["gm_id"] = "benchgm"
-    return client
 
 
 def summary(times: list[float]) -> str:

@@ -1,7 +1,6 @@
 """Fixtures shared by every test: an app on a temporary database, its client and CLI runner,
 and a fake ruleset so the core is tested without depending on any real duel system."""
 import itertools
-import os
 import random
 
 import pytest

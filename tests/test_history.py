@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import fixed_context
 from tracker import demo
 from tracker.db import open_db
-from tracker.projections import history, queries, schema
+from tracker.projections import history, schema
 from tracker.projections.engine import rebuild
 from tracker.services import Service
 

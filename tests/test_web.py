@@ -1,7 +1,6 @@
 """The pages through Flask's test client: forms, errors next to fields, htmx fragments, conflicts."""
 import re
 
-import pytest
 
 from tracker import create_app
 from tracker.db import get_db

@@ -10,7 +10,6 @@ import pytest
 from flask import render_template
 
 from tests.conftest import fixed_context
-from tracker import rules
 from tracker.db import get_db, open_db
 from tracker.projections import queries, schema
 from tracker.projections.engine import rebuild

@@ -7,8 +7,7 @@ and every value drawn from it is written into the event that used it.
 from __future__ import annotations
 
 import dataclasses
-import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 

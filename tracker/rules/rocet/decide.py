@@ -126,7 +126,6 @@ def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
 
 def _resolve(state: dict, cards: dict, dice: Dice) -> RocetTurnResolved:
     rolls, bonus, w = _roll_off(state, cards, dice)
-    l = other(w)
     last = rolls[-1]
     ta = max(last[:2] if w == "a" else last[2:])
     moved = turn_effect(state, cards["a"], cards["b"], w)

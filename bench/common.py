@@ -1,0 +1,38 @@
+"""What the benchmarks share: writing a big log fast, a logged-in client, printing a figure."""
+from __future__ import annotations
+
+from bench.corpus import copies
+from tracker.db import open_db
+from tracker.services import Context, Service
+
+INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
+          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+GM_ID = "benchgm"
+
+
+def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
+    """One figure beside its target, marked ok or MISSED when it has one."""
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"{name:<58} {figure:>22}   target: {target}{mark}", flush=True)
+
+
+def write_log(path: str, lines: list[str], events: int) -> None:
+    """``events`` copied events written straight into the log (read models not rebuilt)."""
+    db = open_db(path)
+    db.conn.execute("BEGIN")
+    db.conn.executemany(INSERT, copies(lines, events))
+    db.conn.execute("COMMIT")
+    db.close()
+
+
+def gm_client(app, path: str):
+    """A test client logged in as the bench's GM (created once per database)."""
+    db = open_db(path)
+    if not db.execute("SELECT 1 FROM gms WHERE id = ?", [GM_ID]).fetchone():
+        Service(db, Context(new_id=lambda: GM_ID, password_method="pbkdf2:sha256:1000")).handle(
+            {"type": "RegisterGM", "username": "bench", "password": "a bench password"})
+    db.close()
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["gm_id"] = GM_ID
+    return client
