@@ -20,7 +20,7 @@ from tracker.workspace import EventRetracted
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
-CACHED_STREAMS = 2000  # a rebuild writes states out past this, so memory stays flat
+CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
 
 
 def category(stream: str) -> str:
