@@ -29,7 +29,7 @@ def random_value(field, rng: random.Random):
 
 def random_action(service: Service, duel_id: str, rng: random.Random, tries: int = 30) -> bool:
     """Log one random legal action in the duel; False when the duel is over or nothing fits."""
-    version, state = service._state(f"duel-{duel_id}")
+    version, state = service.state_of(f"duel-{duel_id}")
     if state is None or state.get("outcome"):
         return False
     module = rules.get(state["ruleset"])
@@ -71,7 +71,7 @@ def play(service: Service, duel_id: str, rng: random.Random, max_actions: int = 
     count = 0
     while count < max_actions and random_action(service, duel_id, rng):
         count += 1
-    version, state = service._state(f"duel-{duel_id}")
+    version, state = service.state_of(f"duel-{duel_id}")
     if end_with and not state.get("outcome"):
         service.handle({"type": end_with, "duel_id": duel_id, "expected_version": version,
                         "side": rng.choice("ab"), "reason": "bench"})

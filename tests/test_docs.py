@@ -4,7 +4,7 @@ from pathlib import Path
 
 from tracker import rules
 from tracker.events import EVENT_TYPES
-from tracker.services import HANDLERS
+from tracker.handlers import HANDLERS
 
 DOCS = Path(__file__).parent.parent / "docs"
 

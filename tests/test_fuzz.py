@@ -11,7 +11,7 @@ from bench.driver import hand_fields, random_value
 from tests.conftest import logged_in, register_gm
 from tracker import demo, rules, workspace
 from tracker.db import open_db
-from tracker.services import HANDLERS
+from tracker.handlers import HANDLERS
 
 FUZZ = dict(deadline=None, derandomize=True,
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

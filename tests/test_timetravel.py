@@ -130,7 +130,7 @@ def rocet_duel(service):
 
 def play_turn(service, duel, dice_a=(6, 5), dice_b=(1, 2)):
     """Side A wins a turn with typed dice, each side laying the first card in hand."""
-    version, state = service._state(f"duel-{duel}")
+    version, state = service.state_of(f"duel-{duel}")
     return service.handle({"type": "PlayTurn", "duel_id": duel, "expected_version": version,
                            "card_a": state["sides"]["a"]["hand"][0], "card_b": state["sides"]["b"]["hand"][0],
                            "dice_a": list(dice_a), "dice_b": list(dice_b)})
@@ -138,7 +138,7 @@ def play_turn(service, duel, dice_a=(6, 5), dice_b=(1, 2)):
 
 def test_the_page_shows_the_duel_as_it_stood_after_the_event_with_the_gm_s_hands(client, gm_service):
     duel = rocet_duel(gm_service)
-    hand = gm_service._state(f"duel-{duel}")[1]["sides"]["a"]["hand"]
+    hand = gm_service.state_of(f"duel-{duel}")[1]["sides"]["a"]["hand"]
     turn = play_turn(gm_service, duel).events[-1].version
     before = client.get(f"/duels/{duel}/travel?at=4")
     assert before.status_code == 200 and "<html" in before.text

@@ -6,7 +6,7 @@ from typing import Any
 
 from tracker import rules
 from tracker.events import EVENT_TYPES
-from tracker.services import NotFound
+from tracker.errors import NotFound
 from tracker.store import loads
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import g, jsonify, redirect, request, session, url_for
 
 from tracker.db import get_db
-from tracker.services import Forbidden, token_digest
+from tracker.errors import Forbidden
+from tracker.handlers.accounts import token_digest
 
 OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
 

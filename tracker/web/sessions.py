@@ -5,7 +5,7 @@ from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
-from tracker.services import START_FIELDS
+from tracker.handlers.duels import START_FIELDS
 from tracker.web import form_data, service
 from tracker.workspace import SESSION_FIELDS
 

@@ -1,0 +1,26 @@
+"""Each command's handler, by the command's type: the one table ``Service.handle`` reads.
+
+A duel's own commands (``PlayTurn``, ``Strike``, ``Insult``…) are not listed: any command that
+names a ``duel_id`` goes to its duel's ruleset through ``duels.duel_command``.
+"""
+
+from tracker.handlers import accounts, duels, workspace
+
+HANDLERS = {
+    "CreateCampaign": workspace.create_campaign,
+    "EditCampaign": workspace.edit_campaign,
+    "ChangeCampaignRules": workspace.change_campaign_rules,
+    "CreateCharacter": workspace.create_character,
+    "EditCharacter": workspace.edit_character,
+    "PlanSession": workspace.plan_session,
+    "EditSession": workspace.edit_session,
+    "RetractEvent": workspace.retract,
+    "StartDuel": duels.start_duel,
+    "RegisterGM": accounts.register_gm,
+    "IssueApiToken": accounts.issue_api_token,
+    "RevokeApiToken": accounts.revoke_api_token,
+    "ShareCampaign": accounts.share_campaign,
+    "UnshareCampaign": accounts.unshare_campaign,
+    "IssuePlayerLink": accounts.issue_player_link,
+    "RevokePlayerLink": accounts.revoke_player_link,
+}

@@ -1,0 +1,142 @@
+"""Commands on duels: starting one from a session, and every ruleset's own commands."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tracker import rules
+from tracker.errors import NotFound
+from tracker.handlers.fields import as_list, expected, key
+from tracker.rules.base import Dice, Field, Invalid, Refused, parse_command, parse_fields
+from tracker.services import Outcome, Service
+from tracker.store import loads
+
+START_FIELDS = (
+    Field("stakes", "Stakes", "text", required=False, maximum=2000),
+    Field("judge", "Judge", "text", required=False, maximum=200),
+    Field(
+        "challenger",
+        "Who challenged",
+        "choice",
+        required=False,
+        choices=(("", "nobody in particular"), ("a", "Side A challenged"), ("b", "Side B challenged")),
+    ),
+)
+
+
+def start_duel(service: Service, command: Mapping[str, Any]) -> Outcome:
+    """Start a duel in a session, its ruleset deciding its first events."""
+    session_id = key(command.get("session_id"), "session_id")
+    session = service.existing(f"session-{session_id}")
+    name = command.get("ruleset")
+    if not isinstance(name, str) or name not in rules.RULESETS:
+        raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
+    module = rules.get(name)
+    common = parse_fields(START_FIELDS, command)
+    duelists = _duelists(service, module, session["campaign_id"], command)
+    duel_id = service.context.new_id()
+    header = {
+        "duel_id": duel_id,
+        "campaign_id": session["campaign_id"],
+        "session_id": session_id,
+        "stakes": common["stakes"] or "",
+        "judge": common["judge"] or "",
+        "challenger": common["challenger"] or "",
+    }
+    setup = command.get("setup") if isinstance(command.get("setup"), dict) else command
+    dice = _tray(service, {}, server_roll=True)
+    return service.append(
+        f"duel-{duel_id}", session["campaign_id"], 0, command, lambda _: module.start(header, setup, duelists, dice)
+    )
+
+
+def _duelists(service: Service, module, campaign_id: str, command: Mapping[str, Any]) -> list[dict]:
+    """Snapshot each chosen character as the rules need them: stats and current points."""
+    chosen = command.get("duelists")
+    if not isinstance(chosen, list):  # a form: side_a / side_b hold character ids
+        chosen = [
+            {"character_id": cid, "side": side}
+            for side in ("a", "b")
+            for cid in as_list(command.get(f"side_{side}"))
+            if cid
+        ]
+    duelists, errors = [], {}
+    for entry in chosen:
+        if not isinstance(entry, dict) or entry.get("side") not in ("a", "b"):
+            raise Invalid({"duelists": "each duelist needs a character_id and a side (a or b)"})
+        row = service.db.execute(
+            "SELECT id, name, rank, stats FROM characters WHERE id = ? AND campaign_id = ?",
+            [str(entry.get("character_id")), campaign_id],
+        ).fetchone()
+        if row is None:
+            errors[f"side_{entry['side']}"] = "choose a character of this campaign"
+            continue
+        if any(d["id"] == row[0] for d in duelists):  # the read models hold one row per duelist
+            errors[f"side_{entry['side']}"] = "a character can take only one place in a duel"
+            continue
+        stats = loads(row[3]).get(module.NAME)
+        duelists.append(
+            {
+                "id": row[0],
+                "name": row[1],
+                "side": entry["side"],
+                "rank": row[2],
+                "stats": stats,
+                "current": _current(service, module, row[0], stats),
+            }
+        )
+    for side in ("a", "b"):
+        if not any(d["side"] == side for d in duelists) and f"side_{side}" not in errors:
+            errors[f"side_{side}"] = "choose a duelist"
+    if errors:
+        raise Invalid(errors)
+    return duelists
+
+
+def _current(service: Service, module, character_id: str, stats: dict | None) -> dict:
+    """Each track's current value: its maximum less the running total of persisting wounds."""
+    lost = dict(
+        service.db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?", [character_id]).fetchall()
+    )
+    return {
+        t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
+        for t in module.TRACKS
+    }
+
+
+def duel_command(service: Service, command: Mapping[str, Any]) -> Outcome:
+    """Run one of a duel's own commands through its ruleset, with typed or server dice."""
+    duel_id = key(command.get("duel_id"), "duel_id")
+    version, state = service.state_of(f"duel-{duel_id}")
+    if state is None:
+        raise NotFound("no such duel")
+    module = rules.get(state["ruleset"])
+    cls = module.COMMANDS.get(command.get("type"))
+    if cls is None:
+        raise Invalid({"type": f"{module.TITLE} duels have no command {command.get('type')!r}"})
+    parsed = parse_command(cls, command)
+    typed = {name[5:]: value for name, value in vars(parsed).items() if name.startswith("dice_") and value}
+    dice = _tray(service, typed, server_roll=bool(getattr(parsed, "server_roll", False)))
+
+    def decide(current: dict | None) -> list:
+        events = module.decide(current, parsed, dice)
+        extra = dice.leftover()
+        if extra:
+            raise Refused(
+                "more dice were typed than the rules used: "
+                + "; ".join(f"{who}: {' '.join(map(str, v))}" for who, v in extra.items()),
+                field=f"dice_{next(iter(extra))}",
+            )
+        return events
+
+    return service.append(f"duel-{duel_id}", state["campaign_id"], expected(command), command, decide)
+
+
+def _tray(service: Service, typed: dict, server_roll: bool) -> Dice:
+    """The dice for a command: typed values first, then the server's roller when allowed."""
+    rng = service.context.rng
+    return Dice(
+        typed,
+        source=(lambda sides: rng.randint(1, sides)) if server_roll else None,
+        shuffle=lambda n: rng.sample(range(n), n),
+    )
