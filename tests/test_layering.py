@@ -24,3 +24,10 @@ def test_rules_are_pure():
         if bad:
             offenders[str(path.relative_to(RULES))] = bad
     assert not offenders
+
+
+def test_read_models_never_reach_up_to_the_service_or_the_web():
+    upward = ("flask", "tracker.services", "tracker.handlers", "tracker.web")
+    offenders = {str(path.name): [name for name in imported(path) if name.startswith(upward)]
+                 for path in (RULES.parent / "projections").glob("*.py")}
+    assert not {name: bad for name, bad in offenders.items() if bad}
