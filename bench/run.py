@@ -82,36 +82,46 @@ def one_per_transaction(workdir: str, n: int = 2000) -> None:
 
 
 def rebuild_in_child(path: str) -> tuple[float, float]:
-    code = ("import sys, time; sys.path.insert(0, %r)\n"
+    """Rebuild in a fresh process: its rate, and its own peak RSS in MB (measured inside it:
+    a child's ru_maxrss seen from the parent counts the parent's pages shared before exec)."""
+    code = ("import resource, sys, time; sys.path.insert(0, %r)\n"
             "from tracker.db import open_db\nfrom tracker.store import EventStore\n"
             "from tracker.projections.engine import rebuild\n"
             "db = open_db(%r); t = time.perf_counter(); n = rebuild(db, EventStore(db))\n"
-            "print(n / (time.perf_counter() - t))\n") % (os.getcwd(), path)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            "print(n / (time.perf_counter() - t), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+            ) % (os.getcwd(), path)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return float(out.stdout.strip()), max(peak_kb, before) / 1024
+    rate, peak_kb = out.stdout.split()
+    return float(rate), int(peak_kb) / 1024
 
 
-def page_medians(path: str, repeat: int = 200) -> dict[str, float]:
-    app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True, "SESSION_COOKIE_SECURE": False})
-    client = gm_client(app, path)
-    db = open_db(path)
-    campaign = db.execute("SELECT id FROM campaigns ORDER BY rowid LIMIT 1").fetchone()[0]
-    character = db.execute("SELECT character_id FROM duelists ORDER BY rowid DESC LIMIT 1").fetchone()[0]
-    urls = {"character sheet": f"/characters/{character}", "event log page": f"/campaigns/{campaign}/log",
-            "event log, one character": f"/campaigns/{campaign}/log?subject=character-{character}",
-            "event log, duels only, page 2": f"/campaigns/{campaign}/log?category=duel&before=%d"
-            % (db.execute("SELECT MAX(position) FROM events").fetchone()[0] - 100)}
-    medians = {}
-    for name, url in urls.items():
-        assert client.get(url).status_code == 200, url
-        times = []
+def page_medians(paths: list[str], repeat: int = 200) -> list[dict[str, float]]:
+    """Median time of each page on each database, the databases taking turns request by request
+    so that drift in the process (caches warming, the allocator) weighs on both alike."""
+    clients, urls = [], []
+    for path in paths:
+        app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "TESTING": True, "SESSION_COOKIE_SECURE": False})
+        clients.append(gm_client(app, path))
+        db = open_db(path)
+        campaign = db.execute("SELECT id FROM campaigns ORDER BY rowid LIMIT 1").fetchone()[0]
+        character = db.execute("SELECT character_id FROM duelists ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+        last = db.execute("SELECT MAX(position) FROM events").fetchone()[0]
+        urls.append({"character sheet": f"/characters/{character}", "event log page": f"/campaigns/{campaign}/log",
+                     "event log, one character": f"/campaigns/{campaign}/log?subject=character-{character}",
+                     "event log, duels only, page 2": f"/campaigns/{campaign}/log?category=duel&before={last - 100}"})
+        db.close()
+    medians: list[dict[str, float]] = [{} for _ in paths]
+    for name in urls[0]:
+        times: list[list[float]] = [[] for _ in paths]
+        for client, pages in zip(clients, urls):
+            assert client.get(pages[name]).status_code == 200, pages[name]
         for _ in range(repeat):
-            started = time.perf_counter()
-            client.get(url)
-            times.append((time.perf_counter() - started) * 1000)
-        medians[name] = statistics.median(times)
+            for index, (client, pages) in enumerate(zip(clients, urls)):
+                started = time.perf_counter()
+                client.get(pages[name])
+                times[index].append((time.perf_counter() - started) * 1000)
+        for index in range(len(paths)):
+            medians[index][name] = statistics.median(times[index])
     return medians
 
 
@@ -131,7 +141,7 @@ def main() -> None:
         report(f"rebuild of {args.events:,} events", f"{rate:,.0f} ev/s", ">= 50,000 ev/s", rate >= 50_000)
         report("rebuild peak memory (max RSS of the process)", f"{peak:,.0f} MB", "< 200 MB", peak < 200)
         rebuild_in_child(small)
-        at_small, at_large = page_medians(small), page_medians(large)
+        at_small, at_large = page_medians([small, large])
         for name in at_large:
             report(f"{name}, median at {args.events:,} events", f"{at_large[name]:.2f} ms", "< 10 ms",
                    at_large[name] < 10)
