@@ -7,6 +7,7 @@ the last hash. So a file cut short, reordered, with a line doubled or edited by 
 whole, naming the first line at fault."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import IO, Iterable
 
@@ -20,9 +21,26 @@ FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
 FORMAT = "touche-log/1"
 
 
-def chain(previous: str, item: dict) -> str:
-    """The hash of a line: SHA-256 of the previous line's hash and this line's canonical JSON."""
-    return hashlib.sha256((previous + dumps({k: item[k] for k in FIELDS})).encode()).hexdigest()
+def chain(previous: str, item: dict, data: str | None = None, metadata: str | None = None) -> str:
+    """The hash of a line: SHA-256 of the previous line's hash and this line's canonical JSON
+    (``dumps`` of its fields, sorted and compact; pass data and metadata already dumped to save
+    dumping them twice)."""
+    canonical = (f'{{"data":{data or dumps(item["data"])},"metadata":{metadata or dumps(item["metadata"])},'
+                 f'"position":{item["position"]},"schema":{item["schema"]},"stream":{dumps(item["stream"])},'
+                 f'"type":{dumps(item["type"])},"version":{item["version"]}}}')
+    return hashlib.sha256((previous + canonical).encode()).hexdigest()
+
+
+def _required(kind: str) -> frozenset:
+    """The fields an event type cannot do without (those with no default)."""
+    cls = EVENT_TYPES[kind]
+    if cls not in _REQUIRED:
+        _REQUIRED[cls] = frozenset(f.name for f in dataclasses.fields(cls)
+                                   if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+    return _REQUIRED[cls]
+
+
+_REQUIRED: dict[type, frozenset] = {}
 
 
 class BadLog(Exception):
@@ -89,18 +107,23 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
             raise BadLog(number, f"unknown schema {schema!r} for {kind}")
         if not isinstance(item["data"], dict) or not isinstance(item["metadata"], dict):
             raise BadLog(number, "data and metadata must be objects")
-        try:
-            from_data(kind, item["data"], schema)
-        except Exception as problem:  # any shape the event class refuses
-            raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
-        digest = chain(digest, item)
+        if schema == EVENT_TYPES[kind].SCHEMA:
+            missing = _required(kind) - item["data"].keys()
+            if missing:
+                raise BadLog(number, f"{kind} data does not fit its type: missing {', '.join(sorted(missing))}")
+        else:
+            try:  # an old shape: it must upcast to the current one
+                from_data(kind, item["data"], schema)
+            except Exception as problem:  # any shape the upcasters or the event class refuse
+                raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
+        data, metadata = dumps(item["data"]), dumps(item["metadata"])
+        digest = chain(digest, item, data, metadata)
         if item["hash"] != digest:
             raise BadLog(number, "the line does not match its hash: it was edited by hand, or lines were "
                                  "removed or moved before it")
         versions[stream] = version
         last_position = position
-        rows.append((position, stream, version, kind, schema, dumps(item["data"]), dumps(item["metadata"]),
-                     item["metadata"].get("command_id")))
+        rows.append((position, stream, version, kind, schema, data, metadata, item["metadata"].get("command_id")))
     if trailer is None:
         raise BadLog(number + 1, "the file stops before its last line: it was cut short")
     return rows
