@@ -127,3 +127,28 @@ class Table:
 @pytest.fixture
 def table(service):
     return Table(service)
+
+
+def count_events(app) -> int:
+    """How many events the app's log holds (a refused action must leave it unchanged)."""
+    from tracker.db import open_db
+
+    db = open_db(app.config["DATABASE"])
+    try:
+        return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    finally:
+        db.close()
+
+
+def text_of(page: str) -> str:
+    """The page's visible words, tags dropped and spaces squeezed, for checking numbers."""
+    import html
+    import re
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def redirect_key(response) -> str:
+    """The id at the end of a redirect after a successful POST."""
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].rsplit("/", 1)[1]

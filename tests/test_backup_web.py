@@ -11,6 +11,7 @@ from tests.conftest import GM_ID
 from tracker import demo
 from tracker.db import open_db
 from tracker.services import Service
+from tests.conftest import count_events
 
 
 @pytest.fixture
@@ -27,14 +28,6 @@ def campaign(app):
     service.handle({"type": "IssuePlayerLink", "kind": "recap", "target": session})
     db.close()
     return campaign
-
-
-def count_events(app):
-    db = open_db(app.config["DATABASE"])
-    try:
-        return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    finally:
-        db.close()
 
 
 def upload(client, text, name="backup.jsonl"):

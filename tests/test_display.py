@@ -12,6 +12,7 @@ from tracker.db import open_db
 from tracker.rules.pf2e.sheet import SKILLS
 from tracker.services import Service
 from tracker.web.player import sign
+from tests.conftest import text_of
 
 FIGHTER = {"level": 3, "hp_max": 40, "ac": 20, "attack_bonus": 10, "weapon": "Longsword", "damage": "1d8+4",
            "deception": 7, "deception_rank": "trained", "intimidation": 9, "intimidation_rank": "expert",
@@ -33,10 +34,6 @@ def display_link(service, target, kind="display"):
     link_id = service.handle({"type": "IssuePlayerLink", "kind": kind, "target": target}).events[0].data["link_id"]
     with service.app.app_context():
         return f"/play/{sign(link_id)}/display", link_id
-
-
-def text_of(page: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def live(page: str) -> str:

@@ -6,11 +6,7 @@ from tracker import create_app
 from tracker.db import get_db
 from tracker.projections import queries
 from tests.conftest import fixed_context, logged_in, register_gm
-
-
-def count_events(app):
-    with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM events").fetchone()[0]
+from tests.conftest import count_events
 
 
 def post_campaign(client, **form):

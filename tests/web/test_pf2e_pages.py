@@ -2,7 +2,6 @@
 played with typed dice, refusals next to their field, the htmx fragment, the secret initiative
 skill kept off the players' view and the log, a duel of pairs through the JSON API, and a
 retraction anywhere in a duel."""
-import html
 import json
 import re
 
@@ -17,6 +16,7 @@ from tracker.rules import pf2e
 from tracker.rules.base import Dice, Invalid, Refused, parse_command
 from tracker.rules.pf2e.sheet import SKILLS
 from tracker.services import Service
+from tests.conftest import count_events, text_of, redirect_key as key
 
 FIGHTER = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",
                deception=7, deception_rank="trained", intimidation=9, intimidation_rank="expert",
@@ -30,21 +30,6 @@ WIZARD = dict(level=3, hp_max=30, ac=17, attack_bonus=6, weapon="Staff", damage=
 SORCERER = dict(level=3, hp_max=28, ac=16, attack_bonus=5, weapon="Dagger", damage="1d4", arcana=9,
                 arcana_rank="trained", nature=8, nature_rank="trained", deception=7, deception_rank="trained",
                 perception=6, spell_dc=20, spell_slots="1:2, 2:2")
-
-
-def count_events(app):
-    with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
-
-def text_of(page: str) -> str:
-    """The visible words of a page, tags dropped and spaces squeezed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def key(response) -> str:
-    assert response.status_code == 302, response.text
-    return response.headers["Location"].rsplit("/", 1)[1]
 
 
 @pytest.fixture

@@ -16,26 +16,12 @@ from tracker.rules.base import Refused
 from tracker.rules.pirate import DEFAULT_INSULTS
 from tracker.services import Context, Service
 from tracker.store import EventStore
+from tests.conftest import count_events, text_of, redirect_key as key
 
 INES = {"atq": "5", "def": "13", "pv": "12", "comunicacion": "4", "sab": "12", "car": "10", "iniciativa": "2",
         "weapons": "Sable | sword | 1d8\nPistola de chispa | pistol | 1d10 | 15"}
 LOPE = {"atq": "3", "def": "12", "pv": "9", "comunicacion": "2", "sab": "11", "car": "8", "iniciativa": "1",
         "weapons": "Espada ropera | sword | 1d6\nPistola | pistol | 1d8 | 10"}
-
-
-def count_events(app):
-    with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
-
-def text_of(page: str) -> str:
-    """The page's visible words, tags dropped and spaces squeezed, for checking numbers."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def key(response) -> str:
-    assert response.status_code == 302, response.text
-    return response.headers["Location"].rsplit("/", 1)[1]
 
 
 @pytest.fixture

@@ -6,10 +6,11 @@ import pytest
 from flask import render_template
 
 from tracker import rules
-from tracker.db import get_db, open_db
+from tracker.db import open_db
 from tracker.projections import schema
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore
+from tests.conftest import count_events
 
 rocet = rules.get("rocet")
 EA, EP, TC = "Estocada Alta", "Estocada Profunda", "Tajo Circular"
@@ -18,11 +19,6 @@ ATTACKS = (EA, EP, TC)
 
 
 # --- a table at the tracker --------------------------------------------------------------
-
-def count_events(app):
-    with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
 
 def start(client, pg_b="20", **setup):
     """A campaign, Inés (side A) and Lope (side B), a session and a Rocèt duel: its id."""
