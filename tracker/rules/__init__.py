@@ -15,6 +15,10 @@ A ruleset module provides:
   plain language (``state`` is the state before it); ``public(state)``: the state with
   secrets removed (hands, hidden skills, GM notes).
 
+Optional: ``MAX_PER_SIDE`` (duelists a side may field; 1 when absent) and
+``CAMPAIGN_SETTINGS`` with ``validate_campaign_settings(raw)`` (what a campaign keeps for every
+duel of the ruleset, e.g. the pirate insult table, pre-filling the set-up form).
+
 The state is plain JSON-able data. It always holds ``outcome`` (None while the duel runs)
 and ``wounds`` (the damage the duel dealt, each with the ``at`` of the event that dealt it).
 """
