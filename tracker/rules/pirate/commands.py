@@ -32,33 +32,33 @@ class RollInitiative:
 
 
 @command
-class Attack:
+class _Strike:
+    """What an attack, a shot and an insult share: who acts, the edge, the dice."""
+
+    side: str
+    ventaja: bool = False
+    desventaja: bool = False
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class Attack(_Strike):
     """A sword attack by the duelist whose turn it is."""
 
     FIELDS = (Field("side", "Who attacks", "choice", choices=SIDE_CHOICES),) + EDGE + STRIKE_DICE
-    side: str
-    ventaja: bool = False
-    desventaja: bool = False
-    dice_a: tuple | None = None
-    dice_b: tuple | None = None
-    server_roll: bool = False
 
 
 @command
-class Shoot:
+class Shoot(_Strike):
     """A pistol shot by the duelist whose turn it is."""
 
     FIELDS = (Field("side", "Who shoots", "choice", choices=SIDE_CHOICES),) + EDGE + STRIKE_DICE
-    side: str
-    ventaja: bool = False
-    desventaja: bool = False
-    dice_a: tuple | None = None
-    dice_b: tuple | None = None
-    server_roll: bool = False
 
 
 @command
-class Insult:
+class Insult(_Strike):
     """An insult in a duelo de labia by the duelist whose turn it is."""
 
     FIELDS = ((Field("side", "Who insults", "choice", choices=SIDE_CHOICES),
@@ -67,13 +67,7 @@ class Insult:
               + EDGE
               + (_dice("a", "d20s, then damage or backlash"), _dice("b", "d20s, then damage or backlash"),
                  SERVER_ROLL))
-    side: str
-    insult: str
-    ventaja: bool = False
-    desventaja: bool = False
-    dice_a: tuple | None = None
-    dice_b: tuple | None = None
-    server_roll: bool = False
+    insult: str = ""  # required all the same: its Field is, and the form and the API parse by FIELDS
 
 
 @command
