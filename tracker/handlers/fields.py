@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.base import Invalid
+from tracker.rules.base import LARGEST_INT, Invalid
 
 
 def key(value: Any, name: str) -> str:
@@ -19,10 +19,12 @@ def expected(command: dict) -> int:
     value = command.get("expected_version")
     try:
         number = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
         raise Invalid({"expected_version": "is required (the version the form was opened at)"}) from None
     if number < 0:
         raise Invalid({"expected_version": "must be 0 or more"})
+    if number > LARGEST_INT:
+        raise Invalid({"expected_version": f"must be at most {LARGEST_INT}"})
     return number
 
 

@@ -158,16 +158,16 @@ def _rows(db, sql: str, params: list | tuple = ()) -> list[dict]:
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
-def clean_filters(args, rulesets) -> dict:
-    """The page's filters from the query string; anything unknown is left out, not refused."""
-    page = args.get("page", "")
+def clean_filters(args, rulesets, page: int = 1) -> dict:
+    """The page's filters from the query string; anything unknown is left out, not refused. The
+    page number comes already read, by the web's one reader of numbers in an address."""
     outcome = args.get("outcome") or None
     character = args.get("character") or None
     return {"character": character, "ruleset": args.get("ruleset") if args.get("ruleset") in rulesets else None,
             "session": args.get("session") or None, "ending": args.get("ending") or None,
             "outcome": outcome if outcome in OUTCOMES and (character or outcome not in ("win", "loss")) else None,
             "sort": args.get("sort") if args.get("sort") in SORTS else "newest",
-            "page": max(int(page), 1) if page.isdigit() else 1}
+            "page": max(page, 1)}
 
 
 def duels_page(db, campaign_id: str, filters: dict, size: int | None = None) -> dict:

@@ -51,6 +51,8 @@ class Field:
 
 
 DIE_SIZES = (6, 8, 10, 12)
+# The largest whole number SQLite, and so the log, can hold: no input may carry a larger one.
+LARGEST_INT = 2**63 - 1
 
 
 def parse_fields(fields: Sequence[Field], raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,10 +96,13 @@ def _coerce(f: Field, value: Any) -> Any:
         return None
     if f.kind == "int":
         number = _int(value)
-        if f.minimum is not None and number < f.minimum:
-            raise ValueError(f"must be at least {f.minimum}")
-        if f.maximum is not None and number > f.maximum:
-            raise ValueError(f"must be at most {f.maximum}")
+        # A field without bounds still takes only what SQLite can hold.
+        minimum = -LARGEST_INT if f.minimum is None else f.minimum
+        maximum = LARGEST_INT if f.maximum is None else f.maximum
+        if number < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        if number > maximum:
+            raise ValueError(f"must be at most {maximum}")
         return number
     if f.kind == "die":
         text = str(value).strip().lower().lstrip("d")
@@ -115,6 +120,8 @@ def _coerce(f: Field, value: Any) -> Any:
     if f.kind in ("text", "character"):
         if not isinstance(value, str):
             raise ValueError("must be text")
+        if not is_text(value):
+            raise ValueError("holds a character that is not valid text (a lone surrogate)")
         text = value.strip()
         limit = f.maximum or 2000
         if len(text) > limit:
@@ -125,6 +132,15 @@ def _coerce(f: Field, value: Any) -> Any:
     raise ValueError(f"unknown field kind {f.kind}")
 
 
+def is_text(value: str) -> bool:
+    """True when the string can be stored and shown: UTF-8 encodable, so no lone surrogate."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _int(value: Any, what: str = "a whole number") -> int:
     if isinstance(value, bool):
         raise ValueError(f"must be {what}")
@@ -132,7 +148,7 @@ def _int(value: Any, what: str = "a whole number") -> int:
         return value
     try:
         return int(str(value).strip())
-    except ValueError:
+    except ValueError:  # also a string of more digits than Python converts (4,300)
         raise ValueError(f"must be {what}") from None
 
 

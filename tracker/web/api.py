@@ -5,6 +5,7 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.web import service
+from tracker.web.inputs import BadJSON, int_arg, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -12,7 +13,10 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 @bp.post("/commands")
 def commands():
     """Run one command; answer with the events it appended."""
-    body = request.get_json(silent=True)
+    try:
+        body = json_body()
+    except BadJSON as bad:
+        return {"error": "invalid", "message": str(bad), "errors": {"body": str(bad)}}, 422
     if not isinstance(body, dict):
         return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
     try:
@@ -67,8 +71,7 @@ def log(campaign_id):
     """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
     db = get_db()
     queries.campaign(db, campaign_id)
-    before = request.args.get("before", "")
     return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
                             type_name=request.args.get("type") or None,
                             subject=request.args.get("subject") or None,
-                            before=int(before) if before.isdigit() else None)
+                            before=int_arg("before"))

@@ -5,6 +5,7 @@ from tracker import rules
 from tracker.db import get_db
 from tracker.projections import history, queries
 from tracker.web import page_or_fragment
+from tracker.web.inputs import int_arg
 
 bp = Blueprint("history", __name__)
 
@@ -14,7 +15,7 @@ def index(campaign_id):
     """Show the campaign's duels, filtered and sorted by the query string."""
     db = get_db()
     campaign = queries.campaign(db, campaign_id)
-    filters = history.clean_filters(request.args, rules.RULESETS)
+    filters = history.clean_filters(request.args, rules.RULESETS, page=int_arg("page", 1))
     page = history.duels_page(db, campaign_id, filters)
     return page_or_fragment("history/index.html", "history/_duels.html", campaign=campaign, filters=filters,
                             page=page, choices=history.filter_choices(db, campaign_id),

@@ -7,15 +7,15 @@ from tracker.rules.base import Invalid, Refused
 from tracker.store import EventStore
 from tracker.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
+from tracker.web.inputs import int_arg
 
 bp = Blueprint("log", __name__)
 
 
 def _filters() -> dict:
     args = request.args
-    before = args.get("before", "")
     return {"category": args.get("category") or None, "type_name": args.get("type") or None,
-            "subject": args.get("subject") or None, "before": int(before) if before.isdigit() else None}
+            "subject": args.get("subject") or None, "before": int_arg("before")}
 
 
 @bp.get("/campaigns/<campaign_id>/log")

@@ -13,6 +13,7 @@ from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.services import NotFound
+from tracker.web.inputs import int_arg
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 RECENT = 8  # history lines the display shows, newest first
@@ -78,7 +79,7 @@ def display_live(token):
         link = open_link(token, "display")
     except NotFound:
         return _no_store(render_template("player/_display_gone.html"), 404)
-    seen = request.args.get("v", type=int)
+    seen = int_arg("v")
     if seen is not None and seen == queries.stream_version(get_db(), f"duel-{link['target']}"):
         return _no_store("", 204)
     return _no_store(render_template("player/_display.html", **_display(token)), 200)

@@ -19,6 +19,7 @@ from tracker.projections import engine, queries
 from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
+from tracker.web.inputs import int_arg
 from tracker.web.player import sign
 
 bp = Blueprint("timetravel", __name__)
@@ -105,8 +106,7 @@ def _moment(store: EventStore, duel_id: str, event: dict) -> dict:
 
 
 def _version(name: str, last: int, default: int) -> int:
-    value = request.args.get(name, type=int)
-    return min(max(value if value is not None else default, 1), last)
+    return min(max(int_arg(name, default), 1), last)
 
 
 @bp.get("/duels/<duel_id>/travel")

@@ -1,0 +1,117 @@
+"""What a request may carry: numbers SQLite can hold, real text, shallow JSON; else a 4xx saying why.
+
+Hostile input is stopped here, where it enters, so no view meets a number too large for the
+database, a lone surrogate, or JSON nested deep enough to exhaust the stack. Werkzeug already
+keeps undecodable bytes of a path, form or query string percent-encoded, except in a query string
+of raw bytes that are not UTF-8, which it cannot read at all: that is refused before any view runs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Flask, current_app, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.routing import IntegerConverter, ValidationError
+
+from tracker.rules.base import LARGEST_INT
+
+MAX_JSON_DEPTH = 64  # a command is a few levels deep; anything deeper is not one of ours
+
+
+class StoredInteger(IntegerConverter):
+    """The ``<int:…>`` of every route: a whole number SQLite can hold, so ``/events/10**30`` is a
+    404 like any other missing event, never an OverflowError."""
+
+    def __init__(self, map, fixed_digits: int = 0, min: int | None = None, max: int | None = None,
+                 signed: bool = False) -> None:
+        super().__init__(map, fixed_digits, min, LARGEST_INT if max is None else max, signed)
+
+    def to_python(self, value: str) -> int:
+        if len(value) > len(str(LARGEST_INT)):  # also spares int() a string of a million digits
+            raise ValidationError()
+        return super().to_python(value)
+
+
+def int_arg(name: str, default: int | None = None, minimum: int = 0) -> int | None:
+    """The query-string parameter ``name`` as a whole number SQLite can hold; ``default`` when it
+    is missing or empty; a 400 naming the parameter when it is anything else."""
+    text = request.args.get(name, "").strip()
+    if not text:
+        return default
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST_INT)) \
+            or not minimum <= int(text) <= LARGEST_INT:
+        raise BadRequest(f"The address's {name!r} must be a whole number from {minimum} to {LARGEST_INT}.")
+    return int(text)
+
+
+class BadJSON(ValueError):
+    """A request body that is not JSON Touché accepts; the message says what is wrong."""
+
+
+def json_body() -> Any:
+    """The request's JSON body, decoded strictly: UTF-8 with no lone surrogates, no NaN or
+    Infinity, integers beyond 64 bits read as floats (which no whole-number field accepts), and
+    nesting at most ``MAX_JSON_DEPTH`` deep. ``None`` when the body does not say it is JSON."""
+    if not request.is_json:
+        return None
+    try:
+        body = orjson.loads(request.get_data(cache=False))
+    except orjson.JSONDecodeError as bad:  # orjson also stops at 1,024 levels, before any recursion
+        raise BadJSON(f"the body is not valid JSON: {bad}") from None
+    if _deeper_than(body, MAX_JSON_DEPTH):
+        raise BadJSON(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    return body
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    if not isinstance(value, (dict, list)):
+        return False
+    if limit == 0:
+        return True
+    items = value.values() if isinstance(value, dict) else value
+    return any(_deeper_than(item, limit - 1) for item in items)
+
+
+def refuse_undecodable_query():
+    """Before any view: a query string of raw bytes that are not UTF-8 is a 400, not a crash
+    when a view (or the login redirect) reads it."""
+    try:
+        request.query_string.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("The address holds bytes that are not UTF-8 text.") from None
+
+
+def http_error(error: HTTPException):
+    """Any 4xx or 5xx werkzeug raises, as our error page, or as JSON {error, message} on /api/."""
+    if request.path.startswith("/api/"):
+        response = jsonify(error=error.name.lower().replace(" ", "_"), message=error.description)
+    else:
+        response = current_app.make_response(render_template("error.html", title=error.name,
+                                                              message=error.description))
+    for name, value in error.get_headers():  # keep what the error adds, such as Allow or Retry-After
+        if name.lower() not in ("content-type", "content-length"):
+            response.headers[name] = value
+    response.status_code = error.code or 500
+    return response
+
+
+def unreadable_input(error: Exception):
+    """The safety net behind the checks above: a value our code could not hold or encode still
+    gets a 400, and the error is logged in full, because reaching here means a check is missing."""
+    current_app.logger.error("input reached %s unchecked: %r", request.path, error, exc_info=error)
+    message = "This request holds a value Touché cannot handle (a number too large, text that is not " \
+              "valid, or data nested too deep)."
+    if request.path.startswith("/api/"):
+        return {"error": "bad_request", "message": message}, 400
+    return render_template("error.html", title="Bad request", message=message), 400
+
+
+def init_app(app: Flask) -> None:
+    """Install the checks; call before any blueprint is registered, so every route's ``int`` is ours."""
+    app.url_map.converters["int"] = StoredInteger
+    app.before_request(refuse_undecodable_query)
+    app.register_error_handler(HTTPException, http_error)
+    for kind in (OverflowError, UnicodeError, RecursionError):
+        app.register_error_handler(kind, unreadable_input)
