@@ -11,8 +11,7 @@ import dataclasses
 import hashlib
 from typing import IO, Iterable
 
-import orjson
-
+from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore, dumps, write_transaction
@@ -80,9 +79,9 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
         if not line.strip():
             raise BadLog(number, "empty line")
         try:
-            item = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            raise BadLog(number, "not valid JSON (a truncated or damaged file?)") from None
+            item = strictjson.loads(line)
+        except strictjson.BadJSON as bad:
+            raise BadLog(number, f"{bad} (a truncated or damaged file?)") from None
         if isinstance(item, dict) and item.get("format") == FORMAT:
             trailer = item
             if item.get("events") != len(rows) or item.get("hash") != digest:

@@ -5,7 +5,8 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.web import service
-from tracker.web.inputs import BadJSON, int_arg, json_body
+from tracker.strictjson import BadJSON
+from tracker.web.inputs import int_arg, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -16,7 +17,8 @@ def commands():
     try:
         body = json_body()
     except BadJSON as bad:
-        return {"error": "invalid", "message": str(bad), "errors": {"body": str(bad)}}, 422
+        message = f"the body is {bad}"
+        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     if not isinstance(body, dict):
         return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
     try:

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter, ValidationError
 
+from tracker import strictjson
 from tracker.rules.base import LARGEST_INT
-
-MAX_JSON_DEPTH = 64  # a command is a few levels deep; anything deeper is not one of ours
 
 
 class StoredInteger(IntegerConverter):
@@ -46,32 +44,12 @@ def int_arg(name: str, default: int | None = None, minimum: int = 0) -> int | No
     return int(text)
 
 
-class BadJSON(ValueError):
-    """A request body that is not JSON Touché accepts; the message says what is wrong."""
-
-
 def json_body() -> Any:
-    """The request's JSON body, decoded strictly: UTF-8 with no lone surrogates, no NaN or
-    Infinity, integers beyond 64 bits read as floats (which no whole-number field accepts), and
-    nesting at most ``MAX_JSON_DEPTH`` deep. ``None`` when the body does not say it is JSON."""
+    """The request's JSON body, decoded strictly (see ``tracker.strictjson``); ``None`` when the
+    body does not say it is JSON; BadJSON when it is not JSON we accept."""
     if not request.is_json:
         return None
-    try:
-        body = orjson.loads(request.get_data(cache=False))
-    except orjson.JSONDecodeError as bad:  # orjson also stops at 1,024 levels, before any recursion
-        raise BadJSON(f"the body is not valid JSON: {bad}") from None
-    if _deeper_than(body, MAX_JSON_DEPTH):
-        raise BadJSON(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
-    return body
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    if not isinstance(value, (dict, list)):
-        return False
-    if limit == 0:
-        return True
-    items = value.values() if isinstance(value, dict) else value
-    return any(_deeper_than(item, limit - 1) for item in items)
+    return strictjson.loads(request.get_data(cache=False))
 
 
 def refuse_undecodable_query():
