@@ -1,8 +1,14 @@
-"""Fuzzing every command through the JSON API and every form route: random, malformed, huge and
-unknown values, wrong types, commands against finished or another GM's duels. Whatever arrives,
-the answer is never a 5xx, and a command that is not accepted leaves the log exactly as it was."""
+"""Fuzzing every command through the JSON API, every form route, and the path and query string of
+every GET route: random, malformed, huge and unknown values, wrong types, numbers beyond 64 bits,
+lone surrogates and bytes that are not UTF-8, commands against finished or another GM's duels.
+Whatever arrives, the answer is never a 5xx, and a command that is not accepted leaves the log
+exactly as it was."""
 import json
+import logging
 import random
+import re
+from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -37,6 +43,10 @@ class World:
     def __init__(self, app):
         self.app, self.client = app, logged_in(app)
         self.db = open_db(app.config["DATABASE"])
+        self.alarms = []  # what reached the last-resort handler: a check is missing somewhere
+        alarm = logging.Handler(logging.ERROR)
+        alarm.emit = self.alarms.append
+        app.logger.addHandler(alarm)
         self.campaign, self.session = self.workspace(self.client)
         self.live = {name: self.start(name) for name in DUELS}
         self.finished = {name: self.finish(self.start(name)) for name in DUELS}
@@ -153,10 +163,11 @@ def as_form(command):
 
 
 def check(world, send):
-    """Send one request; never a 5xx, and when it is refused the log is as it was."""
+    """Send one request; never a 5xx, never the safety net, and when it is refused the log is as it was."""
     before = world.log()
     response = send()
     assert response.status_code < 500
+    assert not world.alarms, [record.getMessage() for record in world.alarms]
     if response.status_code >= 400:
         assert world.log() == before, f"a refused request ({response.status_code}) appended"
     return response
@@ -310,3 +321,138 @@ def test_a_damaged_backup_is_refused_whole_through_the_web(world, how, i, j, tex
                                                       content_type="multipart/form-data"))
     assert response.status_code == 422, how
     assert "Nothing was imported." in response.get_data(as_text=True)
+
+
+# --- every GET route: hostile path parameters and query strings --------------------------------
+
+# Every query-string parameter the app reads, found in its code so a new one is fuzzed too, and a
+# few it does not read.
+QUERY_NAMES = sorted({name for path in (Path(__file__).parent.parent / "tracker").rglob("*.py")
+                      for name in re.findall(r'(?:args\.get|int_arg)\(\s*"(\w+)"', path.read_text())}
+                     | {"per_page", "cursor", "after", "position", "from", "to", "filters", "q"})
+# Values as they travel: ("text", s) is percent-encoded as UTF-8; ("escaped", s) is already
+# percent-encoded (a lone surrogate's bytes); ("raw", b) goes into the address as raw bytes.
+HOSTILE = ([("text", v) for v in ("0", "-1", "1", "2", "999999", str(2**63 - 1), str(2**63), str(2**64),
+                                  str(10**30), "1e30", "1.5", "NaN", "-0", "+1", "٣", "²", "x" * 5000, "9" * 5000,
+                                  "🤺", "𝔇𝔲𝔢𝔩", "", " ", "..", "<script>alert(1)</script>", "nope", "\x00")]
+           + [("escaped", v) for v in ("%ED%A0%80", "%ED%B0%80x", "%F0%9F%98%80", "%FF", "%00", "%2F", "%")]
+           + [("raw", v) for v in (b"\xed\xa0\x80", b"\xff\xfe", b"\xc3")])
+# The sweep's share: what once reached a 500 (numbers beyond 64 bits, digits int() refuses, lone
+# surrogates, bytes that are not UTF-8) and text that must pass (non-BMP, long, empty).
+SWEEP = [("text", str(2**63)), ("text", str(10**30)), ("text", "9" * 5000), ("text", "1e30"), ("text", "²"),
+         ("text", "-1"), ("text", "🤺"), ("text", "x" * 5000), ("text", ""), ("escaped", "%ED%A0%80"),
+         ("escaped", "%FF"), ("raw", b"\xed\xa0\x80")]
+query_values = (st.sampled_from(HOSTILE) | st.tuples(st.just("text"), st.text(max_size=12))
+                | st.tuples(st.just("raw"), st.binary(max_size=6)))
+
+
+def get_routes(app):
+    """Every route a GET reaches, as its rule (``/events/<int:position>``)."""
+    return sorted(rule.rule for rule in app.url_map.iter_rules() if "GET" in rule.methods)
+
+
+def encoded(value) -> str:
+    """A value as it appears in a URL, or raw bytes as a WSGI server hands them on (latin-1)."""
+    how, text = value
+    if how == "raw":
+        return text.decode("latin-1")
+    return text if how == "escaped" else quote(text, safe="")
+
+
+def player_tokens(world):
+    """A live display link, a live recap link and a revoked one, as the players' URLs carry them."""
+    from tracker.web.player import sign
+
+    world.api({"type": "IssuePlayerLink", "kind": "display", "target": world.live["pirate"]})
+    world.api({"type": "IssuePlayerLink", "kind": "recap", "target": world.session})
+    world.api({"type": "IssuePlayerLink", "kind": "display", "target": world.finished["pirate"]})
+    links = [row[0] for row in world.db.execute("SELECT link_id FROM player_links ORDER BY rowid")]
+    assert world.client.post("/api/commands", json={"type": "RevokePlayerLink", "link_id": links[-1]}).status_code == 201
+    with world.app.app_context():
+        return [sign(link) for link in links]
+
+
+def real_path_values(world, tokens):
+    """For each path parameter, values that name something real (of this GM or another)."""
+    character = world.db.execute("SELECT id FROM characters WHERE campaign_id = ? LIMIT 1",
+                                 [world.campaign]).fetchone()[0]
+    position = world.db.execute("SELECT MAX(position) FROM events").fetchone()[0]
+    duels = [*world.live.values(), *world.finished.values(), world.foreign]
+    return {"campaign_id": [world.campaign, world.other_campaign], "character_id": [character],
+            "session_id": [world.session], "duel_id": duels, "position": ["1", str(position)],
+            "version": ["1", "2"], "stream": [f"duel-{duels[0]}", f"campaign-{world.campaign}"],
+            "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"]}
+
+
+@pytest.fixture
+def get_world(world):
+    """The fuzzing world, with player links, real path values and a client nobody logged in with."""
+    world.tokens = player_tokens(world)
+    world.real = real_path_values(world, world.tokens)
+    world.anonymous = world.app.test_client()
+    return world
+
+
+def fill(world, rule, choose) -> str:
+    """The route's path with each parameter filled by ``choose(converter, name, pool of real values)``."""
+    path = rule
+    for converter, name in re.findall(r"<(?:(\w+):)?(\w+)>", rule):
+        value = choose(converter, name, world.real[name])
+        path = path.replace(f"<{converter}:{name}>" if converter else f"<{name}>", value or "x")
+    return path
+
+
+def hostile_for(converter, values=HOSTILE):
+    """Hostile path values: any for a text parameter, number-like ones for an ``int`` (the others
+    never match the route)."""
+    return [encoded(v) for v in values if v[0] != "raw" and (converter != "int" or v[1][-1:].isdigit())]
+
+
+def get(world, path, query, who="gm", htmx=False):
+    """One GET: never a 5xx or the safety net, never an append, and an error always says why."""
+    query_string = "&".join(f"{quote(name)}={encoded(value)}" for name, value in query.items())
+    client = {"gm": world.client, "other gm": world.other, "anonymous": world.anonymous}[who]
+    headers = {"HX-Request": "true"} if htmx else {}
+    before = world.log()
+    response = check(world, lambda: client.get(path, headers=headers, environ_overrides={"QUERY_STRING": query_string}))
+    assert world.log() == before, f"GET {path} appended"
+    if response.status_code >= 400 and path.startswith("/api/"):
+        assert response.json["error"] and (response.json.get("message") or response.json.get("errors")), path
+    elif response.status_code >= 400:
+        assert response.get_data(), f"GET {path}: an error without a message"
+    return response
+
+
+INT_NAMES = {name for path in (Path(__file__).parent.parent / "tracker").rglob("*.py")
+             for name in re.findall(r'int_arg\(\s*"(\w+)"', path.read_text())}
+
+
+def test_every_get_route_with_each_hostile_value_everywhere(get_world):
+    """A sweep: each hostile value in every query parameter at once (as the GM, another GM or
+    nobody, in turn), then in the text ones alone (so a refused number does not hide them), then
+    in each path parameter."""
+    world = get_world
+    principals = ["gm", "anonymous", "other gm"]
+    for rule in get_routes(world.app):
+        # The first real value of each parameter; a recap route takes the recap link.
+        first = lambda converter, name, pool: pool[1] if name == "token" and "recap" in rule else pool[0]
+        real = fill(world, rule, first)
+        for turn, value in enumerate(SWEEP):
+            get(world, real, dict.fromkeys(QUERY_NAMES, value), principals[turn % len(principals)])
+            get(world, real, dict.fromkeys(set(QUERY_NAMES) - INT_NAMES, value))
+        for converter, name in re.findall(r"<(?:(\w+):)?(\w+)>", rule):
+            for hostile in hostile_for(converter, SWEEP):
+                get(world, fill(world, rule, lambda c, n, pool: hostile if n == name else first(c, n, pool)), {})
+
+
+@settings(max_examples=300, **FUZZ)
+@given(data=st.data(), real=st.booleans(),
+       query=st.fixed_dictionaries({}, optional={name: query_values for name in QUERY_NAMES}),
+       who=st.sampled_from(["gm", "other gm", "anonymous"]), htmx=st.booleans())
+def test_every_get_route_with_hostile_paths_and_query_strings(get_world, data, real, query, who, htmx):
+    """Any GET route, its path real or hostile, any mix of query parameters, as anyone."""
+    world = get_world
+    rule = data.draw(st.sampled_from(get_routes(world.app)), label="route")
+    path = fill(world, rule, lambda converter, name, pool: data.draw(
+        st.sampled_from(pool + ([] if real else hostile_for(converter))), label=name))
+    get(world, path, query, who, htmx)
