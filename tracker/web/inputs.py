@@ -38,10 +38,12 @@ def int_arg(name: str, default: int | None = None, minimum: int = 0) -> int | No
     if not text:
         return default
     digits = text.removeprefix("-")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST_INT)) \
-            or not minimum <= int(text) <= LARGEST_INT:
+    # ASCII digits only: int() would also take "٣" or "1_000", and "²" passes isdigit() yet not int().
+    plain = digits.isascii() and digits.isdigit() and len(digits) <= len(str(LARGEST_INT))
+    number = int(text) if plain else None
+    if number is None or not minimum <= number <= LARGEST_INT:
         raise BadRequest(f"The address's {name!r} must be a whole number from {minimum} to {LARGEST_INT}.")
-    return int(text)
+    return number
 
 
 def json_body() -> Any:
