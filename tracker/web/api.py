@@ -4,8 +4,8 @@ from flask import Blueprint, g, request
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
-from tracker.web import service
 from tracker.strictjson import BadJSON
+from tracker.web import service
 from tracker.web.inputs import int_arg, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
