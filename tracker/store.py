@@ -71,7 +71,8 @@ class Recorded:
 
 def connect(path: str) -> sqlite_utils.Database:
     """Open the database with the settings the store relies on (WAL, a busy wait)."""
-    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    # A "file:" URI opens the database with options, e.g. "file:tracker.db?mode=ro" read-only.
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, uri=path.startswith("file:"))
     db = sqlite_utils.Database(conn)
     if path != ":memory:":
         conn.execute("PRAGMA journal_mode=WAL")

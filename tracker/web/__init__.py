@@ -15,9 +15,10 @@ csrf = CSRFProtect()
 
 
 def init_web(app: Flask) -> None:
-    from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, log,
-                             player, recaps, sessions, timetravel)
+    from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, limits,
+                             log, player, recaps, sessions, timetravel)
 
+    limits.init_app(app)
     csrf.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
                    player, api, health):
