@@ -30,7 +30,8 @@ from tracker.store import EventStore, dumps, write_transaction
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
 FORMAT = "touche-log/2"  # the trailer may carry a signature
 FORMATS = ("touche-log/1", FORMAT)  # files exported before signatures still import
-BATCH = 2000
+BATCH = 2000  # lines appended and projected at a time
+EXPORT_BATCH = 500  # rows read at a time: a few MB even when events are large
 
 
 def chain(previous: str, item: dict, data: str | None = None, metadata: str | None = None) -> str:
@@ -100,7 +101,7 @@ def export(db, campaign_id: str | None = None, key: bytes | None = None) -> Iter
     store = EventStore(db)
     last = store.last_position()
     count, digest = 0, ""
-    for rec in store.read_all():
+    for rec in store.read_all(batch=EXPORT_BATCH):
         if rec.position > last:
             break
         if campaign_id and rec.campaign_id != campaign_id:

@@ -170,7 +170,7 @@ class EventStore:
         rows = self.db.execute(sql + " ORDER BY version", params).fetchall()
         return [_recorded(r) for r in rows]
 
-    def read_all(self, after: int = 0, batch: int = 5000) -> Iterator[Recorded]:
+    def read_all(self, after: int = 0, batch: int = 1000) -> Iterator[Recorded]:
         """Every event after a position, in log order, streamed in batches (never all at once)."""
         position = after
         while True:
