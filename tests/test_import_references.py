@@ -172,12 +172,18 @@ def test_a_pf2e_duelist_must_be_a_character_of_the_file(kind, data):
     assert len(list(Check().lines(minimal_duel_log("pf2e", kind, fixed)))) == 6
 
 
-def test_every_id_an_event_holds_is_declared_by_its_type():
-    """Play duels of every ruleset and look for stream keys anywhere in the events' data: each
-    must sit where its type declares a reference, or the import would let it through unchecked."""
+@pytest.fixture(scope="module")
+def every_ruleset():
+    """A campaign's log with duels of every ruleset played at random (the benchmarks' corpus)."""
     from bench.corpus import template
 
-    items = [json.loads(line) for line in template(duels=10, max_actions=40)][:-1]
+    return template(duels=10, max_actions=40)
+
+
+def test_every_id_an_event_holds_is_declared_by_its_type(every_ruleset):
+    """Play duels of every ruleset and look for stream keys anywhere in the events' data: each
+    must sit where its type declares a reference, or the import would let it through unchecked."""
+    items = [json.loads(line) for line in every_ruleset][:-1]
     keys = {item["stream"].split("-", 1)[1] for item in items}
     seen_types = set()
     for item in items:
@@ -207,3 +213,19 @@ def test_references_are_walked_and_rewritten_by_their_declared_paths():
     assert [v for _, _, v in references.references("Pf2eRoundOrdered", data)] == ["a", "b", "c"]
     assert references.rewrite("Pf2eRoundOrdered", data, lambda cat, old: cat + ":" + old)["tiers"] == \
         [["character:a", "character:b"], ["character:c"]]
+
+
+def test_a_copy_of_every_ruleset_keeps_none_of_the_originals_ids(tmp_path, every_ruleset):
+    import itertools
+
+    from tracker.campaign_import import import_campaign
+
+    db = open_db(str(tmp_path / "copy.db"))
+    counter = itertools.count(1)
+    copy, _ = import_campaign(db, every_ruleset, owner="gm", new_id=lambda: f"new{next(counter)}")
+    old_keys = {json.loads(line)["stream"].split("-", 1)[1] for line in every_ruleset[:-1]}
+    stored = "\n".join(row[0] for row in db.execute("SELECT data FROM events"))
+    duels = db.execute("SELECT COUNT(*) FROM duels WHERE campaign_id = ?", [copy]).fetchone()[0]
+    db.close()
+    assert not [key for key in old_keys if f'"{key}"' in stored]
+    assert duels == sum('"type":"DuelStarted"' in line for line in every_ruleset)

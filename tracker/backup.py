@@ -268,7 +268,8 @@ def import_lines(db, source: Iterable[str], key: bytes | None = None,
         pass
     if not first.signed and not accept_unsigned:
         raise BadLog(first.events + 1, "the file is not signed by this Touché (exported elsewhere, or "
-                                       "changed since): import it only if you trust where it came from")
+                                       "changed since): if you trust where it came from, "
+                                       "import it with --accept-unsigned")
     second = Check(key)
     rows = ((line.position, line.stream, line.version, line.type, line.schema, line.data_text,
              line.metadata_text, line.metadata.get("command_id")) for line in second.lines(passes(source)))
