@@ -99,6 +99,7 @@ def test_another_gms_write_waits_for_an_import_and_lands(app, client):
                       "data": {"campaign_id": "big", "name": "Big", "ruleset": "coin"} if n == 1 else
                       {"character_id": "c%d" % n, "campaign_id": "big", "name": "C", "rank": "pj"}})
     body = rechained(items).encode()
+    app.config["BUSY_TIMEOUT_MS"] = 60000  # a slow machine must not turn waiting into a 503 here
     register_gm(app, "other", "other")
     other = logged_in(app, "other")
     results = {}
