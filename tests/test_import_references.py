@@ -92,6 +92,14 @@ FORGERIES = {
 }
 
 
+def test_an_event_filed_under_a_campaign_the_file_does_not_hold_is_refused():
+    lines = minimal_duel_log("pf2e", "Pf2eFocusChanged", {"duelist": "a", "tradition": "arcane"})
+    items = [json.loads(line) for line in lines[:-1]]
+    items[3]["metadata"]["campaign_id"] = "theirs"
+    with pytest.raises(BadLog, match="line 4: its metadata puts it in campaign 'theirs'"):
+        list(Check().lines(rechained(items).splitlines()))
+
+
 @pytest.mark.parametrize("forgery", FORGERIES)
 def test_a_file_naming_another_campaign_is_refused_with_its_line(app, client, world, forgery):
     items, line = FORGERIES[forgery](exported(client, world["mine"]["campaign"]), world["victim"])

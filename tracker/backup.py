@@ -216,6 +216,10 @@ class Check:
         if line.version == 1:
             if self.keys.setdefault(key, category) != category:
                 raise BadLog(line.number, f"{line.stream} reuses the id of {self.keys[key]}-{key}")
+        campaign = line.metadata.get("campaign_id")
+        if campaign and self.keys.get(campaign) != "campaign":
+            raise BadLog(line.number, f"its metadata puts it in campaign {campaign!r}, which this file does not "
+                                      "create: a file may only refer to what it holds")
         data = line.current_data
         for path, defined, value in definitions(line.type, data):
             if not isinstance(value, str) or not value:
