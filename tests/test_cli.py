@@ -40,7 +40,9 @@ def test_export_import_export_gives_an_identical_file(filled, tmp_path):
     assert cli(filled).invoke(args=["export-log", str(first)]).exit_code == 0
     lines = first.read_text().splitlines()
     assert len(lines) == 11 and json.loads(lines[0])["type"] == "CampaignCreated"
-    assert json.loads(lines[-1]) == {"format": "touche-log/1", "events": 10, "hash": json.loads(lines[-2])["hash"]}
+    trailer = json.loads(lines[-1])
+    assert trailer["format"] == "touche-log/2" and trailer["events"] == 10
+    assert trailer["hash"] == json.loads(lines[-2])["hash"] and len(trailer["signature"]) == 64
     empty = str(tmp_path / "empty.db")
     result = cli(empty).invoke(args=["import-log", str(first)])
     assert result.exit_code == 0, result.output
@@ -119,3 +121,39 @@ def test_create_gm_makes_an_account_that_can_log_in(tmp_path):
     assert client.post("/login", data={"username": "marta", "password": "wrong"}).status_code == 401
     assert client.post("/login", data={"username": "marta", "password": "a long enough secret"}).status_code == 302
     assert client.get("/").status_code == 200
+
+
+def test_import_log_refuses_a_reference_outside_the_file_with_its_line(filled, tmp_path):
+    from tests.test_import_references import rechained
+
+    good = tmp_path / "good.jsonl"
+    cli(filled).invoke(args=["export-log", str(good)])
+    items = [json.loads(line) for line in good.read_text().splitlines()[:-1]]
+    items[2]["data"]["campaign_id"] = "another-gms-campaign"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(rechained(items))
+    empty = str(tmp_path / "empty.db")
+    result = cli(empty).invoke(args=["import-log", "--accept-unsigned", str(bad)])
+    assert result.exit_code != 0
+    assert "line 3: CharacterCreated refers to 'another-gms-campaign' (campaign_id)" in result.output
+    assert open_db(empty).execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+
+
+def test_import_log_takes_a_file_another_install_signed_only_when_told(filled, tmp_path):
+    dump = tmp_path / "log.jsonl"
+    cli(filled).invoke(args=["export-log", str(dump)])
+    elsewhere = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.db"), "SECRET_KEY": "other"})
+    refused = elsewhere.test_cli_runner().invoke(args=["import-log", str(dump)])
+    assert refused.exit_code != 0 and "line 11: the file is not signed by this Touché" in refused.output
+    taken = elsewhere.test_cli_runner().invoke(args=["import-log", "--accept-unsigned", str(dump)])
+    assert taken.exit_code == 0 and "Imported 10 events (not signed by this install)" in taken.output
+    again = cli(str(tmp_path / "same.db")).invoke(args=["import-log", str(dump)])
+    assert again.exit_code == 0 and "(signed by this install)" in again.output
+
+
+def test_a_file_exported_before_signatures_still_imports(tmp_path):
+    from pathlib import Path
+
+    fixture = Path(__file__).parent / "fixtures" / "schema1_log.jsonl"
+    result = cli(str(tmp_path / "old.db")).invoke(args=["import-log", "--accept-unsigned", str(fixture)])
+    assert result.exit_code == 0, result.output

@@ -22,6 +22,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Browsers treat 127.0.0.1 and localhost as secure, so Secure cookies work for `make run` too.
         SESSION_COOKIE_SECURE=os.environ.get("TOUCHE_INSECURE_COOKIES") != "1",
         OPEN_SIGNUP=os.environ.get("TOUCHE_OPEN_SIGNUP") == "1",
+        # Bodies: an import's upload may be large (it is spooled to disk, never read whole); a form
+        # or a command is small. Over the limit the server answers 413 before reading it.
+        MAX_UPLOAD_LENGTH=int(os.environ.get("TOUCHE_MAX_UPLOAD_MB") or 64) * 1024 * 1024,
+        MAX_CONTENT_LENGTH=int(os.environ.get("TOUCHE_MAX_BODY_KB") or 1024) * 1024,
+        # How long a request waits for another's write (an import) before answering 503.
+        BUSY_TIMEOUT_MS=int(os.environ.get("TOUCHE_BUSY_TIMEOUT_MS") or 10000),
     )
     if test_config is not None:
         app.config.update(test_config)

@@ -15,6 +15,8 @@ from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
 class GMRegistered:
     """A game master's account was created."""
 
+    REFERENCES = {"gm_id": "gm"}
+
     gm_id: str
     username: str
     password_hash: str
@@ -31,6 +33,8 @@ class GMPasswordChanged:
 class ApiTokenIssued:
     """A GM created a token for the JSON API (only its hash is kept)."""
 
+    DEFINES = {"token_id": "token"}
+
     token_id: str
     token_hash: str
     label: str = ""
@@ -40,12 +44,16 @@ class ApiTokenIssued:
 class ApiTokenRevoked:
     """A GM revoked one of their API tokens."""
 
+    REFERENCES = {"token_id": "token"}
+
     token_id: str
 
 
 @event
 class CoGMAdded:
     """The campaign's owner shared it with another GM."""
+
+    REFERENCES = {"gm_id": "gm"}
 
     gm_id: str
     username: str = ""
@@ -55,12 +63,17 @@ class CoGMAdded:
 class CoGMRemoved:
     """The campaign's owner stopped sharing it with a GM."""
 
+    REFERENCES = {"gm_id": "gm"}
+
     gm_id: str
 
 
 @event
 class PlayerLinkIssued:
     """The GM made a signed read-only link for players (a table display or a player recap)."""
+
+    DEFINES = {"link_id": "link"}
+    REFERENCES = {"target": ("duel", "session")}
 
     link_id: str
     kind: str  # "display" (a duel) or "recap" (a session)
@@ -70,6 +83,8 @@ class PlayerLinkIssued:
 @event
 class PlayerLinkRevoked:
     """The GM revoked a player link: it stops working at once."""
+
+    REFERENCES = {"link_id": "link"}
 
     link_id: str
 

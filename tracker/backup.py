@@ -3,21 +3,34 @@ every line first, so a bad file appends nothing.
 
 Each event line carries ``hash``, chaining it to every line before it (SHA-256 of the previous
 hash and the line's canonical JSON), and the file ends with a trailer line giving the count and
-the last hash. So a file cut short, reordered, with a line doubled or edited by hand is refused
-whole, naming the first line at fault."""
+the last hash. So a file cut short, reordered, with a line doubled or edited by accident is
+refused whole, naming the first line at fault. Anyone can recompute the chain, so it proves
+nothing about who wrote the file: the trailer's ``signature`` (HMAC-SHA256 of the count and the
+last hash, under a key derived from the install's SECRET_KEY) says the file left this install
+unchanged. Whatever the signature, every id an event refers to must name something the file
+itself creates (``tracker.references``), so no file can reach outside itself.
+
+Files and the upload are read twice, line by line: once to check, once to append, so memory
+stays flat whatever the file's size.
+"""
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-from typing import IO, Iterable
+import hmac
+from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from tracker import strictjson
-from tracker.events import EVENT_TYPES, from_data
+from tracker.events import EVENT_TYPES, from_data, upcast
 from tracker.projections.engine import rebuild
+from tracker.references import definitions, references
 from tracker.store import EventStore, dumps, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
-FORMAT = "touche-log/1"
+FORMAT = "touche-log/2"  # the trailer may carry a signature
+FORMATS = ("touche-log/1", FORMAT)  # files exported before signatures still import
+BATCH = 2000  # lines appended and projected at a time
+EXPORT_BATCH = 500  # rows read at a time: a few MB even when events are large
 
 
 def chain(previous: str, item: dict, data: str | None = None, metadata: str | None = None) -> str:
@@ -28,6 +41,15 @@ def chain(previous: str, item: dict, data: str | None = None, metadata: str | No
                  f'"position":{item["position"]},"schema":{item["schema"]},"stream":{dumps(item["stream"])},'
                  f'"type":{dumps(item["type"])},"version":{item["version"]}}}')
     return hashlib.sha256((previous + canonical).encode()).hexdigest()
+
+
+def signing_key(secret_key: str) -> bytes:
+    """The key that signs exports, derived from SECRET_KEY so the session key never signs files."""
+    return hmac.new(str(secret_key).encode(), b"touche export signature", hashlib.sha256).digest()
+
+
+def signature(key: bytes, events: int, digest: str) -> str:
+    return hmac.new(key, f"{FORMAT}:{events}:{digest}".encode(), hashlib.sha256).hexdigest()
 
 
 def _required(kind: str) -> frozenset:
@@ -50,44 +72,112 @@ class BadLog(Exception):
         self.line = line
 
 
-def export_lines(db, out: IO[str], campaign_id: str | None = None) -> int:
-    """Write every event (or one campaign's) as one JSON object per line, in log order."""
+class Line(NamedTuple):
+    """One checked event line: where it was in the file, its fields, its data and metadata dumped."""
+
+    number: int
+    position: int
+    stream: str
+    version: int
+    type: str
+    schema: int
+    data: dict
+    metadata: dict
+    data_text: str
+    metadata_text: str
+
+    @property
+    def current_data(self) -> dict:
+        """The data in its type's current shape."""
+        if self.schema == EVENT_TYPES[self.type].SCHEMA:
+            return self.data
+        return upcast(self.type, self.schema, dict(self.data))
+
+
+def export(db, campaign_id: str | None = None, key: bytes | None = None) -> Iterator[str]:
+    """Every event (or one campaign's) as one JSON line each, in log order, then the trailer:
+    streamed from the database, never all in memory. Events appended meanwhile are left out."""
+    store = EventStore(db)
+    last = store.last_position()
     count, digest = 0, ""
-    for rec in EventStore(db).read_all():
+    for rec in store.read_all(batch=EXPORT_BATCH):
+        if rec.position > last:
+            break
         if campaign_id and rec.campaign_id != campaign_id:
             continue
         item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
                 "schema": rec.schema, "data": rec.data, "metadata": rec.metadata}
         digest = chain(digest, item)
-        out.write(dumps({**item, "hash": digest}) + "\n")
         count += 1
-    out.write(dumps({"format": FORMAT, "events": count, "hash": digest}) + "\n")
+        yield dumps({**item, "hash": digest}) + "\n"
+    trailer = {"format": FORMAT, "events": count, "hash": digest}
+    if key is not None:
+        trailer["signature"] = signature(key, count, digest)
+    yield dumps(trailer) + "\n"
+
+
+def export_lines(db, out: IO[str], campaign_id: str | None = None, key: bytes | None = None) -> int:
+    """Write ``export`` to a file; the number of events written."""
+    count = -1
+    for line in export(db, campaign_id, key):
+        out.write(line)
+        count += 1
     return count
 
 
-def check_lines(lines: Iterable[str]) -> list[tuple]:
-    """Parse and check a whole file; return rows ready to insert, or raise BadLog."""
-    rows: list[tuple] = []
-    last_position = 0
-    versions: dict[str, int] = {}
-    digest = ""
-    trailer = None
-    number = 0
-    for number, line in enumerate(lines, start=1):
-        if trailer is not None:
-            raise BadLog(number, "lines after the end of the log")
-        if not line.strip():
-            raise BadLog(number, "empty line")
-        try:
-            item = strictjson.loads(line)
-        except strictjson.BadJSON as bad:
-            raise BadLog(number, f"{bad} (a truncated or damaged file?)") from None
-        if isinstance(item, dict) and item.get("format") == FORMAT:
-            trailer = item
-            if item.get("events") != len(rows) or item.get("hash") != digest:
-                raise BadLog(number, f"the file ends saying {item.get('events')} events, but it holds "
-                                     f"{len(rows)} or their hashes differ: lines are missing or changed")
-            continue
+class Check:
+    """Checks a file line by line, keeping only what later lines are checked against: each
+    stream's version, the category of each stream key, the links and tokens defined so far.
+
+    ``outside`` names the categories that may refer beyond the file because the importer
+    replaces them (a web import makes the importing GM the owner). After a whole pass,
+    ``events`` is the count and ``signed`` says whether this install's key signed the file."""
+
+    def __init__(self, key: bytes | None = None, outside: Iterable[str] = ()):
+        self.key, self.outside = key, frozenset(outside)
+        self.versions: dict[str, int] = {}
+        self.keys: dict[str, str] = {}
+        self.defined: dict[str, set[str]] = {}
+        self.events = 0
+        self.signed = False
+
+    def lines(self, lines: Iterable[str]) -> Iterator[Line]:
+        """Each event line once checked; raises BadLog at the first line at fault."""
+        last_position, digest, trailer, number = 0, "", None, 0
+        for number, line in enumerate(lines, start=1):
+            if trailer is not None:
+                raise BadLog(number, "lines after the end of the log")
+            if not line.strip():
+                raise BadLog(number, "empty line")
+            try:
+                item = strictjson.loads(line)
+            except strictjson.BadJSON as bad:
+                raise BadLog(number, f"{bad} (a truncated or damaged file?)") from None
+            if isinstance(item, dict) and item.get("format") in FORMATS:
+                trailer = item
+                self._check_trailer(number, item, digest)
+                continue
+            checked = self._line(number, item, last_position)
+            digest = chain(digest, item, checked.data_text, checked.metadata_text)
+            if item["hash"] != digest:
+                raise BadLog(number, "the line does not match its hash: it was edited by hand, or lines were "
+                                     "removed or moved before it")
+            self._resolve(checked)
+            last_position = checked.position
+            self.events += 1
+            yield checked
+        if trailer is None:
+            raise BadLog(number + 1, "the file stops before its last line: it was cut short")
+
+    def _check_trailer(self, number: int, item: dict, digest: str) -> None:
+        if item.get("events") != self.events or item.get("hash") != digest:
+            raise BadLog(number, f"the file ends saying {item.get('events')} events, but it holds "
+                                 f"{self.events} or their hashes differ: lines are missing or changed")
+        given = item.get("signature")
+        self.signed = (self.key is not None and isinstance(given, str)
+                       and hmac.compare_digest(given, signature(self.key, self.events, digest)))
+
+    def _line(self, number: int, item: Any, last_position: int) -> Line:
         if not isinstance(item, dict) or set(item) != set(FIELDS) | {"hash"}:
             raise BadLog(number, "each line must be an object with exactly: " + ", ".join(FIELDS + ("hash",)))
         position, stream, version = item["position"], item["stream"], item["version"]
@@ -95,7 +185,7 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
             raise BadLog(number, f"position {position!r} is out of order (after {last_position})")
         if not isinstance(stream, str) or "-" not in stream:
             raise BadLog(number, f"bad stream {stream!r}")
-        expected = versions.get(stream, 0) + 1
+        expected = self.versions.get(stream, 0) + 1
         if version != expected:
             raise BadLog(number, f"{stream} jumps to version {version!r}; expected {expected}")
         kind = item["type"]
@@ -115,32 +205,84 @@ def check_lines(lines: Iterable[str]) -> list[tuple]:
                 from_data(kind, item["data"], schema)
             except Exception as problem:  # any shape the upcasters or the event class refuse
                 raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
-        data, metadata = dumps(item["data"]), dumps(item["metadata"])
-        digest = chain(digest, item, data, metadata)
-        if item["hash"] != digest:
-            raise BadLog(number, "the line does not match its hash: it was edited by hand, or lines were "
-                                 "removed or moved before it")
-        versions[stream] = version
-        last_position = position
-        rows.append((position, stream, version, kind, schema, data, metadata, item["metadata"].get("command_id")))
-    if trailer is None:
-        raise BadLog(number + 1, "the file stops before its last line: it was cut short")
-    return rows
+        self.versions[stream] = version
+        return Line(number, position, stream, version, kind, schema, item["data"], item["metadata"],
+                    dumps(item["data"]), dumps(item["metadata"]))
+
+    def _resolve(self, line: Line) -> None:
+        """Every id the line refers to names a stream, link or token the file created by then."""
+        category, key = line.stream.split("-", 1)
+        if line.version == 1:
+            if self.keys.setdefault(key, category) != category:
+                raise BadLog(line.number, f"{line.stream} reuses the id of {self.keys[key]}-{key}")
+        campaign = line.metadata.get("campaign_id")
+        if campaign and self.keys.get(campaign) != "campaign":
+            raise BadLog(line.number, f"its metadata puts it in campaign {campaign!r}, which this file does not "
+                                      "create: a file may only refer to what it holds")
+        data = line.current_data
+        for path, defined, value in definitions(line.type, data):
+            if not isinstance(value, str) or not value:
+                raise BadLog(line.number, f"{line.type}: {path} must be an id")
+            self.defined.setdefault(defined, set()).add(value)
+        for path, wanted, value in references(line.type, data):
+            if value == "" or (value is None and path not in _required(line.type)):
+                continue
+            if not isinstance(value, str):
+                raise BadLog(line.number, f"{line.type}: {path} must be an id, not {value!r}")
+            if (self.keys.get(value) in wanted or any(value in self.defined.get(c, ()) for c in wanted)
+                    or self.outside.intersection(wanted)):
+                continue
+            raise BadLog(line.number, f"{line.type} refers to {value!r} ({path}), which is no "
+                                      f"{' or '.join(wanted)} this file creates: a file may only refer to what "
+                                      "it holds, never to another campaign")
 
 
-def import_lines(db, lines: Iterable[str]) -> int:
-    """Import a checked file into an empty log and rebuild the read models from it."""
-    rows = check_lines(lines)
-    append_checked(db, rows)
-    rebuild(db, EventStore(db))
-    return len(rows)
+class TextLines:
+    """A binary file's lines as text, read again from the start on every pass."""
+
+    def __init__(self, binary: IO[bytes]):
+        self.binary = binary
+
+    def seek(self, offset: int) -> None:
+        self.binary.seek(offset)
+
+    def __iter__(self) -> Iterator[str]:
+        for number, raw in enumerate(self.binary, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadLog(number, "not UTF-8 text") from None
 
 
-def append_checked(db, rows: list[tuple]) -> None:
-    """Insert checked rows into an empty log, all or nothing."""
+def passes(source: Iterable[str]) -> Iterable[str]:
+    """The source read again from its start (a file is rewound; a list simply iterated again)."""
+    if hasattr(source, "seek"):
+        source.seek(0)
+    return source
+
+
+def import_lines(db, source: Iterable[str], key: bytes | None = None,
+                 accept_unsigned: bool = True) -> Check:
+    """Import a file into an empty log and rebuild the read models from it: one pass checks it
+    (taking no lock), the next appends it in one transaction. ``source`` must be readable twice
+    (a list, or a file that can be rewound)."""
+    first = Check(key)
+    for _ in first.lines(passes(source)):
+        pass
+    if not first.signed and not accept_unsigned:
+        raise BadLog(first.events + 1, "the file is not signed by this Touché (exported elsewhere, or "
+                                       "changed since): if you trust where it came from, "
+                                       "import it with --accept-unsigned")
+    second = Check(key)
+    rows = ((line.position, line.stream, line.version, line.type, line.schema, line.data_text,
+             line.metadata_text, line.metadata.get("command_id")) for line in second.lines(passes(source)))
     with write_transaction(db):
         if EventStore(db).last_position():
             raise BadLog(0, "the database already holds events: import into an empty one")
         db.conn.executemany(
             "INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        if second.events != first.events:
+            raise BadLog(0, "the file changed while it was being imported: import it again")
+        rebuild(db, EventStore(db))
+    return second

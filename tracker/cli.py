@@ -18,6 +18,10 @@ def _db():
     return open_db(current_app.config["DATABASE"])
 
 
+def _key() -> bytes:
+    return backup.signing_key(current_app.config["SECRET_KEY"])
+
+
 @click.command("rebuild")
 @with_appcontext
 def rebuild_command() -> None:
@@ -31,11 +35,11 @@ def rebuild_command() -> None:
 @with_appcontext
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
 def export_log_command(file: str) -> None:
-    """Write the whole event log as JSON Lines, one event per line, in log order."""
+    """Write the whole event log as JSON Lines, one event per line, in log order, signed."""
     db = _db()
     out = sys.stdout if file == "-" else open(file, "w", encoding="utf-8", newline="\n")
     try:
-        count = backup.export_lines(db, out)
+        count = backup.export_lines(db, out, key=_key())
     finally:
         if out is not sys.stdout:
             out.close()
@@ -46,15 +50,18 @@ def export_log_command(file: str) -> None:
 @click.command("import-log")
 @with_appcontext
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-def import_log_command(file: str) -> None:
+@click.option("--accept-unsigned", is_flag=True,
+              help="import a file this install did not sign (exported elsewhere, or before signatures)")
+def import_log_command(file: str, accept_unsigned: bool) -> None:
     """Import a JSON Lines log into an empty database (checks the whole file first)."""
     db = _db()
-    with open(file, encoding="utf-8") as f:
+    with open(file, "rb") as f:
         try:
-            count = backup.import_lines(db, f)
+            check = backup.import_lines(db, backup.TextLines(f), key=_key(), accept_unsigned=accept_unsigned)
         except backup.BadLog as bad:
             raise click.ClickException(str(bad)) from None
-    click.echo(f"Imported {count} events and rebuilt the read models.")
+    signed = "signed by this install" if check.signed else "not signed by this install"
+    click.echo(f"Imported {check.events} events ({signed}) and rebuilt the read models.")
 
 
 @click.command("demo")

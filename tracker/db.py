@@ -14,7 +14,7 @@ from tracker.projections import schema
 
 def open_db(path: str):
     """Open the database file and make sure the log and the read models exist."""
-    if path != ":memory:":
+    if path != ":memory:" and not path.startswith("file:"):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     db = store.connect(path)
     store.create(db)
@@ -35,6 +35,7 @@ def get_db():
         else:
             kept = _kept.__dict__.setdefault("dbs", {})
             g.db = kept[path] = kept.get(path) or open_db(path)
+        g.db.conn.execute(f"PRAGMA busy_timeout={int(current_app.config.get('BUSY_TIMEOUT_MS', 10000))}")
     return g.db
 
 

@@ -71,7 +71,8 @@ class Recorded:
 
 def connect(path: str) -> sqlite_utils.Database:
     """Open the database with the settings the store relies on (WAL, a busy wait)."""
-    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    # A "file:" URI opens the database with options, e.g. "file:tracker.db?mode=ro" read-only.
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, uri=path.startswith("file:"))
     db = sqlite_utils.Database(conn)
     if path != ":memory:":
         conn.execute("PRAGMA journal_mode=WAL")
@@ -169,7 +170,7 @@ class EventStore:
         rows = self.db.execute(sql + " ORDER BY version", params).fetchall()
         return [_recorded(r) for r in rows]
 
-    def read_all(self, after: int = 0, batch: int = 5000) -> Iterator[Recorded]:
+    def read_all(self, after: int = 0, batch: int = 1000) -> Iterator[Recorded]:
         """Every event after a position, in log order, streamed in batches (never all at once)."""
         position = after
         while True:

@@ -23,6 +23,8 @@ RANK_LABELS = dict(RANKS)
 class CampaignCreated:
     """A GM opened a campaign."""
 
+    REFERENCES = {"campaign_id": "campaign", "owner": "gm"}
+
     campaign_id: str
     name: str
     ruleset: str
@@ -50,6 +52,8 @@ class CampaignRulesChanged:
 @event
 class CharacterCreated:
     """A character joined the campaign, with a stats block per ruleset it can duel in."""
+
+    REFERENCES = {"character_id": "character", "campaign_id": "campaign"}
 
     SCHEMA = 2
 
@@ -87,6 +91,8 @@ class CharacterEdited:
 @event
 class SessionPlanned:
     """A play session was added to the campaign; duels belong to one."""
+
+    REFERENCES = {"session_id": "session", "campaign_id": "campaign"}
 
     session_id: str
     campaign_id: str

@@ -19,6 +19,9 @@ SIDES = ("a", "b")
 class DuelStarted:
     """A duel was set up: who fights, under which ruleset, kind and agreed terms."""
 
+    REFERENCES = {"duel_id": "duel", "campaign_id": "campaign", "session_id": "session",
+                  "duelists.*.id": "character"}
+
     duel_id: str
     campaign_id: str
     session_id: str

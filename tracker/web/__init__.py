@@ -16,9 +16,10 @@ csrf = CSRFProtect()
 
 def init_web(app: Flask) -> None:
     from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, inputs,
-                             log, player, recaps, sessions, timetravel)
+                             limits, log, player, recaps, sessions, timetravel)
 
     inputs.init_app(app)  # first: its int converter must be in place before any route is added
+    limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
     csrf.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
                    player, api, health):

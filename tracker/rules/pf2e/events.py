@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from tracker.events import event
 
+DUELIST = "character"  # a duelist is named by their character's id
+
 
 @event
 class Pf2eInitiativeRolled:
     """A duelist rolled initiative with a secretly chosen skill (d20 + modifier − frightened)."""
+
+    REFERENCES = {"duelist": DUELIST}
 
     round: int
     duelist: str
@@ -21,6 +25,8 @@ class Pf2eRoundOrdered:
     """Everyone had rolled: the turn order by result, NPCs before PCs on ties; tiers of
     more than one duelist still wait for the GM to break the tie."""
 
+    REFERENCES = {"tiers.*.*": DUELIST}
+
     round: int
     tiers: tuple  # of tuples of duelist ids, best result first
 
@@ -28,6 +34,8 @@ class Pf2eRoundOrdered:
 @event
 class Pf2eTieBroken:
     """The GM chose who acts first among duelists tied on initiative."""
+
+    REFERENCES = {"first": DUELIST}
 
     round: int
     first: str
@@ -37,6 +45,8 @@ class Pf2eTieBroken:
 class Pf2eActedSecond:
     """The initiative winner chose to act second this round."""
 
+    REFERENCES = {"duelist": DUELIST}
+
     round: int
     duelist: str
 
@@ -45,6 +55,8 @@ class Pf2eActedSecond:
 class Pf2eStrikeRolled:
     """A Strike's attack roll against AC and its degree of success; ``pending`` when the
     target may still answer a (non-critical) hit with Deceptive Sidestep."""
+
+    REFERENCES = {"attacker": DUELIST, "target": DUELIST}
 
     attacker: str
     target: str
@@ -62,6 +74,8 @@ class Pf2eStrikeRolled:
 class Pf2eSidestepUsed:
     """The target used Deceptive Sidestep: the attacker rolled again and took the second result."""
 
+    REFERENCES = {"defender": DUELIST, "attacker": DUELIST}
+
     defender: str
     attacker: str
     die: int
@@ -76,12 +90,16 @@ class Pf2eSidestepUsed:
 class Pf2eSidestepDeclined:
     """The target let a hit stand without using Deceptive Sidestep."""
 
+    REFERENCES = {"defender": DUELIST}
+
     defender: str
 
 
 @event
 class Pf2eDamageDealt:
     """Damage from a Strike or a spell: the dice, the multiplier and the HP left."""
+
+    REFERENCES = {"attacker": DUELIST, "target": DUELIST}
 
     attacker: str
     target: str
@@ -98,6 +116,8 @@ class Pf2eDamageDealt:
 class Pf2eFrightened:
     """A duelist's frightened value was set (Bullying Press keeps the higher value)."""
 
+    REFERENCES = {"duelist": DUELIST}
+
     duelist: str
     value: int
     cause: str = ""
@@ -107,6 +127,8 @@ class Pf2eFrightened:
 class Pf2eOffGuard:
     """A duelist is off-guard (−2 AC) until the start of their next turn (Sense Weakness upgraded)."""
 
+    REFERENCES = {"duelist": DUELIST}
+
     duelist: str
     cause: str = ""
 
@@ -114,6 +136,8 @@ class Pf2eOffGuard:
 @event
 class Pf2eTurnEnded:
     """A duelist's turn ended: frightened drops by 1; ``next`` acts (or a new round starts)."""
+
+    REFERENCES = {"duelist": DUELIST, "next": DUELIST}
 
     duelist: str
     frightened: int  # the value after the drop
@@ -125,6 +149,8 @@ class Pf2eTurnEnded:
 class Pf2eTagged:
     """In a tag-team duel a side's active duelist handed over to the partner."""
 
+    REFERENCES = {"out": DUELIST, "into": DUELIST}
+
     side: str
     out: str
     into: str
@@ -133,6 +159,8 @@ class Pf2eTagged:
 @event
 class Pf2eSpellCast:
     """A spell was cast (slot expended unless a cantrip); ``pending`` while an opponent may counter."""
+
+    REFERENCES = {"caster": DUELIST, "target": DUELIST}
 
     caster: str
     spell: str
@@ -149,6 +177,8 @@ class Pf2eSpellCast:
 @event
 class Pf2eCounterAttempted:
     """A Dueling Counter: a slot expended and a counteract check against the caster's spell DC."""
+
+    REFERENCES = {"duelist": DUELIST, "caster": DUELIST}
 
     duelist: str
     caster: str
@@ -173,6 +203,8 @@ class Pf2eCounterDeclined:
 @event
 class Pf2eFocusChanged:
     """A duelist used Change Tradition Focus (one action)."""
+
+    REFERENCES = {"duelist": DUELIST}
 
     duelist: str
     tradition: str

@@ -1,0 +1,59 @@
+"""The limits every request lives within: how big a body may be (413), and a database that is
+busy, full or read-only (503 with Retry-After, on pages and on the API alike).
+
+A 503 is only ever answered for a write that was rolled back whole, so nothing acknowledged is
+lost: the client may simply send it again.
+"""
+from __future__ import annotations
+
+import sqlite3
+
+from flask import Flask, current_app, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = {  # what SQLite says -> what the user reads
+    "database is locked": "Touché is busy writing something big (an import?).",
+    "database table is locked": "Touché is busy writing something big (an import?).",
+    "database or disk is full": "The server's disk is full.",
+    "readonly database": "The database is read-only at the moment.",
+}
+
+
+def init_app(app: Flask) -> None:
+    """Register before CSRF protection, which reads the form (and so the body) first."""
+    app.before_request(allow_uploads)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.register_error_handler(sqlite3.OperationalError, unavailable)
+
+
+def allow_uploads() -> None:
+    """Let the routes that take an upload read a bigger body than the rest."""
+    if request.endpoint in LARGE_BODIES:
+        request.max_content_length = current_app.config["MAX_UPLOAD_LENGTH"]
+
+
+def too_large(_error: RequestEntityTooLarge):
+    limit = request.max_content_length or 0
+    message = (f"What you sent is larger than this server accepts ({_size(limit)}). Nothing was logged."
+               + (" Split the file, or ask the administrator to raise TOUCHE_MAX_UPLOAD_MB."
+                  if request.endpoint in LARGE_BODIES else ""))
+    if request.path.startswith("/api/"):
+        return {"error": "too_large", "message": message, "limit_bytes": limit}, 413
+    return render_template("error.html", title="Too large", message=message), 413
+
+
+def unavailable(error: sqlite3.OperationalError):
+    reason = next((text for fragment, text in UNAVAILABLE.items() if fragment in str(error)), None)
+    if reason is None:
+        raise error
+    message = f"{reason} Nothing you sent was logged: try again in a few seconds."
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if request.path.startswith("/api/"):
+        return {"error": "unavailable", "message": message}, 503, headers
+    return render_template("error.html", title="Try again in a moment", message=message), 503, headers
+
+
+def _size(limit: int) -> str:
+    return f"{limit / 1024 / 1024:g} MB" if limit >= 1024 * 1024 else f"{limit / 1024:g} KB"
