@@ -50,7 +50,7 @@ def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
             accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=clean["label"] or "")
         ],
     )
-    return Outcome(outcome.stream, outcome.events, outcome.replayed, secret=token)
+    return Outcome(outcome.stream, outcome.events, outcome.replayed, secret="" if outcome.replayed else token)
 
 
 def revoke_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
