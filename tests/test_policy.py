@@ -303,3 +303,28 @@ def test_six_simultaneous_first_start_posts_make_exactly_one_gm(tmp_path):
     finally:
         db.close()
     assert len(answers) == 6 and set(answers) <= {200}, answers  # every redirect followed to a page
+
+
+# --- the documented table -----------------------------------------------------------------------
+
+def policy_rows() -> list[str]:
+    """The access-policy table as docs/security.md must show it, one Markdown row per command."""
+    def listed(names, order):
+        return ", ".join(name for name in order if name in names)
+
+    return [f"| {name if name == policy.DUEL_COMMAND else f'`{name}`'} | {' '.join(row.streams)} | {listed(row.who, policy.PRINCIPALS)} | "
+            f"{listed(row.doors, policy.DOORS)} | {row.note} |".replace("  |", " |")
+            for name, row in policy.POLICY.items()]
+
+
+def test_docs_security_shows_the_policy_table_as_the_code_has_it():
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "security.md").read_text()
+    section = text.split("## The access policy", 1)[1].split("\n## ", 1)[0]
+    table = [line for line in section.splitlines() if line.startswith("|") and not line.startswith("|---")]
+    documented = table[1:]  # after the header
+    expected = policy_rows()
+    assert documented == expected, "docs/security.md's policy table should read:\n" + "\n".join(expected)
+    for heading in ("## Accounts and sessions", "## Imports and backups", "## Limits"):
+        assert f"\n{heading}\n" in text

@@ -24,6 +24,7 @@ OWNER = "campaign owner"
 CO_GM = "co-GM"
 PLAYER_LINK = "player link"  # a table display or player recap link: read-only, issues nothing
 COMMAND_LINE = "command line"
+STRANGER = "stranger"  # a GM with no part in the campaign: it does not exist for them
 PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, COMMAND_LINE)
 
 # Where a command comes in.
@@ -133,14 +134,14 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
         if creating and stream == f"campaign-{campaign_id}" and GM in found.who:
             return
         raise NotFound("no such campaign")
-    if role == "stranger":
+    if role == STRANGER:
         raise Forbidden("no such campaign")
     if role not in found.who and GM not in found.who:  # any GM may try: the stream's version answers
         raise Denied(f"only the campaign's {' or '.join(sorted(found.who - {COMMAND_LINE}))} may do that")
 
 
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:
-    """The GM's role in the campaign: OWNER, CO_GM, "stranger", or None when there is no campaign.
+    """The GM's role in the campaign: OWNER, CO_GM, STRANGER, or None when there is no campaign.
     A campaign nobody owns (made on the command line, like the demo) is open to every GM as a co-GM."""
     row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
     if row is None:
@@ -151,7 +152,7 @@ def role_in(db, gm_id: str, campaign_id: str) -> str | None:
         return OWNER
     shared = db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
                         [gm_id, campaign_id]).fetchone()
-    return CO_GM if shared else "stranger"
+    return CO_GM if shared else STRANGER
 
 
 def _check_signup(db, context: Context) -> None:

@@ -80,6 +80,7 @@ class Service:
         from tracker.handlers import HANDLERS, duels
 
         rule = policy.check_door(kind, self.context)
+        command_id_of(command)  # a bad id is refused before anything else is looked at
         if rule is policy.POLICY[policy.DUEL_COMMAND]:
             return duels.duel_command(self, command)
         return HANDLERS[kind](self, command)
