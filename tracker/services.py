@@ -83,6 +83,8 @@ class Service:
         command_id_of(command)  # a bad id is refused before anything else is looked at
         if rule is policy.POLICY[policy.DUEL_COMMAND]:
             return duels.duel_command(self, command)
+        if kind not in HANDLERS:
+            raise Invalid({"type": f"unknown command {kind!r}"})
         return HANDLERS[kind](self, command)
 
     def append(self, stream: str, campaign_id: str, expected: int | None, command: Mapping[str, Any],

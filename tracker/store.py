@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS commands (
     last_position INTEGER,
     PRIMARY KEY (principal, command_id)
 ) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS commands_are_immutable BEFORE UPDATE ON commands
+BEGIN SELECT RAISE(ABORT, 'a command id, once used, names its command for good'); END;
+CREATE TRIGGER IF NOT EXISTS commands_are_never_deleted BEFORE DELETE ON commands
+BEGIN SELECT RAISE(ABORT, 'a command id, once used, names its command for good'); END;
 """
 
 STORE_VERSION = 1  # PRAGMA user_version once ``upgrade`` has run: 1 = command ids scoped by principal
