@@ -137,7 +137,8 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
     if role == STRANGER:
         raise Forbidden("no such campaign")
     if role not in found.who and GM not in found.who:  # any GM may try: the stream's version answers
-        raise Denied(f"only the campaign's {' or '.join(sorted(found.who - {COMMAND_LINE}))} may do that")
+        allowed = " or ".join(name for name in PRINCIPALS if name in found.who and name != COMMAND_LINE)
+        raise Denied(f"a {role} cannot send {kind}: only the {allowed} can")
 
 
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:
