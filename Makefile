@@ -24,6 +24,7 @@ browser:
 run: install
 	$(BIN)/flask init-db
 	$(BIN)/flask demo --if-empty
+	@$(BIN)/flask setup-code --url http://127.0.0.1:$(PORT)
 	@echo "Touché on http://127.0.0.1:$(PORT)"
 	$(BIN)/waitress-serve --host 127.0.0.1 --port $(PORT) --call tracker:create_app
 

@@ -95,7 +95,23 @@ def create_gm_command(username: str, password: str) -> None:
     click.echo(f"GM account {username!r} created.")
 
 
+@click.command("setup-code")
+@with_appcontext
+@click.option("--url", default="", help="the address Touché is served on, to print the whole link")
+def setup_code_command(url: str) -> None:
+    """Print the one-time code that creates the first GM on /setup (none once a GM exists)."""
+    from tracker import setup_code
+
+    if _db().execute("SELECT 1 FROM gms LIMIT 1").fetchone():
+        setup_code.discard(current_app)
+        click.echo("Touché already has a GM account: no set-up code is needed.")
+        return
+    code, _ = setup_code.issue(current_app)
+    setup_code.announce(code, url)
+
+
 def init_app(app: Flask) -> None:
-    for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command):
+    for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command,
+                    setup_code_command):
         app.cli.add_command(command)
     app.cli.add_command(recap_command)

@@ -8,3 +8,7 @@ class NotFound(Exception):
 class Forbidden(NotFound):
     """The actor may not touch this campaign. Told apart from NotFound only in the code: the web
     answers 404 either way, so nobody learns what exists in another GM's campaign."""
+
+
+class Denied(Exception):
+    """The access policy refuses this command to this principal, or through this door (HTTP 403)."""

@@ -1,23 +1,27 @@
 """The service layer: turn a command into events, append them and project them, atomically.
 
-Every write goes through ``handle``: it finds the command's handler (``tracker.handlers``), and
-inside one write transaction ``append`` checks who acts, the command id (a retried command
-appends once) and the expected stream version (a stale form is a ``Conflict``), asks the pure
-rules to decide, appends, and updates the read models. Ids, the clock and the dice roller live
-here, never in the rules.
+Every write goes through ``handle``: it checks the command against the access policy
+(``tracker.policy``: the door it came through), finds its handler (``tracker.handlers``), and
+inside one write transaction ``append`` checks who may write to the stream, the command id (a
+retried command appends once) and the expected stream version (a stale form is a ``Conflict``),
+asks the pure rules to decide, appends, and updates the read models. Ids, the clock and the dice
+roller live here, never in the rules.
 """
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from tracker import policy
 from tracker.errors import Forbidden, NotFound
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
-from tracker.store import Conflict, EventStore, Recorded, loads, write_transaction
+from tracker.store import LEGACY, Conflict, EventStore, Recorded, loads, write_transaction
 
 __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
 
@@ -26,9 +30,15 @@ __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
 class Context:
     """Who is acting, and the sources of ids, time and dice the rules must not touch.
 
-    ``actor`` is the GM's id on the web; empty on the command line, which may do anything."""
+    ``actor`` is the logged-in GM's id, empty for an anonymous visitor. ``door`` is where the
+    command came in (``tracker.policy.DOORS``): code in this process (the command line, the demo,
+    scripts) is the command line, which may do anything; the web always names its own door.
+    ``open_signup`` and ``setup_code_ok`` are what the web knows about signing up."""
 
     actor: str = ""
+    door: str = policy.COMMAND_LINE
+    open_signup: bool = False
+    setup_code_ok: bool = False
     now: Callable[[], str] = lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
@@ -69,57 +79,44 @@ class Service:
             raise Invalid({"type": "is required"})
         from tracker.handlers import HANDLERS, duels
 
-        handler = HANDLERS.get(kind)
-        if handler is None:
-            if "duel_id" in command:
-                return duels.duel_command(self, command)
+        rule = policy.check_door(kind, self.context)
+        command_id_of(command)  # a bad id is refused before anything else is looked at
+        if rule is policy.POLICY[policy.DUEL_COMMAND]:
+            return duels.duel_command(self, command)
+        if kind not in HANDLERS:
             raise Invalid({"type": f"unknown command {kind!r}"})
-        return handler(self, command)
+        return HANDLERS[kind](self, command)
 
     def append(self, stream: str, campaign_id: str, expected: int | None, command: Mapping[str, Any],
                decide: Callable[[dict | None], list]) -> Outcome:
         """Decide on the stream's state and append at the expected version, then project: one
         write transaction, so a refused or conflicting command appends nothing."""
-        command_id = command.get("command_id") or None
-        if command_id is not None and not isinstance(command_id, str):
-            raise Invalid({"command_id": "must be text"})
+        command_id = command_id_of(command)
+        kind = str(command.get("type"))
         with write_transaction(self.db):
-            self.authorize(stream, campaign_id, creating=expected == 0)
-            earlier = self.store.already_appended(command_id)
-            if earlier:
-                return Outcome(earlier[0].stream, earlier, replayed=True)
+            policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0)
+            principal = policy.scope_of(self.context)
+            fingerprint = fingerprint_of(command) if command_id else ""
+            if command_id:
+                earlier = self.store.earlier_command(principal, command_id)
+                if earlier is not None:
+                    return replay(earlier, kind, fingerprint)
             version, state = self.state_of(stream)
             if expected is not None and expected != version:
                 raise Conflict(stream, expected, version)
             events = decide(state)
             metadata = {"campaign_id": campaign_id, "recorded_at": self.context.now(),
-                        "actor": self.context.actor, "command": command.get("type"),
-                        "command_id": command_id, "decision": version + 1}
+                        "actor": self.context.actor, "command": kind, "command_id": command_id,
+                        "decision": version + 1}
+            if command_id:
+                metadata.update(principal=principal, fingerprint=fingerprint)
             recorded = self.store.append(stream, version, events, metadata, command_id, checked=True)
+            if command_id:
+                self.store.remember_command(principal, command_id, fingerprint, stream, recorded)
             projector = Projector(self.db, self.store, known={stream: (version, state)})
             projector.apply_all(recorded)
             projector.flush()
         return Outcome(stream, recorded)
-
-    def authorize(self, stream: str, campaign_id: str, creating: bool = False) -> None:
-        """Every write passes here: a GM writes to their own account and to campaigns they own or
-        co-GM (or that belong to the whole instance); the command line writes anywhere. Who may
-        open a new account is the web's policy (first start, or signups allowed)."""
-        actor = self.context.actor
-        if not actor:
-            return
-        if stream.startswith("gm-"):
-            if stream != f"gm-{actor}" and not creating:
-                raise Forbidden("not your account")
-            return
-        row = self.db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
-        if row is None:
-            if stream == f"campaign-{campaign_id}":
-                return  # creating it
-            raise NotFound("no such campaign")
-        if row[0] and not self.db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
-                                          [actor, campaign_id]).fetchone():
-            raise Forbidden("no such campaign")
 
     def version(self, stream: str) -> int:
         """The stream's current version (what a form must send as ``expected_version``)."""
@@ -136,3 +133,43 @@ class Service:
         if state is None or (campaign_id and state.get("campaign_id", campaign_id) != campaign_id):
             raise NotFound(f"no such {stream.split('-', 1)[0]}")
         return state
+
+
+# --- command ids --------------------------------------------------------------------------
+
+ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is sent, not what it says
+REUSED = "this command id was already used for another command"
+
+
+def command_id_of(command: Mapping[str, Any]) -> str | None:
+    """The command's id (None when it has none), or Invalid when it is not short text."""
+    command_id = command.get("command_id") or None
+    if command_id is None:
+        return None
+    if not isinstance(command_id, str):
+        raise Invalid({"command_id": "must be text"})
+    if len(command_id) > 64:
+        raise Invalid({"command_id": "must be at most 64 characters"})
+    return command_id
+
+
+def fingerprint_of(command: Mapping[str, Any]) -> str:
+    """What the command asks for, as a SHA-256 of its canonical JSON: its type, the ids it targets
+    and its fields, less how it was sent. Secrets (passwords, codes) stay out: the fingerprint is
+    kept in the log, and a fast hash of a password would give the password away."""
+    said = {name: value for name, value in command.items()
+            if name not in ID_FIELDS and "password" not in str(name) and str(name) != "code"}
+    try:
+        canonical = json.dumps(said, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        raise Invalid({"command_id": "this command is too unusual to be given an id: send it without one"}) from None
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def replay(earlier: tuple[str, str, list[Recorded]], kind: str, fingerprint: str) -> Outcome:
+    """The earlier outcome of the same command, or Invalid when the id named another command.
+    A command appended before fingerprints existed is known by its type alone."""
+    known, stream, events = earlier
+    if known != (LEGACY + kind if known.startswith(LEGACY) else fingerprint):
+        raise Invalid({"command_id": REUSED})
+    return Outcome(stream, events, replayed=True)

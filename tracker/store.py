@@ -6,6 +6,11 @@ stream (``UNIQUE(stream, version)``), its type and schema, its JSON data and met
 Appends name the stream version they expect, so a stale writer gets a ``Conflict``
 instead of silently interleaving; a command id makes a retried command append once.
 Rows are never updated or deleted: a mistake is corrected by appending a retraction.
+
+A command id belongs to whoever sent it: ``commands`` indexes each (principal, command id) with
+the fingerprint of the command it named and the events it appended, so the same id from someone
+else is a different command, and the same id for a different command can be told apart. The
+index is kept in the append's transaction and can be derived again from the events' metadata.
 """
 from __future__ import annotations
 
@@ -36,7 +41,24 @@ CREATE TRIGGER IF NOT EXISTS events_are_immutable BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are immutable: append a retraction instead'); END;
 CREATE TRIGGER IF NOT EXISTS events_are_never_deleted BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are never deleted: append a retraction instead'); END;
+CREATE TABLE IF NOT EXISTS commands (
+    principal TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    first_position INTEGER,
+    last_position INTEGER,
+    PRIMARY KEY (principal, command_id)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS commands_are_immutable BEFORE UPDATE ON commands
+BEGIN SELECT RAISE(ABORT, 'a command id, once used, names its command for good'); END;
+CREATE TRIGGER IF NOT EXISTS commands_are_never_deleted BEFORE DELETE ON commands
+BEGIN SELECT RAISE(ABORT, 'a command id, once used, names its command for good'); END;
 """
+
+STORE_VERSION = 1  # PRAGMA user_version once ``upgrade`` has run: 1 = command ids scoped by principal
+LEGACY = "legacy:"  # the fingerprint of a command appended before fingerprints: its type alone
+
 
 
 class Conflict(Exception):
@@ -84,6 +106,28 @@ def connect(path: str) -> sqlite_utils.Database:
 
 def create(db: sqlite_utils.Database) -> None:
     db.conn.executescript(SCHEMA)
+    if db.execute("PRAGMA user_version").fetchone()[0] < STORE_VERSION:
+        upgrade(db)
+
+
+def upgrade(db: sqlite_utils.Database) -> None:
+    """Bring a log written by an older Touché up to date: index the command ids it already holds.
+
+    Older rows name their sender only as metadata ``actor`` (empty for the command line, and for
+    an anonymous sign-up, which is filed under the command line so no visitor can replay it)."""
+    with write_transaction(db):
+        if db.execute("PRAGMA user_version").fetchone()[0] >= STORE_VERSION:
+            return  # another process upgraded it while this one waited for the lock
+        rows = db.execute(
+            "SELECT command_id, stream, MIN(position), MAX(position), metadata FROM events"
+            " WHERE command_id IS NOT NULL GROUP BY command_id, stream ORDER BY MIN(position)").fetchall()
+        for command_id, stream, first, last, metadata in rows:
+            meta = loads(metadata)
+            principal = meta.get("principal") or (f"gm:{meta['actor']}" if meta.get("actor") else "command line")
+            fingerprint = meta.get("fingerprint") or LEGACY + str(meta.get("command") or "")
+            db.execute("INSERT OR IGNORE INTO commands VALUES (?, ?, ?, ?, ?, ?)",
+                       [principal, command_id, fingerprint, stream, first, last])
+        db.execute(f"PRAGMA user_version = {STORE_VERSION}")
 
 
 @contextlib.contextmanager
@@ -121,13 +165,25 @@ class EventStore:
         row = self.db.execute("SELECT MAX(version) FROM events WHERE stream = ?", [stream]).fetchone()
         return row[0] or 0
 
-    def already_appended(self, command_id: str | None) -> list[Recorded]:
-        """The events a command appended before (empty if it never ran)."""
-        if not command_id:
-            return []
-        rows = self.db.execute(
-            "SELECT * FROM events WHERE command_id = ? ORDER BY position", [command_id]).fetchall()
-        return [_recorded(r) for r in rows]
+    def earlier_command(self, principal: str, command_id: str) -> tuple[str, str, list[Recorded]] | None:
+        """The fingerprint of the command this principal sent under this id, its stream and the
+        events it appended; None if the principal never used the id."""
+        row = self.db.execute(
+            "SELECT fingerprint, stream, first_position, last_position FROM commands"
+            " WHERE principal = ? AND command_id = ?", [principal, command_id]).fetchone()
+        if row is None:
+            return None
+        fingerprint, stream, first, last = row
+        events = self.db.execute("SELECT * FROM events WHERE stream = ? AND position BETWEEN ? AND ?"
+                                 " ORDER BY position", [stream, first or 0, last or 0]).fetchall()
+        return fingerprint, stream, [_recorded(r) for r in events]
+
+    def remember_command(self, principal: str, command_id: str, fingerprint: str, stream: str,
+                         recorded: list[Recorded]) -> None:
+        """Index a command that just appended, in the same transaction as its events."""
+        first, last = (recorded[0].position, recorded[-1].position) if recorded else (None, None)
+        self.db.execute("INSERT INTO commands VALUES (?, ?, ?, ?, ?, ?)",
+                        [principal, command_id, fingerprint, stream, first, last])
 
     def append(self, stream: str, expected_version: int, events: Iterable[Any],
                metadata: dict, command_id: str | None = None, checked: bool = False) -> list[Recorded]:

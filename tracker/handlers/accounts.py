@@ -19,7 +19,7 @@ def token_digest(token: str) -> str:
 
 
 def register_gm(service: Service, command: Mapping[str, Any]) -> Outcome:
-    """Create a GM account (who may is the web's policy: first start, or open signups)."""
+    """Create a GM account (who may, and when, is the access policy's to say)."""
     from werkzeug.security import generate_password_hash
 
     clean = accounts.parse_signup(command)
@@ -50,7 +50,7 @@ def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
             accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=clean["label"] or "")
         ],
     )
-    return Outcome(outcome.stream, outcome.events, outcome.replayed, secret=token)
+    return Outcome(outcome.stream, outcome.events, outcome.replayed, secret="" if outcome.replayed else token)
 
 
 def revoke_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
@@ -66,7 +66,7 @@ def revoke_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
 
 
 def share_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
-    """Let another GM open the campaign (its owner only)."""
+    """Let another GM open the campaign."""
     campaign_id = key(command.get("campaign_id"), "campaign_id")
     state = service.existing(f"campaign-{campaign_id}")
     username = str(command.get("username") or "").strip()
@@ -77,17 +77,17 @@ def share_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
         campaign_id,
         None,
         command,
-        lambda _: accounts.decide_share(state, service.context.actor, gm),
+        lambda _: accounts.decide_share(state, gm),
     )
 
 
 def unshare_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
-    """Take a co-GM's access away (the owner only)."""
+    """Take a co-GM's access away."""
     campaign_id = key(command.get("campaign_id"), "campaign_id")
     state = service.existing(f"campaign-{campaign_id}")
     gm_id = str(command.get("gm_id") or "")
-    if service.context.actor != state["owner"] or gm_id not in state["co_gms"]:
-        raise Refused("only the owner can remove a co-GM who has access")
+    if gm_id not in state.get("co_gms", {}):
+        raise Refused("that GM is not a co-GM of this campaign", field="gm_id")
     return service.append(
         f"campaign-{campaign_id}", campaign_id, None, command, lambda _: [accounts.CoGMRemoved(gm_id=gm_id)]
     )

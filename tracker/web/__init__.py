@@ -7,7 +7,8 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup
 
-from tracker import rules
+from tracker import policy, rules
+from tracker.errors import Denied
 from tracker.services import NotFound
 from tracker.store import Conflict
 
@@ -51,6 +52,12 @@ def init_web(app: Flask) -> None:
             return {"error": "not_found", "message": str(error)}, 404
         return render_template("error.html", title="Not found", message=str(error)), 404
 
+    @app.errorhandler(Denied)
+    def denied(error: Denied):
+        if request.path.startswith("/api/"):
+            return {"error": "forbidden", "message": str(error)}, 403
+        return render_template("error.html", title="Not allowed", message=str(error)), 403
+
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError):
         message = "This form has expired or did not come from Touché. Reload the page and try again."
@@ -88,8 +95,9 @@ def page_or_fragment(page_template: str, fragment_template: str, status: int = 2
     return render_template(fragment_template if is_htmx() else page_template, **context), status
 
 
-def service():
-    """The service for this request, on the request's database."""
+def service(door: str = policy.PAGES, **signup: bool):
+    """The service for this request, on the request's database, acting as the logged-in GM (or an
+    anonymous visitor) through ``door``: never as the command line."""
     from flask import current_app
 
     from tracker.db import get_db
@@ -99,6 +107,8 @@ def service():
 
     from flask import g
 
+    if door == policy.COMMAND_LINE:
+        raise ValueError("the web is never the command line")
     context = current_app.config.get("SERVICE_CONTEXT") or Context()
     gm = g.get("gm")
-    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else ""))
+    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, **signup))

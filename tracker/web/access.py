@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import g, jsonify, redirect, request, session, url_for
 
+from tracker import policy
 from tracker.db import get_db
 from tracker.errors import Forbidden
 from tracker.handlers.accounts import token_digest
@@ -49,12 +50,7 @@ def guard():
 
 def may_open(gm_id: str, campaign_id: str) -> bool:
     """True when the GM owns or co-GMs the campaign, or it belongs to the whole instance."""
-    db = get_db()
-    owner = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
-    if owner is None or not owner[0]:
-        return True
-    return db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
-                      [gm_id, campaign_id]).fetchone() is not None
+    return policy.role_in(get_db(), gm_id, campaign_id) != policy.STRANGER
 
 
 def _gm_from_session():

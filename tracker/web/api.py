@@ -1,6 +1,7 @@
 """The JSON API: one endpoint takes any command; every projection is readable as JSON."""
 from flask import Blueprint, g, request
 
+from tracker import policy
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
@@ -22,7 +23,7 @@ def commands():
     if not isinstance(body, dict):
         return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
     try:
-        outcome = service().handle(body)
+        outcome = service(policy.API).handle(body)
     except Invalid as bad:
         return {"error": "invalid", "errors": bad.errors}, 422
     except Refused as no:

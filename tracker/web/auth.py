@@ -4,10 +4,15 @@ from __future__ import annotations
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash
 
+from tracker import policy, setup_code
 from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
-from tracker.rules.base import Invalid
+from tracker.errors import Denied
+from tracker.rules.base import Field, Invalid
 from tracker.web import form_data, service
+
+CODE_FIELD = Field("code", "Set-up code", "text", maximum=100,
+                   help="printed in the console where Touché was started")
 
 bp = Blueprint("auth", __name__)
 
@@ -22,22 +27,35 @@ def signup_open() -> bool:
 
 @bp.route("/setup", methods=("GET", "POST"))
 def setup():
-    """Create a GM account: on first start, or whenever the instance allows signups."""
+    """Create a GM account: on first start with the set-up code, or whenever signups are open."""
     if not signup_open():
         return redirect(url_for("auth.login"))
-    form, errors = {}, {}
+    first = not has_gm()
+    if first:
+        code, new = setup_code.issue(current_app)
+        if new:
+            setup_code.announce(code, current_app.config.get("BASE_URL", ""))  # never the Host header: a stranger sets that
+    form, errors = {"code": request.args.get("code", "")}, {}
     if request.method == "POST":
         form = form_data()
+        signing_up = service(policy.SETUP_PAGE, open_signup=current_app.config.get("OPEN_SIGNUP", False),
+                             setup_code_ok=setup_code.matches(current_app, form.get("code")))
         try:
-            outcome = service().handle({**form, "type": "RegisterGM"})
+            outcome = signing_up.handle({**{k: v for k, v in form.items() if k != "code"}, "type": "RegisterGM"})
         except Invalid as bad:
             errors = bad.errors
+        except Denied:  # someone else finished the first start while this form was open
+            return redirect(url_for("auth.login"))
         else:
+            if outcome.replayed:  # a resent form logs nobody in: a session comes only from a new account
+                return redirect(url_for("auth.login"))
+            if first:
+                setup_code.discard(current_app)
             session.clear()
             session["gm_id"] = outcome.key
             return redirect(url_for("campaigns.index"))
-    return render_template("auth/setup.html", fields=SIGNUP_FIELDS, form=form, errors=errors,
-                           first=not has_gm()), 422 if errors else 200
+    return render_template("auth/setup.html", fields=SIGNUP_FIELDS, code_field=CODE_FIELD if first else None,
+                           form=form, errors=errors, first=first), 422 if errors else 200
 
 
 @bp.route("/login", methods=("GET", "POST"))

@@ -2,7 +2,7 @@
 actions are legal and its templates draw the state; this layer only routes."""
 from flask import Blueprint, redirect, render_template, url_for
 
-from tracker import rules
+from tracker import policy, rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
@@ -37,7 +37,7 @@ def act(duel_id, command):
     """Log one action in the duel."""
     form = form_data()
     try:
-        service().handle({**form, "type": command, "duel_id": duel_id})
+        service(policy.DUEL_PAGE).handle({**form, "type": command, "duel_id": duel_id})
     except Invalid as bad:
         return _render(duel_id, 422, bad.errors, command, form)
     except Refused as no:

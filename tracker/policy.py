@@ -1,0 +1,167 @@
+"""The access policy: which principal may issue which command, on which stream, through which door.
+
+One table, ``POLICY``, one row per command type (a duel's own commands share the row
+``DUEL_COMMAND``). ``Service`` checks every command against it, whatever route brought it: the
+door as the command comes in, and who may write to the stream inside the write transaction, so
+what it reads (the campaign's owner, whether any GM exists yet) cannot change before the append.
+A command type missing from the table is refused. Adding a command means adding its row here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tracker.errors import Denied, Forbidden, NotFound
+from tracker.rules.base import Invalid
+
+if TYPE_CHECKING:
+    from tracker.services import Context
+
+# Who acts.
+ANONYMOUS = "anonymous visitor"
+GM = "logged-in GM"  # any GM; on an account stream only their own
+OWNER = "campaign owner"
+CO_GM = "co-GM"
+PLAYER_LINK = "player link"  # a table display or player recap link: read-only, issues nothing
+COMMAND_LINE = "command line"
+STRANGER = "stranger"  # a GM with no part in the campaign: it does not exist for them
+PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, COMMAND_LINE)
+
+# Where a command comes in.
+SETUP_PAGE = "set-up page"  # /setup
+PAGES = "GM pages"  # the forms whose route fixes the command type
+DUEL_PAGE = "duel action route"  # /duels/<id>/do/<command>: the type comes from the URL
+API = "JSON API"  # POST /api/commands: the type comes from the body
+DOORS = (SETUP_PAGE, PAGES, DUEL_PAGE, API, COMMAND_LINE)
+
+DUEL_COMMAND = "a duel's own command"  # every ruleset's commands (Play, Strike, Insult…)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may issue one command, on which kinds of stream, through which doors."""
+
+    streams: tuple[str, ...]
+    who: frozenset[str]
+    doors: frozenset[str]
+    note: str = ""
+
+
+def rule(streams: str, who: set[str], doors: set[str], note: str = "") -> Rule:
+    return Rule(tuple(streams.split()), frozenset(who), frozenset(doors), note)
+
+
+TEAM = {OWNER, CO_GM, COMMAND_LINE}
+EVERYWHERE = {PAGES, API, COMMAND_LINE}
+
+POLICY: dict[str, Rule] = {
+    "RegisterGM": rule("gm", {ANONYMOUS, COMMAND_LINE}, {SETUP_PAGE, COMMAND_LINE},
+                       "anonymous only on first start (with the set-up code) or while signup is open"),
+    "IssueApiToken": rule("gm", {GM, COMMAND_LINE}, EVERYWHERE, "on the GM's own account"),
+    "RevokeApiToken": rule("gm", {GM, COMMAND_LINE}, EVERYWHERE, "on the GM's own account"),
+    "CreateCampaign": rule("campaign", {GM, COMMAND_LINE}, EVERYWHERE, "the GM becomes its owner"),
+    "EditCampaign": rule("campaign", TEAM, EVERYWHERE),
+    "ChangeCampaignRules": rule("campaign", TEAM, EVERYWHERE),
+    "ShareCampaign": rule("campaign", {OWNER, COMMAND_LINE}, EVERYWHERE),
+    "UnshareCampaign": rule("campaign", {OWNER, COMMAND_LINE}, EVERYWHERE),
+    "IssuePlayerLink": rule("campaign", TEAM, EVERYWHERE),
+    "RevokePlayerLink": rule("campaign", TEAM, EVERYWHERE),
+    "CreateCharacter": rule("character", TEAM, EVERYWHERE),
+    "EditCharacter": rule("character", TEAM, EVERYWHERE),
+    "PlanSession": rule("session", TEAM, EVERYWHERE),
+    "EditSession": rule("session", TEAM, EVERYWHERE),
+    "StartDuel": rule("duel", TEAM, EVERYWHERE),
+    "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
+    DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE}, "only the commands of that duel's ruleset"),
+}
+
+
+def rule_for(kind: str) -> Rule | None:
+    """The command's row, or None when the table does not list it (and so it is refused)."""
+    if kind in POLICY:
+        return POLICY[kind]
+    from tracker import rules
+
+    if any(kind in module.COMMANDS for module in rules.RULESETS.values()):
+        return POLICY[DUEL_COMMAND]
+    return None
+
+
+def principal_of(context: Context) -> str:
+    """Who the context acts as, before any campaign is looked at."""
+    if context.door == COMMAND_LINE:
+        return COMMAND_LINE
+    return GM if context.actor else ANONYMOUS
+
+
+def scope_of(context: Context) -> str:
+    """The principal a command id belongs to: one GM, the anonymous visitor, or the command line."""
+    principal = principal_of(context)
+    return f"gm:{context.actor}" if principal == GM else principal
+
+
+def check_door(kind: str, context: Context) -> Rule:
+    """Refuse a command the table does not list, or one that came through a door it may not use."""
+    found = rule_for(kind)
+    if found is None:
+        raise Invalid({"type": f"unknown command {kind!r}"})
+    if context.door not in found.doors:
+        raise Denied(f"{kind} cannot be sent through the {context.door}")
+    return found
+
+
+def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str, creating: bool) -> None:
+    """Refuse the write unless the table lets this principal write this command to this stream.
+    Runs inside the append's write transaction."""
+    found = check_door(kind, context)
+    category = stream.split("-", 1)[0]
+    if category not in found.streams:
+        raise Forbidden(f"{kind} cannot write to a {category}")
+    principal = principal_of(context)
+    if principal == COMMAND_LINE:
+        return
+    if principal == ANONYMOUS:
+        if ANONYMOUS not in found.who:
+            raise Denied("log in first")
+        _check_signup(db, context)
+        return
+    if category == "gm":
+        if GM not in found.who or stream != f"gm-{context.actor}":
+            raise Forbidden("not your account")
+        return
+    role = role_in(db, context.actor, campaign_id)
+    if role is None:
+        if creating and stream == f"campaign-{campaign_id}" and GM in found.who:
+            return
+        raise NotFound("no such campaign")
+    if role == STRANGER:
+        raise Forbidden("no such campaign")
+    if role not in found.who and GM not in found.who:  # any GM may try: the stream's version answers
+        allowed = " or ".join(name for name in PRINCIPALS if name in found.who and name != COMMAND_LINE)
+        raise Denied(f"a {role} cannot send {kind}: only the {allowed} can")
+
+
+def role_in(db, gm_id: str, campaign_id: str) -> str | None:
+    """The GM's role in the campaign: OWNER, CO_GM, STRANGER, or None when there is no campaign.
+    A campaign nobody owns (made on the command line, like the demo) is open to every GM as a co-GM."""
+    row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+    if row is None:
+        return None
+    if not row[0]:
+        return CO_GM
+    if row[0] == gm_id:
+        return OWNER
+    shared = db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
+                        [gm_id, campaign_id]).fetchone()
+    return CO_GM if shared else STRANGER
+
+
+def _check_signup(db, context: Context) -> None:
+    """An anonymous visitor registers on first start with the set-up code, or while signup is open."""
+    first_start = db.execute("SELECT 1 FROM gms LIMIT 1").fetchone() is None
+    if first_start:
+        if not context.setup_code_ok:
+            raise Invalid({"code": "is not this Touché's set-up code: it is printed in the console where "
+                                   "Touché was started (or run `flask --app tracker setup-code`)"})
+    elif not context.open_signup:
+        raise Denied("signup is closed: ask a GM of this Touché, or use `flask --app tracker create-gm`")
