@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from bench.corpus import copies
 from tracker.db import open_db
-from tracker.services import Context, Service
+from tracker import bootstrap
+from tracker.services import Context
 
 INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
           " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -29,7 +30,7 @@ def gm_client(app, path: str):
     """A test client logged in as the bench's GM (created once per database)."""
     db = open_db(path)
     if not db.execute("SELECT 1 FROM gms WHERE id = ?", [GM_ID]).fetchone():
-        Service(db, Context(new_id=lambda: GM_ID, password_method="pbkdf2:sha256:1000")).handle(
+        bootstrap.service(db, Context(new_id=lambda: GM_ID, password_method="pbkdf2:sha256:1000")).handle(
             {"type": "RegisterGM", "username": "bench", "password": "a bench password"})
     db.close()
     client = app.test_client()

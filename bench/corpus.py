@@ -10,7 +10,8 @@ from bench.driver import play
 from tracker import demo
 from tracker.backup import export_lines
 from tracker.db import open_db
-from tracker.services import Context, Service
+from tracker import bootstrap
+from tracker.services import Context
 
 SETUPS = [
     ("rocet", (0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
@@ -31,7 +32,7 @@ def template(duels: int = 30, seed: int = 1, max_actions: int = 60) -> list[str]
     db = open_db(":memory:")
     rng = random.Random(seed)
     counter = iter(range(10**9))
-    service = Service(db, Context(rng=rng, new_id=lambda: f"{next(counter):012x}",
+    service = bootstrap.service(db, Context(rng=rng, new_id=lambda: f"{next(counter):012x}",
                                   now=lambda: "2026-11-29T20:00:00.000+00:00"))
     campaign = demo.seed(db, service)
     session = db.execute("SELECT id FROM sessions").fetchone()[0]

@@ -24,7 +24,8 @@ from bench.driver import play  # noqa: E402
 from tracker import create_app, demo  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.engine import rebuild  # noqa: E402
-from tracker.services import Context, Service  # noqa: E402
+from tracker import bootstrap  # noqa: E402
+from tracker.services import Context  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
 TARGET_MS = 100
@@ -44,7 +45,7 @@ def play_session(path: str, duels: int = 6, seed: int = 11) -> str:
     """A new session in the big campaign: ``duels`` duels of every ruleset, played at random."""
     db = open_db(path)
     rng = random.Random(seed)
-    service = Service(db, Context(rng=rng))
+    service = bootstrap.service(db, Context(rng=rng))
     campaign = db.execute("SELECT id FROM campaigns ORDER BY rowid LIMIT 1").fetchone()[0]
     session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 2, "date": "2026-12-06",
                               "title": "The recap session", "notes": "for the bench"}).key

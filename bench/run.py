@@ -19,7 +19,7 @@ from bench.common import INSERT, gm_client, report, write_log  # noqa: E402
 from bench.corpus import copies, template  # noqa: E402
 from tracker import backup, create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
-from tracker.services import Service  # noqa: E402
+from tracker import bootstrap  # noqa: E402
 from tracker.store import SCHEMA, loads  # noqa: E402
 
 
@@ -69,7 +69,7 @@ def one_per_transaction(workdir: str, n: int = 2000) -> None:
         conn.execute("COMMIT")
     raw = n / (time.perf_counter() - started)
     db = open_db(os.path.join(workdir, "ours-one.db"))
-    service = Service(db)
+    service = bootstrap.service(db)
     campaign = service.handle({"type": "CreateCampaign", "name": "Bench", "ruleset": "pirate"}).key
     character = service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": "C", "rank": "pj",
                                 "stats": {"pirate": {"atq": 3, "def": 12, "pv": 20, "comunicacion": 2,

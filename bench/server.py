@@ -23,13 +23,14 @@ def free_port() -> int:
 def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
     """Register a GM in the database at ``path`` (before the server opens it); their id and API token."""
     from tracker.db import open_db
-    from tracker.services import Context, Service
+    from tracker import bootstrap
+    from tracker.services import Context
 
     db = open_db(path)
     try:
-        gm = Service(db, Context(password_method="pbkdf2:sha256:1000")).handle(
+        gm = bootstrap.service(db, Context(password_method="pbkdf2:sha256:1000")).handle(
             {"type": "RegisterGM", "username": username, "password": "correct horse battery"}).key
-        token = Service(db, Context(actor=gm)).handle({"type": "IssueApiToken", "label": username}).secret
+        token = bootstrap.service(db, Context(actor=gm)).handle({"type": "IssueApiToken", "label": username}).secret
     finally:
         db.close()
     return gm, token

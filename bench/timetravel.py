@@ -22,7 +22,8 @@ from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.engine import rebuild, refold  # noqa: E402
-from tracker.services import Context, Service  # noqa: E402
+from tracker import bootstrap  # noqa: E402
+from tracker.services import Context  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
 
@@ -107,7 +108,7 @@ def main() -> None:
         report("compare two events side by side (cold)", summary(compares), "median < 100 ms",
                statistics.median(compares) < 100)
 
-        service = Service(db, Context(actor="benchgm"))
+        service = bootstrap.service(db, Context(actor="benchgm"))
         polls, fragments = [], []
         with app.app_context():
             from tracker.web.player import sign

@@ -32,13 +32,13 @@ GM_ID, GM_PASSWORD = "gmtest", "correct horse battery"
 def register_gm(app, gm_id=GM_ID, username="gm", password=GM_PASSWORD):
     """A GM account with an API token (the log's first two events in most tests); the token."""
     from tracker.db import open_db
-    from tracker.services import Service
+    from tracker import bootstrap
 
     db = open_db(app.config["DATABASE"])
     try:
-        Service(db, Context(new_id=lambda: gm_id, password_method=FAST_HASH)).handle(
+        bootstrap.service(db, Context(new_id=lambda: gm_id, password_method=FAST_HASH)).handle(
             {"type": "RegisterGM", "username": username, "password": password})
-        token = Service(db, Context(actor=gm_id, new_id=lambda: f"{gm_id}tok")).handle(
+        token = bootstrap.service(db, Context(actor=gm_id, new_id=lambda: f"{gm_id}tok")).handle(
             {"type": "IssueApiToken", "label": "tests"}).secret
     finally:
         db.close()
@@ -92,9 +92,9 @@ def db(tmp_path):
 
 @pytest.fixture
 def service(db):
-    from tracker.services import Service
+    from tracker import bootstrap
 
-    return Service(db, fixed_context())
+    return bootstrap.service(db, fixed_context())
 
 
 class Table:

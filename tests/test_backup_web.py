@@ -10,7 +10,7 @@ from bench.driver import play
 from tests.conftest import GM_ID
 from tracker import demo
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 from tests.conftest import count_events
 
 
@@ -18,7 +18,7 @@ from tests.conftest import count_events
 def campaign(app):
     """The demo campaign with its Rocèt duel played, a retraction, and a player link."""
     db = open_db(app.config["DATABASE"])
-    service = Service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=GM_ID))
+    service = bootstrap.service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=GM_ID))
     campaign = demo.seed(db, service)
     duel = db.execute("SELECT id FROM duels WHERE campaign_id = ?", [campaign]).fetchone()[0]
     play(service, duel, random.Random(5), 20)

@@ -5,7 +5,7 @@ import pytest
 
 from tracker import create_app
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 from tests.conftest import Table, fixed_context
 
 
@@ -14,7 +14,7 @@ def filled(tmp_path):
     """A database holding a small campaign with a finished duel and a retraction."""
     path = str(tmp_path / "filled.db")
     db = open_db(path)
-    table = Table(Service(db, fixed_context()))
+    table = Table(bootstrap.service(db, fixed_context()))
     duel = table.duel(table.character("Inés"), table.character("Lope", rank="villano"), hits=2)
     turn = table.play(duel, 6, 1)
     table.service.handle({"type": "RetractEvent", "position": turn.events[0].position,

@@ -10,7 +10,7 @@ from tests.conftest import fixed_context
 from tests.test_timetravel import CARDS, play_turn, rocet_duel
 from tracker.db import open_db
 from tracker.rules.pf2e.sheet import SKILLS
-from tracker.services import Service
+from tracker import bootstrap
 from tracker.web.player import sign
 from tests.conftest import text_of
 
@@ -23,7 +23,7 @@ FIGHTER = {"level": 3, "hp_max": 40, "ac": 20, "attack_bonus": 10, "weapon": "Lo
 def gm_service(app):
     """A service on the app's database, acting as the logged-in GM."""
     db = open_db(app.config["DATABASE"])
-    service = Service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
+    service = bootstrap.service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
     service.app = app  # to sign the links it issues
     yield service
     db.close()

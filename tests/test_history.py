@@ -10,7 +10,7 @@ from tracker import demo
 from tracker.db import open_db
 from tracker.projections import history, schema
 from tracker.projections.engine import rebuild
-from tracker.services import Service
+from tracker import bootstrap
 
 SEELAH, VEX = demo.CHARACTERS[4], demo.CHARACTERS[5]
 MARA, BARBANEGRA = demo.CHARACTERS[2], demo.CHARACTERS[3]
@@ -145,7 +145,7 @@ def played(app):
     """A campaign with a duel of each ruleset, and a second session with another Rocèt duel."""
     db = open_db(app.config["DATABASE"])
     ids = iter(range(1, 10**6))  # apart from the ids the app's own service hands out
-    table = Campaign(Service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"h{next(ids):04d}")))
+    table = Campaign(bootstrap.service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"h{next(ids):04d}")))
     table.duels = {"rocet": table.rocet_duel(), "pirate": table.wit_duel(), "pf2e": table.pf2e_duel()}
     table.later = table.plan(2, "2026-12-06", "A rematch")
     table.duels["rematch"] = table.rocet_duel(session=table.later)

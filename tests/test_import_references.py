@@ -11,14 +11,14 @@ from tracker import references
 from tracker.backup import BadLog, Check, chain
 from tracker.db import open_db
 from tracker.events import EVENT_TYPES
-from tracker.services import Service
+from tracker import bootstrap
 
 VICTIM = "victim"
 
 
 def service_for(app, actor):
     db = open_db(app.config["DATABASE"])
-    return db, Service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=actor))
+    return db, bootstrap.service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=actor))
 
 
 def small_campaign(service, name):

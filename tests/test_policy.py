@@ -112,7 +112,8 @@ def test_init_db_upgrades_an_old_log_and_its_command_ids_stay_with_their_gm(tmp_
     import sqlite3
 
     from tracker import store
-    from tracker.services import Context, Service
+    from tracker import bootstrap
+    from tracker.services import Context
 
     path = str(tmp_path / "old.db")
     old = sqlite3.connect(path)
@@ -134,11 +135,11 @@ def test_init_db_upgrades_an_old_log_and_its_command_ids_stay_with_their_gm(tmp_
         assert db.execute("SELECT principal, command_id FROM commands").fetchall() == [("gm:gma", "c-0001")]
         assert db.execute("PRAGMA user_version").fetchone()[0] == store.STORE_VERSION
         body = {"type": "CreateCampaign", "name": "Anything", "ruleset": "coin", "command_id": "c-0001"}
-        assert Service(db, Context(actor="gma", door=policy.API)).handle(body).replayed
-        theirs = Service(db, Context(actor="gmb", door=policy.API, new_id=lambda: "new1")).handle(body)
+        assert bootstrap.service(db, Context(actor="gma", door=policy.API)).handle(body).replayed
+        theirs = bootstrap.service(db, Context(actor="gmb", door=policy.API, new_id=lambda: "new1")).handle(body)
         assert not theirs.replayed and theirs.key == "new1"
         with pytest.raises(Exception, match="command_id"):
-            Service(db, Context(actor="gma", door=policy.API)).handle({"type": "IssueApiToken", "command_id": "c-0001"})
+            bootstrap.service(db, Context(actor="gma", door=policy.API)).handle({"type": "IssueApiToken", "command_id": "c-0001"})
     finally:
         db.close()
 

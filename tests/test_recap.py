@@ -9,7 +9,7 @@ from bench.driver import play
 from tests.conftest import GM_ID
 from tracker import demo, recap
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 HOSTILE = "<script>alert(1)</script> *Mara* [x](http://evil) @everyone"
 
@@ -19,7 +19,7 @@ def session(app):
     """The demo session after a night at the table: a Rocèt duel played with virtual cards, a PF2e
     duel where the defender declined Deceptive Sidestep, a pirate duel between hostile names."""
     db = open_db(app.config["DATABASE"])
-    service = Service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=GM_ID))
+    service = bootstrap.service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor=GM_ID))
     campaign = demo.seed(db, service)
     session = db.execute("SELECT id FROM sessions WHERE campaign_id = ?", [campaign]).fetchone()[0]
     ids = [row[0] for row in db.execute("SELECT id FROM characters WHERE campaign_id = ? ORDER BY rowid", [campaign])]

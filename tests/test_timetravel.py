@@ -11,7 +11,7 @@ from tests.conftest import fixed_context, logged_in, register_gm
 from tracker import demo
 from tracker.db import open_db
 from tracker.projections import engine
-from tracker.services import Service
+from tracker import bootstrap
 from tracker.store import EventStore, loads
 from tracker.web.timetravel import Memo, state_at
 
@@ -109,7 +109,7 @@ def gm_service(app):
     import dataclasses
 
     db = open_db(app.config["DATABASE"])
-    yield Service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
+    yield bootstrap.service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
     db.close()
 
 

@@ -32,9 +32,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
-    from tracker import cli, db
-    from tracker.web import init_web
+    from tracker import bootstrap, cli, db
+    from tracker.web import HANDLERS, init_web
 
+    app.extensions[HANDLERS] = bootstrap.ALL_HANDLERS  # each request's service is built with them
     db.init_app(app)
     cli.init_app(app)
     init_web(app)

@@ -85,13 +85,13 @@ def demo_command(if_empty: bool) -> None:
 @click.password_option(help="at least 10 characters (asked for when not given)")
 def create_gm_command(username: str, password: str) -> None:
     """Create a GM account (the web's first start does the same)."""
-    from tracker.rules.base import Invalid
-    from tracker.services import Service
+    from tracker import bootstrap
+    from tracker.errors import Rejected
 
     try:
-        Service(_db()).handle({"type": "RegisterGM", "username": username, "password": password})
-    except Invalid as bad:
-        raise click.ClickException("; ".join(f"{k} {v}" for k, v in bad.errors.items())) from None
+        bootstrap.service(_db()).handle({"type": "RegisterGM", "username": username, "password": password})
+    except Rejected as no:
+        raise click.ClickException(no.message) from None
     click.echo(f"GM account {username!r} created.")
 
 

@@ -2,6 +2,7 @@
 and one duel under way so a new GM sees a live duel page at once."""
 from __future__ import annotations
 
+from tracker import bootstrap
 from tracker.services import Service
 
 CHARACTERS = [
@@ -36,7 +37,7 @@ CHARACTERS = [
 
 def seed(db, service: Service | None = None) -> str:
     """Create the demo campaign; return its id."""
-    service = service or Service(db)
+    service = service or bootstrap.service(db)
     campaign = service.handle({"type": "CreateCampaign", "name": "La Temporada de Duelos (demo)", "ruleset": "rocet",
                                "notes": "A demo campaign: one duel system per pair of rivals. Edit or retract anything."}).key
     ids = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, **c}).key for c in CHARACTERS]

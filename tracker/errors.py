@@ -12,3 +12,13 @@ class Forbidden(NotFound):
 
 class Denied(Exception):
     """The access policy refuses this command to this principal, or through this door (HTTP 403)."""
+
+
+class Rejected(Exception):
+    """A command turned down before anything was appended: a message, and what is wrong with each
+    field (``"__all__"`` when no one field is to blame). The web answers it once, with a 422."""
+
+    def __init__(self, message: str, fields: dict[str, str]):
+        super().__init__(message)
+        self.message = message
+        self.fields = fields

@@ -1,23 +1,24 @@
 """The service layer: turn a command into events, append them and project them, atomically.
 
 Every write goes through ``handle``: it checks the command against the access policy
-(``tracker.policy``: the door it came through), finds its handler (``tracker.handlers``), and
-inside one write transaction ``append`` checks who may write to the stream, the command id (a
-retried command appends once) and the expected stream version (a stale form is a ``Conflict``),
-asks the pure rules to decide, appends, and updates the read models. Ids, the clock and the dice
+(``tracker.policy``: the door it came through), parses it into its typed command
+(``tracker.commands``) and hands it to its handler, from the table the service was built with
+(``tracker.bootstrap``: this layer never imports the handlers). Inside one write transaction
+``append`` checks who may write to the stream, the command id (a retried command appends once)
+and the expected stream version (a stale form is a ``Conflict``), asks the pure rules to decide,
+appends, and updates the read models. Ids, the clock and the dice
 roller live here, never in the rules.
 """
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from tracker import policy
+from tracker import commands, policy
+from tracker.commands import Command
 from tracker.errors import Forbidden, NotFound
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
@@ -64,39 +65,42 @@ class Outcome:
         return self.stream.split("-", 1)[1]
 
 
+Handler = Callable[["Service", Command], "Outcome"]
+
+
 class Service:
-    def __init__(self, db, context: Context | None = None):
+    """Runs commands on one database. ``handlers`` maps each command type (and the policy's
+    ``DUEL_COMMAND`` row, for every duel's own commands) to its handler."""
+
+    def __init__(self, db, context: Context | None, handlers: Mapping[str, Handler]):
         self.db = db
         self.store = EventStore(db)
         self.context = context or Context()
+        self.handlers = handlers
 
     # --- the one way in --------------------------------------------------------------
 
-    def handle(self, command: Mapping[str, Any]) -> Outcome:
+    def handle(self, message: Mapping[str, Any]) -> Outcome:
         """Run one command given as a mapping with a ``type`` (JSON or form data)."""
-        kind = command.get("type")
+        kind = message.get("type")
         if not isinstance(kind, str):
             raise Invalid({"type": "is required"})
-        from tracker.handlers import HANDLERS, duels
-
         rule = policy.check_door(kind, self.context)
-        command_id_of(command)  # a bad id is refused before anything else is looked at
-        if rule is policy.POLICY[policy.DUEL_COMMAND]:
-            return duels.duel_command(self, command)
-        if kind not in HANDLERS:
+        duel = rule is policy.POLICY[policy.DUEL_COMMAND]
+        command = commands.parse(kind, message, duel=duel)
+        handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
+        if handler is None:
             raise Invalid({"type": f"unknown command {kind!r}"})
-        return HANDLERS[kind](self, command)
+        return handler(self, command)
 
-    def append(self, stream: str, campaign_id: str, expected: int | None, command: Mapping[str, Any],
+    def append(self, stream: str, campaign_id: str, expected: int | None, command: Command,
                decide: Callable[[dict | None], list]) -> Outcome:
         """Decide on the stream's state and append at the expected version, then project: one
         write transaction, so a refused or conflicting command appends nothing."""
-        command_id = command_id_of(command)
-        kind = str(command.get("type"))
+        command_id, fingerprint, kind = command.command_id, command.fingerprint, command.kind
         with write_transaction(self.db):
             policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0)
             principal = policy.scope_of(self.context)
-            fingerprint = fingerprint_of(command) if command_id else ""
             if command_id:
                 earlier = self.store.earlier_command(principal, command_id)
                 if earlier is not None:
@@ -137,33 +141,7 @@ class Service:
 
 # --- command ids --------------------------------------------------------------------------
 
-ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is sent, not what it says
 REUSED = "this command id was already used for another command"
-
-
-def command_id_of(command: Mapping[str, Any]) -> str | None:
-    """The command's id (None when it has none), or Invalid when it is not short text."""
-    command_id = command.get("command_id") or None
-    if command_id is None:
-        return None
-    if not isinstance(command_id, str):
-        raise Invalid({"command_id": "must be text"})
-    if len(command_id) > 64:
-        raise Invalid({"command_id": "must be at most 64 characters"})
-    return command_id
-
-
-def fingerprint_of(command: Mapping[str, Any]) -> str:
-    """What the command asks for, as a SHA-256 of its canonical JSON: its type, the ids it targets
-    and its fields, less how it was sent. Secrets (passwords, codes) stay out: the fingerprint is
-    kept in the log, and a fast hash of a password would give the password away."""
-    said = {name: value for name, value in command.items()
-            if name not in ID_FIELDS and "password" not in str(name) and str(name) != "code"}
-    try:
-        canonical = json.dumps(said, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        raise Invalid({"command_id": "this command is too unusual to be given an id: send it without one"}) from None
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def replay(earlier: tuple[str, str, list[Recorded]], kind: str, fingerprint: str) -> Outcome:

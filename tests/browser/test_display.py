@@ -7,13 +7,13 @@ from playwright.sync_api import expect
 from tests.conftest import fixed_context
 from tests.test_timetravel import CARDS, rocet_duel
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 FOLLOWS_WITHIN_MS = 2000
 
 
 def test_the_display_follows_the_gm_within_two_seconds_and_shows_no_hand(page, browser, live_app):
-    service = Service(open_db(live_app.config["DATABASE"]), fixed_context())
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), fixed_context())
     duel = rocet_duel(service)
 
     page.goto(f"/duels/{duel}")

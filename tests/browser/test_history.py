@@ -6,13 +6,13 @@ import re
 from tests.conftest import fixed_context
 from tests.test_history import Campaign
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 
 def test_a_filter_swaps_the_table_and_the_url_can_be_bookmarked(page, live_app):
     db = open_db(live_app.config["DATABASE"])
     ids = iter(range(1, 10**6))
-    table = Campaign(Service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"b{next(ids):04d}")))
+    table = Campaign(bootstrap.service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"b{next(ids):04d}")))
     table.rocet_duel()
     table.wit_duel()
     table.pf2e_duel()

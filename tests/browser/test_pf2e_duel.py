@@ -3,7 +3,7 @@ secret initiative skills, a Strike with Bullying Press, both turns ended, intera
 from playwright.sync_api import expect
 
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 SEELAH = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",
               deception=7, deception_rank="trained", intimidation=9, intimidation_rank="expert",
@@ -15,7 +15,7 @@ VEX = dict(level=3, hp_max=38, ac=19, attack_bonus=9, weapon="Rapier", damage="1
 
 def seed(app, victory="knockout") -> str:
     """A campaign, Seelah against Baron Vex, and a combat duel (to knockout): the duel's id."""
-    service = Service(open_db(app.config["DATABASE"]))
+    service = bootstrap.service(open_db(app.config["DATABASE"]))
     campaign = service.handle({"type": "CreateCampaign", "name": "Absalom Nights", "ruleset": "pf2e"}).key
     seelah, vex = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": rank,
                                    "stats": {"pf2e": block}}).key

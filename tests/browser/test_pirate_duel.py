@@ -4,7 +4,7 @@ import re
 from playwright.sync_api import expect
 
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 INES = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2,
         "weapons": "Sable | sword | 1d8"}
@@ -15,7 +15,7 @@ LOPE = {"atq": 3, "def": 12, "pv": 9, "comunicacion": 2, "sab": 11, "car": 8, "i
 def seed_duel(app, **terms) -> str:
     db = open_db(app.config["DATABASE"])
     try:
-        service = Service(db)
+        service = bootstrap.service(db)
         campaign = service.handle({"type": "CreateCampaign", "name": "Mar de las Antillas", "ruleset": "pirate"}).key
         ines, lope = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
                                       "stats": {"pirate": stats}}).key

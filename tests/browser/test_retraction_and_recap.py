@@ -6,12 +6,13 @@ from playwright.sync_api import expect
 from bench.driver import play
 from tracker import demo
 from tracker.db import open_db
-from tracker.services import Context, Service
+from tracker import bootstrap
+from tracker.services import Context
 
 
 def seed(app):
     """A Rocèt duel played a few turns with server dice: the campaign, Inés's id and the session."""
-    service = Service(open_db(app.config["DATABASE"]), Context(rng=random.Random(5)))
+    service = bootstrap.service(open_db(app.config["DATABASE"]), Context(rng=random.Random(5)))
     campaign = service.handle({"type": "CreateCampaign", "name": "Toledo", "ruleset": "rocet"}).key
     ines, lope = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, **c}).key
                   for c in demo.CHARACTERS[:2])

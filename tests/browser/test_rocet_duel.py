@@ -4,12 +4,12 @@ from playwright.sync_api import expect
 
 from tests.conftest import fixed_context
 from tracker.db import open_db
-from tracker.services import Service
+from tracker import bootstrap
 
 
 def seed_duel(database: str) -> str:
     """Inés and Lope in a 3-interval clock duel with virtual cards: the duel's id."""
-    service = Service(open_db(database), fixed_context())
+    service = bootstrap.service(open_db(database), fixed_context())
     campaign = service.handle({"type": "CreateCampaign", "name": "Season of Steel", "ruleset": "rocet"}).key
     people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": rank,
                               "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 60, "pm_max": 40,

@@ -15,7 +15,7 @@ from tracker.projections.engine import rebuild
 from tracker.rules import pf2e
 from tracker.rules.base import Dice, Invalid, Refused, parse_command
 from tracker.rules.pf2e.sheet import SKILLS
-from tracker.services import Service
+from tracker import bootstrap
 from tests.conftest import count_events, text_of, redirect_key as key
 
 FIGHTER = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",
@@ -319,7 +319,7 @@ def test_the_scripted_duel_covers_every_kind_of_event(service):
 @pytest.mark.parametrize("index", RETRACTABLE)
 def test_retracting_any_event_keeps_the_duel_whole(app, client, index):
     db = open_db(app.config["DATABASE"])
-    service = Service(db, fixed_context())
+    service = bootstrap.service(db, fixed_context())
     duel = scripted_duel(service)
     target = service.store.read_stream(f"duel-{duel}")[index]
     service.handle({"type": "RetractEvent", "position": target.position, "reason": "misread",

@@ -14,7 +14,8 @@ from tracker.projections.engine import rebuild
 from tracker import rules
 from tracker.rules.base import Refused
 from tracker.rules.pirate import DEFAULT_INSULTS
-from tracker.services import Context, Service
+from tracker import bootstrap
+from tracker.services import Context
 from tracker.store import EventStore
 from tests.conftest import count_events, text_of, redirect_key as key
 
@@ -305,7 +306,7 @@ SCRIPTS = {
 def play_script(app, table, kind):
     terms, steps = SCRIPTS[kind]
     with app.app_context():
-        service = Service(get_db(), Context(new_id=lambda: f"x{next(IDS):05d}", rng=random.Random(5)))
+        service = bootstrap.service(get_db(), Context(new_id=lambda: f"x{next(IDS):05d}", rng=random.Random(5)))
         fresh = [service.handle({"type": "CreateCharacter", "campaign_id": table["campaign"], "name": name,
                                  "rank": "pj", "stats": {"pirate": stats}}).key
                  for name, stats in (("Inés", INES), ("Lope", LOPE))]   # unhurt by the previous copy
@@ -331,7 +332,7 @@ def test_retracting_any_event_keeps_the_page_and_rebuild_whole(app, client, tabl
         duel = play_script(app, table, kind)
         with app.app_context():
             db = get_db()
-            service = Service(db, fixed_context())
+            service = bootstrap.service(db, fixed_context())
             target = events_of(app, duel)[version - 1]
             service.handle({"type": "RetractEvent", "position": target.position, "reason": "misread",
                             "expected_version": service.version(f"duel-{duel}")})

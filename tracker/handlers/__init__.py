@@ -1,7 +1,8 @@
-"""Each command's handler, by the command's type: the one table ``Service.handle`` reads.
+"""Each workspace and account command's handler, by the command's type.
 
-A duel's own commands (``PlayTurn``, ``Strike``, ``Insult``…) are not listed: any command that
-names a ``duel_id`` goes to its duel's ruleset through ``duels.duel_command``.
+``tracker.bootstrap`` hands this table to the service. A duel's own commands (``PlayTurn``,
+``Strike``, ``Insult``…) are not listed: they all go to ``duels.duel_command``, which finds the
+duel's ruleset.
 """
 
 from tracker.handlers import accounts, duels, workspace

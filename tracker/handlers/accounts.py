@@ -2,43 +2,36 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from typing import Any, Mapping
 
 from tracker import accounts
+from tracker.accounts import token_digest
+from tracker.commands import (IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
+                              ShareCampaign, UnshareCampaign)
 from tracker.errors import NotFound
-from tracker.handlers.fields import key
-from tracker.rules.base import Field, Invalid, Refused, parse_fields
+from tracker.rules.base import Invalid, Refused
 from tracker.services import Outcome, Service
 
 
-def token_digest(token: str) -> str:
-    """How an API token is kept: its SHA-256, so a leaked database leaks no usable token."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def register_gm(service: Service, command: Mapping[str, Any]) -> Outcome:
+def register_gm(service: Service, command: RegisterGM) -> Outcome:
     """Create a GM account (who may, and when, is the access policy's to say)."""
     from werkzeug.security import generate_password_hash
 
-    clean = accounts.parse_signup(command)
-    if service.db.execute("SELECT 1 FROM gms WHERE username = ?", [clean["username"]]).fetchone():
+    if service.db.execute("SELECT 1 FROM gms WHERE username = ?", [command.username]).fetchone():
         raise Invalid({"username": "is taken"})
     gm_id = service.context.new_id()
-    digest = generate_password_hash(clean["password"], method=service.context.password_method)
+    digest = generate_password_hash(command.password, method=service.context.password_method)
     return service.append(
         f"gm-{gm_id}",
         "",
         0,
         command,
-        lambda _: [accounts.GMRegistered(gm_id=gm_id, username=clean["username"], password_hash=digest)],
+        lambda _: [accounts.GMRegistered(gm_id=gm_id, username=command.username, password_hash=digest)],
     )
 
 
-def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
+def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:
     """Make an API token for the acting GM; the token itself is returned once, never stored."""
-    clean = parse_fields((Field("label", "Label", "text", required=False, maximum=100),), command)
     token = secrets.token_urlsafe(32)
     token_id = service.context.new_id()
     outcome = service.append(
@@ -46,79 +39,70 @@ def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
         "",
         None,
         command,
-        lambda _: [
-            accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=clean["label"] or "")
-        ],
+        lambda _: [accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=command.label)],
     )
     return Outcome(outcome.stream, outcome.events, outcome.replayed, secret="" if outcome.replayed else token)
 
 
-def revoke_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
+def revoke_api_token(service: Service, command: RevokeApiToken) -> Outcome:
     """Revoke one of the acting GM's API tokens."""
-    token_id = key(command.get("token_id"), "token_id")
     if not service.db.execute(
-        "SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?", [token_id, service.context.actor]
+        "SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?", [command.token_id, service.context.actor]
     ).fetchone():
         raise NotFound("no such token")
     return service.append(
-        f"gm-{service.context.actor}", "", None, command, lambda _: [accounts.ApiTokenRevoked(token_id=token_id)]
+        f"gm-{service.context.actor}", "", None, command,
+        lambda _: [accounts.ApiTokenRevoked(token_id=command.token_id)]
     )
 
 
-def share_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
+def share_campaign(service: Service, command: ShareCampaign) -> Outcome:
     """Let another GM open the campaign."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    state = service.existing(f"campaign-{campaign_id}")
-    username = str(command.get("username") or "").strip()
-    row = service.db.execute("SELECT id, username FROM gms WHERE username = ?", [username]).fetchone()
+    state = service.existing(f"campaign-{command.campaign_id}")
+    row = service.db.execute("SELECT id, username FROM gms WHERE username = ?", [command.username]).fetchone()
     gm = {"id": row[0], "username": row[1]} if row else None
     return service.append(
-        f"campaign-{campaign_id}",
-        campaign_id,
+        f"campaign-{command.campaign_id}",
+        command.campaign_id,
         None,
         command,
         lambda _: accounts.decide_share(state, gm),
     )
 
 
-def unshare_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
+def unshare_campaign(service: Service, command: UnshareCampaign) -> Outcome:
     """Take a co-GM's access away."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    state = service.existing(f"campaign-{campaign_id}")
-    gm_id = str(command.get("gm_id") or "")
-    if gm_id not in state.get("co_gms", {}):
+    state = service.existing(f"campaign-{command.campaign_id}")
+    if command.gm_id not in state.get("co_gms", {}):
         raise Refused("that GM is not a co-GM of this campaign", field="gm_id")
     return service.append(
-        f"campaign-{campaign_id}", campaign_id, None, command, lambda _: [accounts.CoGMRemoved(gm_id=gm_id)]
+        f"campaign-{command.campaign_id}", command.campaign_id, None, command,
+        lambda _: [accounts.CoGMRemoved(gm_id=command.gm_id)]
     )
 
 
-def issue_player_link(service: Service, command: Mapping[str, Any]) -> Outcome:
+def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
     """Make a signed read-only link for players: a duel's display or a session's recap."""
-    kind = command.get("kind")
-    target = key(command.get("target"), "target")
-    if kind not in ("display", "recap"):
-        raise Invalid({"kind": "must be display or recap"})
-    table = "duels" if kind == "display" else "sessions"
-    row = service.db.execute(f"SELECT campaign_id FROM {table} WHERE id = ?", [target]).fetchone()
+    table = "duels" if command.link_kind == "display" else "sessions"
+    row = service.db.execute(f"SELECT campaign_id FROM {table} WHERE id = ?", [command.target]).fetchone()
     if row is None:
-        raise NotFound(f"no such {'duel' if kind == 'display' else 'session'}")
+        raise NotFound(f"no such {'duel' if command.link_kind == 'display' else 'session'}")
     link_id = secrets.token_hex(8)
     return service.append(
         f"campaign-{row[0]}",
         row[0],
         None,
         command,
-        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=kind, target=target)],
+        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=command.link_kind, target=command.target)],
     )
 
 
-def revoke_player_link(service: Service, command: Mapping[str, Any]) -> Outcome:
+def revoke_player_link(service: Service, command: RevokePlayerLink) -> Outcome:
     """Revoke a player link."""
-    link_id = key(command.get("link_id"), "link_id")
-    row = service.db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?", [link_id]).fetchone()
+    row = service.db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?",
+                             [command.link_id]).fetchone()
     if row is None:
         raise NotFound("no such link")
     return service.append(
-        f"campaign-{row[0]}", row[0], None, command, lambda _: [accounts.PlayerLinkRevoked(link_id=link_id)]
+        f"campaign-{row[0]}", row[0], None, command, lambda _: [accounts.PlayerLinkRevoked(link_id=command.link_id)]
     )

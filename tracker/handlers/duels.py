@@ -2,84 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from tracker import rules
+from tracker.commands import DuelCommand, StartDuel, expected
 from tracker.errors import NotFound
-from tracker.handlers.fields import as_list, expected, key
-from tracker.rules.base import Dice, Field, Invalid, Refused, parse_command, parse_fields
+from tracker.rules.base import Dice, Invalid, Refused, parse_command
 from tracker.services import Outcome, Service
 from tracker.store import loads
 
-START_FIELDS = (
-    Field("stakes", "Stakes", "text", required=False, maximum=2000),
-    Field("judge", "Judge", "text", required=False, maximum=200),
-    Field(
-        "challenger",
-        "Who challenged",
-        "choice",
-        required=False,
-        choices=(("", "nobody in particular"), ("a", "Side A challenged"), ("b", "Side B challenged")),
-    ),
-)
 
-
-def start_duel(service: Service, command: Mapping[str, Any]) -> Outcome:
+def start_duel(service: Service, command: StartDuel) -> Outcome:
     """Start a duel in a session, its ruleset deciding its first events."""
-    session_id = key(command.get("session_id"), "session_id")
-    session = service.existing(f"session-{session_id}")
-    name = command.get("ruleset")
-    if not isinstance(name, str) or name not in rules.RULESETS:
-        raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
-    module = rules.get(name)
-    common = parse_fields(START_FIELDS, command)
-    duelists = _duelists(service, module, session["campaign_id"], command)
+    session = service.existing(f"session-{command.session_id}")
+    module = rules.get(command.ruleset)
+    duelists = _duelists(service, module, session["campaign_id"], command.duelists)
     duel_id = service.context.new_id()
     header = {
         "duel_id": duel_id,
         "campaign_id": session["campaign_id"],
-        "session_id": session_id,
-        "stakes": common["stakes"] or "",
-        "judge": common["judge"] or "",
-        "challenger": common["challenger"] or "",
+        "session_id": command.session_id,
+        "stakes": command.stakes,
+        "judge": command.judge,
+        "challenger": command.challenger,
     }
-    setup = command.get("setup") if isinstance(command.get("setup"), dict) else command
     dice = _tray(service, {}, server_roll=True)
     return service.append(
-        f"duel-{duel_id}", session["campaign_id"], 0, command, lambda _: module.start(header, setup, duelists, dice)
+        f"duel-{duel_id}", session["campaign_id"], 0, command,
+        lambda _: module.start(header, command.setup, duelists, dice)
     )
 
 
-def _duelists(service: Service, module, campaign_id: str, command: Mapping[str, Any]) -> list[dict]:
+def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[str, str], ...]) -> list[dict]:
     """Snapshot each chosen character as the rules need them: stats and current points."""
-    chosen = command.get("duelists")
-    if not isinstance(chosen, list):  # a form: side_a / side_b hold character ids
-        chosen = [
-            {"character_id": cid, "side": side}
-            for side in ("a", "b")
-            for cid in as_list(command.get(f"side_{side}"))
-            if cid
-        ]
     duelists, errors = [], {}
-    for entry in chosen:
-        if not isinstance(entry, dict) or entry.get("side") not in ("a", "b"):
-            raise Invalid({"duelists": "each duelist needs a character_id and a side (a or b)"})
+    for character_id, side in chosen:
         row = service.db.execute(
             "SELECT id, name, rank, stats FROM characters WHERE id = ? AND campaign_id = ?",
-            [str(entry.get("character_id")), campaign_id],
+            [character_id, campaign_id],
         ).fetchone()
         if row is None:
-            errors[f"side_{entry['side']}"] = "choose a character of this campaign"
+            errors[f"side_{side}"] = "choose a character of this campaign"
             continue
         if any(d["id"] == row[0] for d in duelists):  # the read models hold one row per duelist
-            errors[f"side_{entry['side']}"] = "a character can take only one place in a duel"
+            errors[f"side_{side}"] = "a character can take only one place in a duel"
             continue
         stats = loads(row[3]).get(module.NAME)
         duelists.append(
             {
                 "id": row[0],
                 "name": row[1],
-                "side": entry["side"],
+                "side": side,
                 "rank": row[2],
                 "stats": stats,
                 "current": _current(service, module, row[0], stats),
@@ -104,17 +75,16 @@ def _current(service: Service, module, character_id: str, stats: dict | None) ->
     }
 
 
-def duel_command(service: Service, command: Mapping[str, Any]) -> Outcome:
+def duel_command(service: Service, command: DuelCommand) -> Outcome:
     """Run one of a duel's own commands through its ruleset, with typed or server dice."""
-    duel_id = key(command.get("duel_id"), "duel_id")
-    version, state = service.state_of(f"duel-{duel_id}")
+    version, state = service.state_of(f"duel-{command.duel_id}")
     if state is None:
         raise NotFound("no such duel")
     module = rules.get(state["ruleset"])
-    cls = module.COMMANDS.get(command.get("type"))
+    cls = module.COMMANDS.get(command.action)
     if cls is None:
-        raise Invalid({"type": f"{module.TITLE} duels have no command {command.get('type')!r}"})
-    parsed = parse_command(cls, command)
+        raise Invalid({"type": f"{module.TITLE} duels have no command {command.action!r}"})
+    parsed = parse_command(cls, command.fields)
     typed = {name[5:]: value for name, value in vars(parsed).items() if name.startswith("dice_") and value}
     dice = _tray(service, typed, server_roll=bool(getattr(parsed, "server_roll", False)))
 
@@ -129,7 +99,7 @@ def duel_command(service: Service, command: Mapping[str, Any]) -> Outcome:
             )
         return events
 
-    return service.append(f"duel-{duel_id}", state["campaign_id"], expected(command), command, decide)
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], expected(command.fields), command, decide)
 
 
 def _tray(service: Service, typed: dict, server_roll: bool) -> Dice:

@@ -2,122 +2,80 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from tracker import workspace
+from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
+                              EditSession, PlanSession, RetractEvent)
 from tracker.errors import NotFound
-from tracker.handlers.fields import expected, key
-from tracker.rules.base import Field, parse_fields
 from tracker.services import Outcome, Service
 
 
-def create_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
+def create_campaign(service: Service, command: CreateCampaign) -> Outcome:
     """Open a campaign owned by the acting GM."""
-    clean = workspace.parse_campaign(command)
-    campaign_id = command.get("campaign_id") or service.context.new_id()
-    stream = f"campaign-{key(campaign_id, 'campaign_id')}"
-    return service.append(
-        stream,
-        campaign_id,
-        0,
-        command,
-        lambda _: [workspace.CampaignCreated(campaign_id=campaign_id, owner=service.context.actor, **clean)],
-    )
+    campaign_id = command.campaign_id or service.context.new_id()
+    created = workspace.CampaignCreated(campaign_id=campaign_id, owner=service.context.actor, name=command.name,
+                                        ruleset=command.ruleset, notes=command.notes)
+    return service.append(f"campaign-{campaign_id}", campaign_id, 0, command, lambda _: [created])
 
 
-def edit_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
+def edit_campaign(service: Service, command: EditCampaign) -> Outcome:
     """Rewrite a campaign's name, default ruleset and notes."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    service.existing(f"campaign-{campaign_id}")
-    clean = workspace.parse_campaign(command)
-    return service.append(
-        f"campaign-{campaign_id}",
-        campaign_id,
-        expected(command),
-        command,
-        lambda _: [workspace.CampaignEdited(**clean)],
-    )
+    service.existing(f"campaign-{command.campaign_id}")
+    edited = workspace.CampaignEdited(name=command.name, ruleset=command.ruleset, notes=command.notes)
+    return service.append(f"campaign-{command.campaign_id}", command.campaign_id, command.expected_version,
+                          command, lambda _: [edited])
 
 
-def change_campaign_rules(service: Service, command: Mapping[str, Any]) -> Outcome:
+def change_campaign_rules(service: Service, command: ChangeCampaignRules) -> Outcome:
     """Change the campaign's own settings for one ruleset."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    service.existing(f"campaign-{campaign_id}")
-    ruleset, settings = workspace.parse_campaign_rules(command.get("ruleset"), command)
-    return service.append(
-        f"campaign-{campaign_id}",
-        campaign_id,
-        expected(command),
-        command,
-        lambda _: [workspace.CampaignRulesChanged(ruleset=ruleset, settings=settings)],
-    )
+    service.existing(f"campaign-{command.campaign_id}")
+    changed = workspace.CampaignRulesChanged(ruleset=command.ruleset, settings=command.settings)
+    return service.append(f"campaign-{command.campaign_id}", command.campaign_id, command.expected_version,
+                          command, lambda _: [changed])
 
 
-def create_character(service: Service, command: Mapping[str, Any]) -> Outcome:
+def create_character(service: Service, command: CreateCharacter) -> Outcome:
     """Add a character, with a stats block per ruleset, to a campaign."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    service.existing(f"campaign-{campaign_id}")
-    clean = workspace.parse_character(command)
+    service.existing(f"campaign-{command.campaign_id}")
     character_id = service.context.new_id()
-    return service.append(
-        f"character-{character_id}",
-        campaign_id,
-        0,
-        command,
-        lambda _: [workspace.CharacterCreated(character_id=character_id, campaign_id=campaign_id, **clean)],
-    )
+    created = workspace.CharacterCreated(character_id=character_id, campaign_id=command.campaign_id,
+                                         **_sheet(command))
+    return service.append(f"character-{character_id}", command.campaign_id, 0, command, lambda _: [created])
 
 
-def edit_character(service: Service, command: Mapping[str, Any]) -> Outcome:
+def edit_character(service: Service, command: EditCharacter) -> Outcome:
     """Rewrite a character's sheet."""
-    character_id = key(command.get("character_id"), "character_id")
-    state = service.existing(f"character-{character_id}")
-    clean = workspace.parse_character(command)
-    return service.append(
-        f"character-{character_id}",
-        state["campaign_id"],
-        expected(command),
-        command,
-        lambda _: [workspace.CharacterEdited(**clean)],
-    )
+    state = service.existing(f"character-{command.character_id}")
+    return service.append(f"character-{command.character_id}", state["campaign_id"], command.expected_version,
+                          command, lambda _: [workspace.CharacterEdited(**_sheet(command))])
 
 
-def plan_session(service: Service, command: Mapping[str, Any]) -> Outcome:
+def _sheet(command: CreateCharacter | EditCharacter) -> dict:
+    return {"name": command.name, "rank": command.rank, "player": command.player, "notes": command.notes,
+            "stats": command.stats}
+
+
+def plan_session(service: Service, command: PlanSession) -> Outcome:
     """Add a play session to a campaign."""
-    campaign_id = key(command.get("campaign_id"), "campaign_id")
-    service.existing(f"campaign-{campaign_id}")
-    clean = workspace.parse_session(command)
+    service.existing(f"campaign-{command.campaign_id}")
     session_id = service.context.new_id()
-    return service.append(
-        f"session-{session_id}",
-        campaign_id,
-        0,
-        command,
-        lambda _: [workspace.SessionPlanned(session_id=session_id, campaign_id=campaign_id, **clean)],
-    )
+    planned = workspace.SessionPlanned(session_id=session_id, campaign_id=command.campaign_id, **_page(command))
+    return service.append(f"session-{session_id}", command.campaign_id, 0, command, lambda _: [planned])
 
 
-def edit_session(service: Service, command: Mapping[str, Any]) -> Outcome:
+def edit_session(service: Service, command: EditSession) -> Outcome:
     """Rewrite a session's number, date, title and notes."""
-    session_id = key(command.get("session_id"), "session_id")
-    state = service.existing(f"session-{session_id}")
-    clean = workspace.parse_session(command)
-    return service.append(
-        f"session-{session_id}",
-        state["campaign_id"],
-        expected(command),
-        command,
-        lambda _: [workspace.SessionEdited(**clean)],
-    )
+    state = service.existing(f"session-{command.session_id}")
+    return service.append(f"session-{command.session_id}", state["campaign_id"], command.expected_version,
+                          command, lambda _: [workspace.SessionEdited(**_page(command))])
 
 
-def retract(service: Service, command: Mapping[str, Any]) -> Outcome:
+def _page(command: PlanSession | EditSession) -> dict:
+    return {"number": command.number, "date": command.date, "title": command.title, "notes": command.notes}
+
+
+def retract(service: Service, command: RetractEvent) -> Outcome:
     """Retract an event, named by its global position."""
-    clean = parse_fields(
-        (Field("position", "Event", "int", minimum=1), Field("reason", "Reason", "text", required=False, maximum=500)),
-        command,
-    )
-    target = service.store.get(clean["position"])
+    target = service.store.get(command.position)
     if target is None:
         raise NotFound("no such event")
     stream = service.store.read_stream(target.stream)
@@ -130,9 +88,7 @@ def retract(service: Service, command: Mapping[str, Any]) -> Outcome:
     return service.append(
         target.stream,
         target.campaign_id,
-        expected(command),
+        command.expected_version,
         command,
-        lambda _: workspace.decide_retraction(
-            target.type, target.version, decided_with, retracted, clean["reason"] or ""
-        ),
+        lambda _: workspace.decide_retraction(target.type, target.version, decided_with, retracted, command.reason),
     )

@@ -10,22 +10,27 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from tracker.errors import Rejected
 
-class Refused(Exception):
+
+class Refused(Rejected):
     """A command the rules will not accept, with the reason the GM reads."""
 
     def __init__(self, reason: str, field: str | None = None):
-        super().__init__(reason)
+        super().__init__(reason, {field or "__all__": reason})
         self.reason = reason
         self.field = field
 
 
-class Invalid(Exception):
+class Invalid(Rejected):
     """Input that does not parse: a message per field."""
 
     def __init__(self, errors: dict[str, str]):
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        super().__init__("; ".join(f"{k} {v}" for k, v in errors.items()), errors)
         self.errors = errors
+
+    def __str__(self) -> str:
+        return "; ".join(f"{k}: {v}" for k, v in self.errors.items())
 
 
 # --- field specs -------------------------------------------------------------------

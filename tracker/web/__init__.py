@@ -1,9 +1,10 @@
 """The web layer: one blueprint per area, and what they share (errors, forms, htmx)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, g, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup
 
@@ -13,15 +14,17 @@ from tracker.services import NotFound
 from tracker.store import Conflict
 
 csrf = CSRFProtect()
+HANDLERS = "touche.handlers"  # the app's extension holding the handler table (see tracker.bootstrap)
 
 
 def init_web(app: Flask) -> None:
     from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, inputs,
-                             limits, log, player, recaps, sessions, timetravel)
+                             limits, log, player, recaps, rejections, sessions, timetravel)
 
     inputs.init_app(app)  # first: its int converter must be in place before any route is added
     limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
     csrf.init_app(app)
+    rejections.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
                    player, api, health):
         app.register_blueprint(module.bp)
@@ -98,17 +101,13 @@ def page_or_fragment(page_template: str, fragment_template: str, status: int = 2
 def service(door: str = policy.PAGES, **signup: bool):
     """The service for this request, on the request's database, acting as the logged-in GM (or an
     anonymous visitor) through ``door``: never as the command line."""
-    from flask import current_app
-
     from tracker.db import get_db
     from tracker.services import Context, Service
-
-    import dataclasses
-
-    from flask import g
 
     if door == policy.COMMAND_LINE:
         raise ValueError("the web is never the command line")
     context = current_app.config.get("SERVICE_CONTEXT") or Context()
     gm = g.get("gm")
-    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, **signup))
+    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, **signup),
+                   current_app.extensions[HANDLERS])
+

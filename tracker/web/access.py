@@ -12,7 +12,7 @@ from flask import g, jsonify, redirect, request, session, url_for
 from tracker import policy
 from tracker.db import get_db
 from tracker.errors import Forbidden
-from tracker.handlers.accounts import token_digest
+from tracker.accounts import token_digest
 
 OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
 

@@ -4,7 +4,6 @@ from flask import Blueprint, g, request
 from tracker import policy
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid, Refused
 from tracker.strictjson import BadJSON
 from tracker.web import service
 from tracker.web.inputs import int_arg, json_body
@@ -22,12 +21,7 @@ def commands():
         return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     if not isinstance(body, dict):
         return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
-    try:
-        outcome = service(policy.API).handle(body)
-    except Invalid as bad:
-        return {"error": "invalid", "errors": bad.errors}, 422
-    except Refused as no:
-        return {"error": "refused", "message": no.reason, "errors": {no.field or "__all__": no.reason}}, 422
+    outcome = service(policy.API).handle(body)
     return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version,
             "replayed": outcome.replayed,
             "events": [{"position": r.position, "stream": r.stream, "version": r.version,

@@ -8,8 +8,9 @@ from tracker import policy, setup_code
 from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
 from tracker.errors import Denied
-from tracker.rules.base import Field, Invalid
+from tracker.rules.base import Field
 from tracker.web import form_data, service
+from tracker.web.rejections import shows_form
 
 CODE_FIELD = Field("code", "Set-up code", "text", maximum=100,
                    help="printed in the console where Touché was started")
@@ -25,7 +26,13 @@ def signup_open() -> bool:
     return not has_gm() or current_app.config.get("OPEN_SIGNUP", False)
 
 
+def _setup_page(form, rejected=None):
+    return render_template("auth/setup.html", fields=SIGNUP_FIELDS, code_field=None if has_gm() else CODE_FIELD,
+                           form=form, errors=rejected.fields if rejected else {}, first=not has_gm())
+
+
 @bp.route("/setup", methods=("GET", "POST"))
+@shows_form(_setup_page)
 def setup():
     """Create a GM account: on first start with the set-up code, or whenever signups are open."""
     if not signup_open():
@@ -35,27 +42,22 @@ def setup():
         code, new = setup_code.issue(current_app)
         if new:
             setup_code.announce(code, current_app.config.get("BASE_URL", ""))  # never the Host header: a stranger sets that
-    form, errors = {"code": request.args.get("code", "")}, {}
-    if request.method == "POST":
-        form = form_data()
-        signing_up = service(policy.SETUP_PAGE, open_signup=current_app.config.get("OPEN_SIGNUP", False),
-                             setup_code_ok=setup_code.matches(current_app, form.get("code")))
-        try:
-            outcome = signing_up.handle({**{k: v for k, v in form.items() if k != "code"}, "type": "RegisterGM"})
-        except Invalid as bad:
-            errors = bad.errors
-        except Denied:  # someone else finished the first start while this form was open
-            return redirect(url_for("auth.login"))
-        else:
-            if outcome.replayed:  # a resent form logs nobody in: a session comes only from a new account
-                return redirect(url_for("auth.login"))
-            if first:
-                setup_code.discard(current_app)
-            session.clear()
-            session["gm_id"] = outcome.key
-            return redirect(url_for("campaigns.index"))
-    return render_template("auth/setup.html", fields=SIGNUP_FIELDS, code_field=CODE_FIELD if first else None,
-                           form=form, errors=errors, first=first), 422 if errors else 200
+    if request.method == "GET":
+        return _setup_page({"code": request.args.get("code", "")})
+    form = form_data()
+    signing_up = service(policy.SETUP_PAGE, open_signup=current_app.config.get("OPEN_SIGNUP", False),
+                         setup_code_ok=setup_code.matches(current_app, form.get("code")))
+    try:
+        outcome = signing_up.handle({**{k: v for k, v in form.items() if k != "code"}, "type": "RegisterGM"})
+    except Denied:  # someone else finished the first start while this form was open
+        return redirect(url_for("auth.login"))
+    if outcome.replayed:  # a resent form logs nobody in: a session comes only from a new account
+        return redirect(url_for("auth.login"))
+    if first:
+        setup_code.discard(current_app)
+    session.clear()
+    session["gm_id"] = outcome.key
+    return redirect(url_for("campaigns.index"))
 
 
 @bp.route("/login", methods=("GET", "POST"))

@@ -3,8 +3,8 @@ from flask import Blueprint, g, redirect, render_template, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid, Refused
 from tracker.web import form_data, service
+from tracker.web.rejections import shows_form
 from tracker.workspace import campaign_fields
 
 bp = Blueprint("campaigns", __name__)
@@ -17,83 +17,75 @@ def _mine():
 @bp.get("/")
 def index():
     """List the GM's campaigns and offer a new one."""
-    return render_template("campaigns/index.html", campaigns=_mine(), fields=campaign_fields(), form={}, errors={})
+    return _index_page({})
+
+
+def _index_page(form, rejected=None):
+    return render_template("campaigns/index.html", campaigns=_mine(), fields=campaign_fields(), form=form,
+                           errors=rejected.fields if rejected else {})
 
 
 @bp.post("/campaigns")
+@shows_form(_index_page)
 def create():
     """Create a campaign."""
-    form = form_data()
-    try:
-        outcome = service().handle({**form, "type": "CreateCampaign"})
-    except Invalid as bad:
-        return render_template("campaigns/index.html", campaigns=_mine(), fields=campaign_fields(),
-                               form=form, errors=bad.errors), 422
+    outcome = service().handle({**form_data(), "type": "CreateCampaign"})
     return redirect(url_for("campaigns.show", campaign_id=outcome.key))
 
 
 @bp.get("/campaigns/<campaign_id>")
 def show(campaign_id):
     """Show a campaign's dashboard: characters, sessions, recent duels."""
+    return _dashboard({}, None, campaign_id)
+
+
+def _dashboard(form, rejected, campaign_id):
     db = get_db()
     return render_template("campaigns/show.html", campaign=queries.campaign(db, campaign_id),
                            characters=queries.characters(db, campaign_id),
                            sessions=queries.sessions(db, campaign_id),
                            duels=queries.duels_of_campaign(db, campaign_id),
-                           co_gms=queries.co_gms(db, campaign_id), share_error=None)
+                           co_gms=queries.co_gms(db, campaign_id),
+                           share_error=next(iter(rejected.fields.values())) if rejected else None)
 
 
 @bp.post("/campaigns/<campaign_id>/share")
+@shows_form(_dashboard)
 def share(campaign_id):
     """Share the campaign with another GM (owner only)."""
-    try:
-        service().handle({**form_data(), "type": "ShareCampaign", "campaign_id": campaign_id})
-    except (Invalid, Refused) as no:
-        db = get_db()
-        message = no.reason if isinstance(no, Refused) else next(iter(no.errors.values()))
-        return render_template("campaigns/show.html", campaign=queries.campaign(db, campaign_id),
-                               characters=queries.characters(db, campaign_id),
-                               sessions=queries.sessions(db, campaign_id),
-                               duels=queries.duels_of_campaign(db, campaign_id),
-                               co_gms=queries.co_gms(db, campaign_id), share_error=message), 422
+    service().handle({**form_data(), "type": "ShareCampaign", "campaign_id": campaign_id})
     return redirect(url_for("campaigns.show", campaign_id=campaign_id))
 
 
-@bp.route("/campaigns/<campaign_id>/edit", methods=("GET", "POST"))
+@bp.get("/campaigns/<campaign_id>/edit")
 def edit(campaign_id):
-    """Edit a campaign's name, default ruleset and notes."""
+    """Show the form editing a campaign's name, default ruleset and notes, and its rules settings."""
+    return _edit_page(None, None, campaign_id)
+
+
+def _edit_page(form, rejected, campaign_id, ruleset=None):
+    """The edit page, with what was sent and its errors in the form that sent it: the campaign's
+    own, or (``ruleset``) that ruleset's settings."""
     campaign = queries.campaign(get_db(), campaign_id)
-    form, errors = dict(campaign, expected_version=campaign["version"]), {}
-    if _posted():
-        form = form_data()
-        try:
-            service().handle({**form, "type": "EditCampaign", "campaign_id": campaign_id})
-            return redirect(url_for("campaigns.show", campaign_id=campaign_id))
-        except Invalid as bad:
-            errors = bad.errors
-    return _edit_page(campaign, form, errors)
+    errors = rejected.fields if rejected else {}
+    as_it_is = dict(campaign, expected_version=campaign["version"])
+    sent = {"form": as_it_is, "errors": {}, "rules_form": form, "rules_errors": errors, "failed": ruleset} \
+        if ruleset else {"form": form or as_it_is, "errors": errors, "rules_form": {}, "rules_errors": {}}
+    return render_template("campaigns/edit.html", campaign=campaign, fields=campaign_fields(), **sent)
 
 
-def _edit_page(campaign, form, errors, rules_form=None, rules_errors=None, failed=None):
-    return render_template("campaigns/edit.html", campaign=campaign, fields=campaign_fields(), form=form,
-                           errors=errors, rules_form=rules_form or {}, rules_errors=rules_errors or {},
-                           failed=failed), 422 if (errors or rules_errors) else 200
+@bp.post("/campaigns/<campaign_id>/edit")
+@shows_form(_edit_page)
+def update(campaign_id):
+    """Edit a campaign's name, default ruleset and notes."""
+    queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
+    service().handle({**form_data(), "type": "EditCampaign", "campaign_id": campaign_id})
+    return redirect(url_for("campaigns.show", campaign_id=campaign_id))
 
 
 @bp.post("/campaigns/<campaign_id>/rules/<ruleset>")
+@shows_form(_edit_page)
 def change_rules(campaign_id, ruleset):
     """Change the campaign's own settings for a ruleset (e.g. the pirate insult table)."""
-    form = form_data()
-    try:
-        service().handle({**form, "type": "ChangeCampaignRules", "campaign_id": campaign_id, "ruleset": ruleset})
-    except Invalid as bad:
-        campaign = queries.campaign(get_db(), campaign_id)
-        return _edit_page(campaign, dict(campaign, expected_version=campaign["version"]), {},
-                          form, bad.errors, ruleset)
+    service().handle({**form_data(), "type": "ChangeCampaignRules", "campaign_id": campaign_id, "ruleset": ruleset})
     return redirect(url_for("campaigns.edit", campaign_id=campaign_id))
-
-
-def _posted() -> bool:
-    from flask import request
-
-    return request.method == "POST"

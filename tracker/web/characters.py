@@ -1,36 +1,38 @@
 """Characters: creating, editing, and the character sheet (a projection of the log)."""
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, url_for
 
 from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid
 from tracker.web import form_data, service
+from tracker.web.rejections import shows_form
 from tracker.workspace import CHARACTER_FIELDS
 
 bp = Blueprint("characters", __name__)
 
 
-def _form_page(template, campaign, form, errors, status=200, **extra):
+def _form_page(template, campaign, form, errors, **extra):
     return render_template(template, campaign=campaign, fields=CHARACTER_FIELDS, form=form,
-                           errors=errors, rulesets=rules.RULESETS, **extra), status
+                           errors=errors, rulesets=rules.RULESETS, **extra)
+
+
+def _new_page(form, rejected, campaign_id):
+    return _form_page("characters/new.html", queries.campaign(get_db(), campaign_id), form,
+                      rejected.fields if rejected else {})
 
 
 @bp.get("/campaigns/<campaign_id>/characters/new")
 def new(campaign_id):
     """Show the new-character form."""
-    return _form_page("characters/new.html", queries.campaign(get_db(), campaign_id), {"rank": "pj"}, {})
+    return _new_page({"rank": "pj"}, None, campaign_id)
 
 
 @bp.post("/campaigns/<campaign_id>/characters")
+@shows_form(_new_page)
 def create(campaign_id):
     """Create a character in the campaign."""
-    campaign = queries.campaign(get_db(), campaign_id)
-    form = form_data()
-    try:
-        outcome = service().handle({**form, "type": "CreateCharacter", "campaign_id": campaign_id})
-    except Invalid as bad:
-        return _form_page("characters/new.html", campaign, form, bad.errors, 422)
+    queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
+    outcome = service().handle({**form_data(), "type": "CreateCharacter", "campaign_id": campaign_id})
     return redirect(url_for("characters.show", character_id=outcome.key))
 
 
@@ -43,19 +45,26 @@ def show(character_id):
     return render_template("characters/show.html", campaign=campaign, **sheet)
 
 
-@bp.route("/characters/<character_id>/edit", methods=("GET", "POST"))
-def edit(character_id):
-    """Edit a character's sheet."""
+def _edit_page(form, rejected, character_id):
     db = get_db()
     character = queries.character(db, character_id)
-    campaign = queries.campaign(db, character["campaign_id"])
-    if request.method == "GET":
-        return _form_page("characters/edit.html", campaign, _as_form(character), {}, character=character)
-    form = form_data()
-    try:
-        service().handle({**form, "type": "EditCharacter", "character_id": character_id})
-    except Invalid as bad:
-        return _form_page("characters/edit.html", campaign, form, bad.errors, 422, character=character)
+    return _form_page("characters/edit.html", queries.campaign(db, character["campaign_id"]),
+                      _as_form(character) if form is None else form, rejected.fields if rejected else {},
+                      character=character)
+
+
+@bp.get("/characters/<character_id>/edit")
+def edit(character_id):
+    """Show the form editing a character's sheet."""
+    return _edit_page(None, None, character_id)
+
+
+@bp.post("/characters/<character_id>/edit")
+@shows_form(_edit_page)
+def update(character_id):
+    """Edit a character's sheet."""
+    queries.character(get_db(), character_id)  # a 404 before any field
+    service().handle({**form_data(), "type": "EditCharacter", "character_id": character_id})
     return redirect(url_for("characters.show", character_id=character_id))
 
 

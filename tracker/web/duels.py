@@ -5,9 +5,9 @@ from flask import Blueprint, redirect, render_template, url_for
 from tracker import policy, rules
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid, Refused
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
+from tracker.web.rejections import shows_form
 
 bp = Blueprint("duels", __name__)
 
@@ -32,16 +32,17 @@ def show(duel_id):
     return _render(duel_id)
 
 
+def _rejected_action(form, rejected, duel_id, command):
+    return _render(duel_id, 422, rejected.fields, command, form)
+
+
 @bp.post("/duels/<duel_id>/do/<command>")
+@shows_form(_rejected_action)
 def act(duel_id, command):
     """Log one action in the duel."""
     form = form_data()
     try:
         service(policy.DUEL_PAGE).handle({**form, "type": command, "duel_id": duel_id})
-    except Invalid as bad:
-        return _render(duel_id, 422, bad.errors, command, form)
-    except Refused as no:
-        return _render(duel_id, 422, {no.field or "__all__": no.reason}, command, form)
     except Conflict:
         return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
                                                  "an action first. Yours was NOT logged — check the duel "

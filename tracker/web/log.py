@@ -3,11 +3,11 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.rules.base import Invalid, Refused
 from tracker.store import EventStore
 from tracker.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
 from tracker.web.inputs import int_arg
+from tracker.web.rejections import shows_form
 
 bp = Blueprint("log", __name__)
 
@@ -50,19 +50,22 @@ def show(position):
                            stream_version=queries.stream_version(db, recorded.stream))
 
 
+def _refused_retraction(form, rejected, position):
+    db = get_db()
+    recorded = EventStore(db).get(position)
+    if recorded is None:
+        raise NotFound("no such event")
+    return render_template("log/show.html", event=recorded, summary="", retracted_by=None,
+                           campaign=queries.campaign(db, recorded.campaign_id), error=rejected.message,
+                           stream_version=queries.stream_version(db, recorded.stream))
+
+
 @bp.post("/events/<int:position>/retract")
+@shows_form(_refused_retraction)
 def retract(position):
     """Retract an event (appends a retraction; nothing is deleted)."""
     form = form_data()
-    try:
-        service().handle({**form, "type": "RetractEvent", "position": position})
-    except (Invalid, Refused) as no:
-        message = no.reason if isinstance(no, Refused) else "; ".join(f"{k} {v}" for k, v in no.errors.items())
-        db = get_db()
-        recorded = EventStore(db).get(position)
-        return render_template("log/show.html", event=recorded, summary="", retracted_by=None,
-                               campaign=queries.campaign(db, recorded.campaign_id), error=message,
-                               stream_version=queries.stream_version(db, recorded.stream)), 422
+    service().handle({**form, "type": "RetractEvent", "position": position})
     back = form.get("next") or url_for("log.show", position=position)
     return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("log.show", position=position))
 
