@@ -33,7 +33,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
 
     from tracker import bootstrap, cli, db
-    from tracker.web import HANDLERS, init_web
+    from tracker.web import HANDLERS
+    from tracker.web.app import init_web
 
     app.extensions[HANDLERS] = bootstrap.ALL_HANDLERS  # each request's service is built with them
     db.init_app(app)

@@ -9,13 +9,19 @@ A command type missing from the table is refused. Adding a command means adding 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tracker.errors import Denied, Forbidden, NotFound
 from tracker.rules.base import Invalid
 
-if TYPE_CHECKING:
-    from tracker.services import Context
+
+class Context(Protocol):
+    """What the policy reads of who is acting (``tracker.services.Context`` is one)."""
+
+    actor: str
+    door: str
+    open_signup: bool
+    setup_code_ok: bool
 
 # Who acts.
 ANONYMOUS = "anonymous visitor"

@@ -1,70 +1,15 @@
-"""The web layer: one blueprint per area, and what they share (errors, forms, htmx)."""
+"""The web layer: one blueprint per area (assembled in ``tracker.web.app``), and what they
+share: forms, htmx, the request's service."""
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-from flask import Flask, current_app, g, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
-from markupsafe import Markup
+from flask import current_app, g, render_template, request
 
-from tracker import policy, rules
-from tracker.errors import Denied
-from tracker.services import NotFound
-from tracker.store import Conflict
+from tracker import policy
 
-csrf = CSRFProtect()
 HANDLERS = "touche.handlers"  # the app's extension holding the handler table (see tracker.bootstrap)
-
-
-def init_web(app: Flask) -> None:
-    from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, inputs,
-                             limits, log, player, recaps, rejections, sessions, timetravel)
-
-    inputs.init_app(app)  # first: its int converter must be in place before any route is added
-    limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
-    csrf.init_app(app)
-    rejections.init_app(app)
-    for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health):
-        app.register_blueprint(module.bp)
-    csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
-    app.before_request(access.guard)
-    app.after_request(access.secure_headers)
-
-    app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
-    app.jinja_env.globals["csrf_field"] = lambda: Markup(
-        f'<input type="hidden" name="csrf_token" value="{generate_csrf()}">')
-    app.jinja_env.filters["as_lines"] = as_lines
-    app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
-    app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
-
-    @app.errorhandler(Conflict)
-    def conflict(error: Conflict):
-        what = error.stream.split("-", 1)[0]
-        message = (f"This {what} changed since you opened it: someone else logged first. "
-                   "Nothing you sent was logged. Look at it as it is now, then try again.")
-        if request.path.startswith("/api/"):
-            return {"error": "conflict", "message": message, "stream": error.stream,
-                    "expected_version": error.expected, "current_version": error.actual}, 409
-        return render_template("conflict.html", message=message, error=error), 409
-
-    @app.errorhandler(NotFound)
-    def not_found(error: NotFound):
-        if request.path.startswith("/api/"):
-            return {"error": "not_found", "message": str(error)}, 404
-        return render_template("error.html", title="Not found", message=str(error)), 404
-
-    @app.errorhandler(Denied)
-    def denied(error: Denied):
-        if request.path.startswith("/api/"):
-            return {"error": "forbidden", "message": str(error)}, 403
-        return render_template("error.html", title="Not allowed", message=str(error)), 403
-
-    @app.errorhandler(CSRFError)
-    def csrf_refused(error: CSRFError):
-        message = "This form has expired or did not come from Touché. Reload the page and try again."
-        return render_template("error.html", title="Form refused", message=message), 400
 
 
 def as_lines(value: Any, columns: tuple[str, ...] = ()) -> str:

@@ -6,32 +6,23 @@ write, and never shows what only the GM may see (hands, hidden skills, notes).
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
-from itsdangerous import BadSignature, URLSafeSerializer
+from flask import Blueprint, render_template, request
 
 from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.services import NotFound
 from tracker.web.inputs import int_arg
+from tracker.web.links import BadSignature, link_id_of, sign  # noqa: F401 (sign: pages import it here)
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 RECENT = 8  # history lines the display shows, newest first
 
 
-def _signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="player-link")
-
-
-def sign(link_id: str) -> str:
-    """The token a player link carries in its URL."""
-    return _signer().dumps(link_id)
-
-
 def open_link(token: str, kind: str) -> dict:
     """The link behind a token, if it is genuine, of this kind and not revoked; else NotFound."""
     try:
-        link_id = _signer().loads(token)
+        link_id = link_id_of(token)
     except BadSignature:
         raise NotFound("this link is not valid") from None
     row = get_db().execute("SELECT link_id, campaign_id, kind, target, revoked FROM player_links WHERE link_id = ?",

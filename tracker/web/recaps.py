@@ -5,6 +5,7 @@ from tracker import recap
 from tracker.db import get_db
 from tracker.services import NotFound
 from tracker.web import service
+from tracker.web.links import sign
 
 bp = Blueprint("recaps", __name__)
 
@@ -46,8 +47,6 @@ def revoke_link(session_id, link_id):
 @bp.app_template_global()
 def recap_links(session_id: str) -> list[dict]:
     """The session's live player-recap links, each with the token its URL carries."""
-    from tracker.web.player import sign
-
     rows = get_db().execute("SELECT link_id FROM player_links WHERE kind = 'recap' AND target = ? AND revoked = 0"
                             " ORDER BY link_id", [session_id]).fetchall()
     return [{"link_id": row[0], "token": sign(row[0])} for row in rows]
