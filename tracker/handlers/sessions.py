@@ -41,10 +41,15 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(24)
 
 
+def current_generation(db, gm_id: str) -> int:
+    """The generation a session beginning now belongs to (0 until the GM first ends them all)."""
+    row = db.execute("SELECT generation FROM session_generations WHERE gm_id = ?", [gm_id]).fetchone()
+    return row[0] if row else 0
+
+
 def live_session(db, gm_id: str, session_id: str, generation: int) -> bool:
     """True while the GM's session has neither ended by itself nor with all the others."""
-    current = db.execute("SELECT generation FROM session_generations WHERE gm_id = ?", [gm_id]).fetchone()
-    if generation != (current[0] if current else 0):
+    if generation != current_generation(db, gm_id):
         return False
     return db.execute("SELECT 1 FROM ended_sessions WHERE session_id = ? AND gm_id = ?",
                       [session_id, gm_id]).fetchone() is None

@@ -6,8 +6,8 @@ from flask import Blueprint, current_app, g, redirect, render_template, request,
 
 from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
-from tracker.handlers.sessions import new_session_id, verify_password
-from tracker.rules.base import Invalid, Refused
+from tracker.handlers.sessions import current_generation, new_session_id, verify_password
+from tracker.rules.base import Invalid
 from tracker.web import form_data, service
 from tracker.web.redirects import same_site_path
 
@@ -63,8 +63,8 @@ def logout():
     """Log out: this session ends on the server too, so a copy of its cookie stops working."""
     try:
         service().handle({"type": "EndSession", "session_id": session.get("session_id", "")})
-    except (Invalid, Refused):
-        pass  # already ended elsewhere: logging out is done either way
+    except Invalid:
+        pass  # a cookie without a session id: there is nothing to end on the server
     session.clear()
     return redirect(url_for("auth.login"))
 
@@ -77,9 +77,8 @@ def _context():
 
 def begin_session(gm_id: str) -> None:
     """Log this browser in as the GM, in a new session of the GM's current generation."""
-    row = get_db().execute("SELECT generation FROM session_generations WHERE gm_id = ?", [gm_id]).fetchone()
     session.clear()
-    session.update(gm_id=gm_id, session_id=new_session_id(), generation=row[0] if row else 0)
+    session.update(gm_id=gm_id, session_id=new_session_id(), generation=current_generation(get_db(), gm_id))
 
 
 @bp.get("/settings")
