@@ -189,6 +189,21 @@ def test_session_read_models_rebuild_identically(app):
     db.close()
 
 
+def test_the_fold_forgets_ended_sessions_once_their_cookies_have_expired_anyway():
+    from tracker import accounts
+
+    state = accounts.evolve(None, accounts.GMRegistered(gm_id="g", username="gm", password_hash="h"), 1)
+    state = accounts.evolve(state, accounts.GMLoggedOut(session_id="old", ended_at="2026-01-01T00:00:00.000+00:00",
+                                                        expires_at="2026-02-01T00:00:00.000+00:00"), 2)
+    state = accounts.evolve(state, accounts.GMLoggedOut(session_id="new", ended_at="2026-03-01T00:00:00.000+00:00",
+                                                        expires_at="2026-04-01T00:00:00.000+00:00"), 3)
+    assert state["ended_sessions"] == {"new": "2026-04-01T00:00:00.000+00:00"}
+    state = accounts.evolve(state, accounts.GMSessionsEnded(), 4)
+    assert state["sessions_generation"] == 1 and state["ended_sessions"] == {}
+    state = accounts.evolve(state, accounts.GMPasswordChanged(password_hash="h2"), 5)
+    assert state["sessions_generation"] == 2 and state["password_hash"] == "h2"
+
+
 def test_sessions_through_the_api(app, client):
     ended = client.post("/api/commands", json={"type": "EndSession", "session_id": "gmtest-session"})
     assert ended.status_code == 201 and ended.json["events"][0]["type"] == "GMLoggedOut"

@@ -243,7 +243,8 @@ FIELD_NAMES = sorted({f.name for f in (*workspace.CAMPAIGN_FIELDS, *workspace.CH
                      | {f"{m.NAME}.{f.name}" for m in rules.RULESETS.values() for f in m.STATS}
                      | {f.name for m in rules.RULESETS.values() for f in m.SETUP}
                      | {"ruleset", "side_a", "side_b", "expected_version", "reason", "next", "label",
-                        "username", "password", "gm_id", "kind", "target", "stakes", "judge", "challenger"})
+                        "username", "password", "gm_id", "kind", "target", "stakes", "judge", "challenger",
+                        "current_password", "new_password"})
 
 
 @settings(max_examples=150, **FUZZ)
