@@ -4,7 +4,7 @@ A duel's own commands (``PlayTurn``, ``Strike``, ``Insult``…) are not listed: 
 names a ``duel_id`` goes to its duel's ruleset through ``duels.duel_command``.
 """
 
-from tracker.handlers import accounts, duels, workspace
+from tracker.handlers import accounts, duels, sessions, workspace
 
 HANDLERS = {
     "CreateCampaign": workspace.create_campaign,
@@ -17,6 +17,9 @@ HANDLERS = {
     "RetractEvent": workspace.retract,
     "StartDuel": duels.start_duel,
     "RegisterGM": accounts.register_gm,
+    "EndSession": sessions.end_session,
+    "EndAllSessions": sessions.end_all_sessions,
+    "ChangePassword": sessions.change_password,
     "IssueApiToken": accounts.issue_api_token,
     "RevokeApiToken": accounts.revoke_api_token,
     "ShareCampaign": accounts.share_campaign,

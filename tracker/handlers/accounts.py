@@ -11,6 +11,7 @@ from tracker.errors import NotFound
 from tracker.handlers.fields import key
 from tracker.rules.base import Field, Invalid, Refused, parse_fields
 from tracker.services import Outcome, Service
+from tracker.store import write_transaction
 
 
 def token_digest(token: str) -> str:
@@ -27,13 +28,28 @@ def register_gm(service: Service, command: Mapping[str, Any]) -> Outcome:
         raise Invalid({"username": "is taken"})
     gm_id = service.context.new_id()
     digest = generate_password_hash(clean["password"], method=service.context.password_method)
-    return service.append(
-        f"gm-{gm_id}",
-        "",
-        0,
-        command,
-        lambda _: [accounts.GMRegistered(gm_id=gm_id, username=clean["username"], password_hash=digest)],
-    )
+    with write_transaction(service.db):
+        first = not service.db.execute("SELECT 1 FROM gms LIMIT 1").fetchone()
+        outcome = service.append(
+            f"gm-{gm_id}",
+            "",
+            0,
+            command,
+            lambda _: [accounts.GMRegistered(gm_id=gm_id, username=clean["username"], password_hash=digest)],
+        )
+        if first and not outcome.replayed:
+            hand_over_ownerless(service, gm_id)
+    return outcome
+
+
+def hand_over_ownerless(service: Service, gm_id: str) -> None:
+    """Give the first GM every campaign that belongs to nobody (the demo seeded on first start), so
+    no campaign stays writable by every GM who registers later."""
+    ownerless = [row[0] for row in service.db.execute("SELECT id FROM campaigns WHERE owner = '' ORDER BY id")]
+    touche = service.as_consequence()
+    for campaign_id in ownerless:
+        touche.append(f"campaign-{campaign_id}", campaign_id, None, {"type": "AssignOwnerlessCampaigns"},
+                      lambda _: [accounts.CampaignOwnerAssigned(owner=gm_id)])
 
 
 def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:

@@ -17,7 +17,7 @@ csrf = CSRFProtect()
 
 def init_web(app: Flask) -> None:
     from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, inputs,
-                             limits, log, player, recaps, sessions, timetravel)
+                             limits, log, player, recaps, sessions, throttle, timetravel)
 
     inputs.init_app(app)  # first: its int converter must be in place before any route is added
     limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
@@ -26,6 +26,7 @@ def init_web(app: Flask) -> None:
                    player, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
+    throttle.init_app(app)
     app.before_request(access.guard)
     app.after_request(access.secure_headers)
 

@@ -28,7 +28,8 @@ def commands():
         return {"error": "invalid", "errors": bad.errors}, 422
     except Refused as no:
         return {"error": "refused", "message": no.reason, "errors": {no.field or "__all__": no.reason}}, 422
-    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version,
+    secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
+    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
             "replayed": outcome.replayed,
             "events": [{"position": r.position, "stream": r.stream, "version": r.version,
                         "type": r.type, "data": r.data} for r in outcome.events]}, 200 if outcome.replayed else 201

@@ -6,7 +6,7 @@ write, and never shows what only the GM may see (hands, hidden skills, notes).
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from tracker import rules
@@ -26,6 +26,13 @@ def _signer() -> URLSafeSerializer:
 def sign(link_id: str) -> str:
     """The token a player link carries in its URL."""
     return _signer().dumps(link_id)
+
+
+@bp.app_template_global()
+def shared_url(endpoint: str, **values) -> str:
+    """The address to give players: on the configured base URL (``TOUCHE_BASE_URL``), never on the
+    Host header a request claims, which anyone can forge to make the GM hand out a link to them."""
+    return current_app.config["BASE_URL"] + url_for(endpoint, **values)
 
 
 def open_link(token: str, kind: str) -> dict:
