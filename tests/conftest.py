@@ -48,9 +48,16 @@ def register_gm(app, gm_id=GM_ID, username="gm", password=GM_PASSWORD):
 
 def logged_in(app, gm_id=GM_ID):
     """A test client logged in as the GM, which also sends the GM's API token to /api/."""
+    from tracker.db import open_db
+
+    db = open_db(app.config["DATABASE"])
+    try:  # the GM's sessions begin a new generation each time they all end (a password change…)
+        row = db.execute("SELECT generation FROM session_generations WHERE gm_id = ?", [gm_id]).fetchone()
+    finally:
+        db.close()
     client = app.test_client()
     with client.session_transaction() as session:
-        session["gm_id"] = gm_id
+        session.update(gm_id=gm_id, session_id=f"{gm_id}-session", generation=row[0] if row else 0)
     client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {app.config['TEST_TOKENS'][gm_id]}"
     return client
 
@@ -59,7 +66,7 @@ def logged_in(app, gm_id=GM_ID):
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "tracker.db"),
                       "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "SESSION_COOKIE_SECURE": False,
-                      "SERVICE_CONTEXT": fixed_context()})
+                      "SERVICE_CONTEXT": fixed_context(), "BASE_URL": "http://localhost"})
     register_gm(app)
     yield app
 

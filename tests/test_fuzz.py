@@ -218,6 +218,9 @@ def workspace_commands(world):
                       "duelists": [{"character_id": character, "side": "a"}, {"character_id": character, "side": "b"}]},
         "RegisterGM": {"username": "newgm", "password": "long enough password"},
         "IssueApiToken": {"label": "fuzz"},
+        "ChangePassword": {"current_password": "correct horse battery", "new_password": "another long password"},
+        "EndSession": {"session_id": "gmtest-session"},
+        "EndAllSessions": {},
         "RevokeApiToken": {"token_id": "gmothertok"},
         "ShareCampaign": {"campaign_id": world.campaign, "username": "other"},
         "UnshareCampaign": {"campaign_id": world.campaign, "gm_id": "gmother"},
@@ -251,7 +254,8 @@ FIELD_NAMES = sorted({f.name for f in (*workspace.CAMPAIGN_FIELDS, *workspace.CH
                      | {f"{m.NAME}.{f.name}" for m in rules.RULESETS.values() for f in m.STATS}
                      | {f.name for m in rules.RULESETS.values() for f in m.SETUP}
                      | {"ruleset", "side_a", "side_b", "expected_version", "reason", "next", "label",
-                        "username", "password", "gm_id", "kind", "target", "stakes", "judge", "challenger"})
+                        "username", "password", "gm_id", "kind", "target", "stakes", "judge", "challenger",
+                        "current_password", "new_password"})
 
 
 @settings(max_examples=150, **FUZZ)

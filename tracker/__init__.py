@@ -28,6 +28,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=int(os.environ.get("TOUCHE_MAX_BODY_KB") or 1024) * 1024,
         # How long a request waits for another's write (an import) before answering 503.
         BUSY_TIMEOUT_MS=int(os.environ.get("TOUCHE_BUSY_TIMEOUT_MS") or 10000),
+        # Failed logins allowed per client address and per username (Flask-Limiter's notation).
+        LOGIN_LIMIT_PER_ADDRESS=os.environ.get("TOUCHE_LOGIN_LIMIT_ADDRESS") or "30 per 10 minutes",
+        LOGIN_LIMIT_PER_ACCOUNT=os.environ.get("TOUCHE_LOGIN_LIMIT_ACCOUNT") or "10 per 10 minutes",
+        RATELIMIT_STORAGE_URI=os.environ.get("TOUCHE_RATELIMIT_STORAGE") or "memory://",
+        # Links given to players are built on this, never on the Host header a request claims.
+        BASE_URL=(os.environ.get("TOUCHE_BASE_URL")
+                  or f"http://127.0.0.1:{os.environ.get('PORT') or 5000}").rstrip("/"),
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -50,7 +57,8 @@ def _instance_secret(instance_path: str) -> str:
     if not os.path.exists(path):
         import secrets
 
-        with open(path, "w") as f:
+        # Readable by its owner only: whoever reads it can sign a session cookie or a player link.
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
             f.write(secrets.token_hex(32))
     with open(path) as f:
         return f.read().strip()

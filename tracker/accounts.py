@@ -31,6 +31,20 @@ class GMPasswordChanged:
 
 
 @event
+class GMLoggedOut:
+    """A GM logged out: that one login session ended on the server, whoever holds its cookie."""
+
+    session_id: str
+    ended_at: str  # UTC, ISO 8601, like every time the service decides
+    expires_at: str  # by when the session's cookie is refused anyway: it need not be remembered after
+
+
+@event
+class GMSessionsEnded:
+    """A GM logged out everywhere: every login session they had ended."""
+
+
+@event
 class ApiTokenIssued:
     """A GM created a token for the JSON API (only its hash is kept)."""
 
@@ -67,6 +81,14 @@ class CoGMRemoved:
     REFERENCES = {"gm_id": "gm"}
 
     gm_id: str
+
+
+@event
+class CampaignOwnerAssigned:
+    """A campaign that belonged to nobody (the demo, made before any GM existed) got its owner:
+    the first GM, when they registered."""
+
+    owner: str
 
 
 @event
@@ -117,8 +139,14 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
     """Fold one account event into the GM's state."""
     if isinstance(ev, GMRegistered):
         return {"id": ev.gm_id, "username": ev.username, "password_hash": ev.password_hash, "tokens": {}}
-    if isinstance(ev, GMPasswordChanged):
-        return update(state, password_hash=ev.password_hash)
+    if isinstance(ev, GMPasswordChanged):  # a new password ends every session, like logging out everywhere
+        return update(state, password_hash=ev.password_hash, **_all_sessions_ended(state))
+    if isinstance(ev, GMSessionsEnded):
+        return update(state, **_all_sessions_ended(state))
+    if isinstance(ev, GMLoggedOut):
+        # Ended sessions whose cookies have expired anyway are forgotten, so the list stays short.
+        ended = {sid: end for sid, end in state.get("ended_sessions", {}).items() if end > ev.ended_at}
+        return update(state, ended_sessions={**ended, ev.session_id: ev.expires_at})
     if isinstance(ev, ApiTokenIssued):
         return update(state, tokens={**state["tokens"], ev.token_id: {"hash": ev.token_hash, "label": ev.label,
                                                                       "revoked": False}})
@@ -128,11 +156,20 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
     raise TypeError(f"not an account event: {type(ev).__name__}")
 
 
+def _all_sessions_ended(state: dict) -> dict:
+    """Every login session carries the generation it began in; a new generation ends the older ones."""
+    return {"sessions_generation": state.get("sessions_generation", 0) + 1, "ended_sessions": {}}
+
+
 def describe(state: dict | None, ev: Any) -> str:
     if isinstance(ev, GMRegistered):
         return f"GM account “{ev.username}” created."
     if isinstance(ev, GMPasswordChanged):
         return "Password changed."
+    if isinstance(ev, GMLoggedOut):
+        return "Logged out."
+    if isinstance(ev, GMSessionsEnded):
+        return "Logged out everywhere."
     if isinstance(ev, ApiTokenIssued):
         return f"API token “{ev.label or ev.token_id}” created."
     if isinstance(ev, ApiTokenRevoked):
@@ -148,6 +185,8 @@ def evolve_campaign(state: dict, ev: Any) -> dict:
         return update(state, co_gms={**state.get("co_gms", {}), ev.gm_id: ev.username})
     if isinstance(ev, CoGMRemoved):
         return update(state, co_gms={k: v for k, v in state.get("co_gms", {}).items() if k != ev.gm_id})
+    if isinstance(ev, CampaignOwnerAssigned):
+        return update(state, owner=ev.owner)
     if isinstance(ev, PlayerLinkIssued):
         return update(state, links={**state.get("links", {}),
                                     ev.link_id: {"kind": ev.kind, "target": ev.target, "revoked": False}})
@@ -162,6 +201,8 @@ def describe_campaign(ev: Any) -> str:
         return f"Campaign shared with {ev.username or 'a co-GM'}."
     if isinstance(ev, CoGMRemoved):
         return "A co-GM's access was removed."
+    if isinstance(ev, CampaignOwnerAssigned):
+        return "The campaign was given to the first GM."
     if isinstance(ev, PlayerLinkIssued):
         return f"A player link was made for the {'table display' if ev.kind == 'display' else 'player recap'}."
     if isinstance(ev, PlayerLinkRevoked):
@@ -169,7 +210,7 @@ def describe_campaign(ev: Any) -> str:
     return type(ev).__name__
 
 
-CAMPAIGN_EVENTS = (CoGMAdded, CoGMRemoved, PlayerLinkIssued, PlayerLinkRevoked)
+CAMPAIGN_EVENTS = (CoGMAdded, CoGMRemoved, CampaignOwnerAssigned, PlayerLinkIssued, PlayerLinkRevoked)
 
 
 def decide_share(state: dict, gm: dict | None) -> list:

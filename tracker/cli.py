@@ -110,8 +110,32 @@ def setup_code_command(url: str) -> None:
     setup_code.announce(code, url)
 
 
+@click.command("issue-token")
+@with_appcontext
+@click.argument("username")
+@click.argument("label", default="")
+def issue_token_command(username: str, label: str) -> None:
+    """Make an API token for a GM and print it once (a script's first token, without a browser)."""
+    from dataclasses import replace
+
+    from tracker import bootstrap
+    from tracker.errors import Rejected
+    from tracker.services import Context
+
+    db = _db()
+    row = db.execute("SELECT id FROM gms WHERE username = ?", [username]).fetchone()
+    if row is None:
+        raise click.ClickException(f"no GM has the username {username!r}")
+    context = replace(current_app.config.get("SERVICE_CONTEXT") or Context(), actor=row[0])
+    try:
+        token = bootstrap.service(db, context).handle({"type": "IssueApiToken", "label": label}).secret
+    except Rejected as no:
+        raise click.ClickException(no.message) from None
+    click.echo(token)
+
+
 def init_app(app: Flask) -> None:
     for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command,
-                    setup_code_command):
+                    setup_code_command, issue_token_command):
         app.cli.add_command(command)
     app.cli.add_command(recap_command)

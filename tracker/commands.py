@@ -285,6 +285,44 @@ class RegisterGM(Command):
         return cls(**accounts.parse_signup(raw))
 
 
+@dataclass(frozen=True)
+class EndSession(Command):
+    session_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        ending = raw.get("session_id")
+        if not isinstance(ending, str) or not 0 < len(ending) <= 64:
+            raise Invalid({"session_id": "is required (at most 64 characters)"})
+        return cls(ending)
+
+
+@dataclass(frozen=True)
+class EndAllSessions(Command):
+    @classmethod
+    def parse(cls, raw):
+        return cls()
+
+
+@dataclass(frozen=True)
+class ChangePassword(Command):
+    """Both passwords as sent (text, else empty): whether they will do is the handler's to say,
+    as the current one is checked against the account."""
+
+    current_password: str = field(repr=False)
+    new_password: str = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw):
+        current, new = raw.get("current_password"), raw.get("new_password")
+        return cls(current if isinstance(current, str) else "", new if isinstance(new, str) else "")
+
+
+@dataclass(frozen=True)
+class AssignOwnerlessCampaigns(Command):
+    """Touché's own consequence of the first GM registering: never sent from outside."""
+
+
 TOKEN_FIELDS = (Field("label", "Label", "text", required=False, maximum=100),)
 
 
@@ -350,8 +388,8 @@ class RevokePlayerLink(Command):
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
-    EditSession, RetractEvent, StartDuel, RegisterGM, IssueApiToken, RevokeApiToken, ShareCampaign,
-    UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
+    EditSession, RetractEvent, StartDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 
 def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:

@@ -16,6 +16,9 @@ def open_db(path: str):
     """Open the database file and make sure the log and the read models exist."""
     if path != ":memory:" and not path.startswith("file:"):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        # Readable by its owner only (it holds password hashes); SQLite gives its -wal and -shm
+        # files the database file's mode.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
     db = store.connect(path)
     store.create(db)
     schema.create(db)

@@ -3,7 +3,7 @@ and one duel under way so a new GM sees a live duel page at once."""
 from __future__ import annotations
 
 from tracker import bootstrap
-from tracker.services import Service
+from tracker.services import Context, Service
 
 CHARACTERS = [
     {"name": "Inés de Ayala", "rank": "pj", "player": "Ana", "notes": "Fencing master's daughter.",
@@ -36,8 +36,10 @@ CHARACTERS = [
 
 
 def seed(db, service: Service | None = None) -> str:
-    """Create the demo campaign; return its id."""
-    service = service or bootstrap.service(db)
+    """Create the demo campaign, owned by the first GM if there is one yet (else by the first GM to
+    register); return its id."""
+    first = db.execute("SELECT stream FROM events WHERE type = 'GMRegistered' ORDER BY position LIMIT 1").fetchone()
+    service = service or bootstrap.service(db, Context(actor=first[0].removeprefix("gm-") if first else ""))
     campaign = service.handle({"type": "CreateCampaign", "name": "La Temporada de Duelos (demo)", "ruleset": "rocet",
                                "notes": "A demo campaign: one duel system per pair of rivals. Edit or retract anything."}).key
     ids = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, **c}).key for c in CHARACTERS]

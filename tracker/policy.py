@@ -30,15 +30,17 @@ OWNER = "campaign owner"
 CO_GM = "co-GM"
 PLAYER_LINK = "player link"  # a table display or player recap link: read-only, issues nothing
 COMMAND_LINE = "command line"
+TOUCHE = "Touché itself"  # what the install decides as a consequence of another command, never from outside
 STRANGER = "stranger"  # a GM with no part in the campaign: it does not exist for them
-PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, COMMAND_LINE)
+PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, COMMAND_LINE, TOUCHE)
 
 # Where a command comes in.
 SETUP_PAGE = "set-up page"  # /setup
 PAGES = "GM pages"  # the forms whose route fixes the command type
 DUEL_PAGE = "duel action route"  # /duels/<id>/do/<command>: the type comes from the URL
 API = "JSON API"  # POST /api/commands: the type comes from the body
-DOORS = (SETUP_PAGE, PAGES, DUEL_PAGE, API, COMMAND_LINE)
+CONSEQUENCE = "consequence"  # appended by a handler after another command's events, in its transaction
+DOORS = (SETUP_PAGE, PAGES, DUEL_PAGE, API, COMMAND_LINE, CONSEQUENCE)
 
 DUEL_COMMAND = "a duel's own command"  # every ruleset's commands (Play, Strike, Insult…)
 
@@ -63,6 +65,13 @@ EVERYWHERE = {PAGES, API, COMMAND_LINE}
 POLICY: dict[str, Rule] = {
     "RegisterGM": rule("gm", {ANONYMOUS, COMMAND_LINE}, {SETUP_PAGE, COMMAND_LINE},
                        "anonymous only on first start (with the set-up code) or while signup is open"),
+    "AssignOwnerlessCampaigns": rule("campaign", {TOUCHE}, {CONSEQUENCE},
+                                     "when the first GM registers, campaigns nobody owns (the demo) become theirs"),
+    "ChangePassword": rule("gm", {GM, COMMAND_LINE}, {PAGES, API, COMMAND_LINE},
+                           "on the GM's own account, with the current password; ends every session"),
+    "EndSession": rule("gm", {GM}, {PAGES, API}, "logging out: ends that one browser session"),
+    "EndAllSessions": rule("gm", {GM, COMMAND_LINE}, {PAGES, API, COMMAND_LINE},
+                           "log out everywhere: ends every session of the GM's own account"),
     "IssueApiToken": rule("gm", {GM, COMMAND_LINE}, EVERYWHERE, "on the GM's own account"),
     "RevokeApiToken": rule("gm", {GM, COMMAND_LINE}, EVERYWHERE, "on the GM's own account"),
     "CreateCampaign": rule("campaign", {GM, COMMAND_LINE}, EVERYWHERE, "the GM becomes its owner"),
@@ -97,6 +106,8 @@ def principal_of(context: Context) -> str:
     """Who the context acts as, before any campaign is looked at."""
     if context.door == COMMAND_LINE:
         return COMMAND_LINE
+    if context.door == CONSEQUENCE:
+        return TOUCHE
     return GM if context.actor else ANONYMOUS
 
 
@@ -124,7 +135,7 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
     if category not in found.streams:
         raise Forbidden(f"{kind} cannot write to a {category}")
     principal = principal_of(context)
-    if principal == COMMAND_LINE:
+    if principal in (COMMAND_LINE, TOUCHE):
         return
     if principal == ANONYMOUS:
         if ANONYMOUS not in found.who:

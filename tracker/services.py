@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from tracker import commands, policy
@@ -121,6 +121,11 @@ class Service:
             projector.apply_all(recorded)
             projector.flush()
         return Outcome(stream, recorded)
+
+    def as_consequence(self) -> "Service":
+        """The same service acting as Touché itself, for what a handler appends as the consequence of
+        the command it is running (its own row in the policy table; no route can send it)."""
+        return Service(self.db, replace(self.context, door=policy.CONSEQUENCE, actor=""), self.handlers)
 
     def version(self, stream: str) -> int:
         """The stream's current version (what a form must send as ``expected_version``)."""

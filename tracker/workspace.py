@@ -287,7 +287,8 @@ def _title(ruleset: str) -> str:
 
 UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted",
                  "GMRegistered", "CoGMAdded", "CoGMRemoved", "PlayerLinkIssued", "PlayerLinkRevoked",
-                 "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged"}
+                 "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged", "GMLoggedOut",
+                 "GMSessionsEnded", "CampaignOwnerAssigned"}
 
 
 def decide_retraction(target_type: str, target_version: int, decided_with: list[tuple[int, str]],

@@ -31,7 +31,7 @@ def live_app(tmp_path):
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    app.config["LIVE_URL"] = f"http://127.0.0.1:{server.effective_port}"
+    app.config["LIVE_URL"] = app.config["BASE_URL"] = f"http://127.0.0.1:{server.effective_port}"
     yield app
     server.close()
 

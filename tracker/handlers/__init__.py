@@ -5,7 +5,7 @@
 duel's ruleset.
 """
 
-from tracker.handlers import accounts, duels, workspace
+from tracker.handlers import accounts, duels, sessions, workspace
 
 HANDLERS = {
     "CreateCampaign": workspace.create_campaign,
@@ -18,6 +18,9 @@ HANDLERS = {
     "RetractEvent": workspace.retract,
     "StartDuel": duels.start_duel,
     "RegisterGM": accounts.register_gm,
+    "EndSession": sessions.end_session,
+    "EndAllSessions": sessions.end_all_sessions,
+    "ChangePassword": sessions.change_password,
     "IssueApiToken": accounts.issue_api_token,
     "RevokeApiToken": accounts.revoke_api_token,
     "ShareCampaign": accounts.share_campaign,

@@ -6,11 +6,12 @@ import secrets
 
 from tracker import accounts
 from tracker.accounts import token_digest
-from tracker.commands import (IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
-                              ShareCampaign, UnshareCampaign)
+from tracker.commands import (AssignOwnerlessCampaigns, IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken,
+                              RevokePlayerLink, ShareCampaign, UnshareCampaign)
 from tracker.errors import NotFound
 from tracker.rules.base import Invalid, Refused
 from tracker.services import Outcome, Service
+from tracker.store import write_transaction
 
 
 def register_gm(service: Service, command: RegisterGM) -> Outcome:
@@ -21,13 +22,28 @@ def register_gm(service: Service, command: RegisterGM) -> Outcome:
         raise Invalid({"username": "is taken"})
     gm_id = service.context.new_id()
     digest = generate_password_hash(command.password, method=service.context.password_method)
-    return service.append(
-        f"gm-{gm_id}",
-        "",
-        0,
-        command,
-        lambda _: [accounts.GMRegistered(gm_id=gm_id, username=command.username, password_hash=digest)],
-    )
+    with write_transaction(service.db):
+        first = not service.db.execute("SELECT 1 FROM gms LIMIT 1").fetchone()
+        outcome = service.append(
+            f"gm-{gm_id}",
+            "",
+            0,
+            command,
+            lambda _: [accounts.GMRegistered(gm_id=gm_id, username=command.username, password_hash=digest)],
+        )
+        if first and not outcome.replayed:
+            hand_over_ownerless(service, gm_id)
+    return outcome
+
+
+def hand_over_ownerless(service: Service, gm_id: str) -> None:
+    """Give the first GM every campaign that belongs to nobody (the demo seeded on first start), so
+    no campaign stays writable by every GM who registers later."""
+    ownerless = [row[0] for row in service.db.execute("SELECT id FROM campaigns WHERE owner = '' ORDER BY id")]
+    touche = service.as_consequence()
+    for campaign_id in ownerless:
+        touche.append(f"campaign-{campaign_id}", campaign_id, None, AssignOwnerlessCampaigns(),
+                      lambda _: [accounts.CampaignOwnerAssigned(owner=gm_id)])
 
 
 def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:

@@ -177,6 +177,11 @@ def _write_gm(db, key: str, version: int, s: dict) -> None:
     db.conn.executemany("INSERT OR REPLACE INTO api_tokens (token_id, gm_id, token_hash, label, revoked)"
                         " VALUES (?, ?, ?, ?, ?)",
                         [(t, key, v["hash"], v["label"], int(v["revoked"])) for t, v in s["tokens"].items()])
+    db.execute("INSERT OR REPLACE INTO session_generations (gm_id, generation) VALUES (?, ?)",
+               [key, s.get("sessions_generation", 0)])
+    db.execute("DELETE FROM ended_sessions WHERE gm_id = ?", [key])
+    db.conn.executemany("INSERT INTO ended_sessions (session_id, gm_id, expires_at) VALUES (?, ?, ?)",
+                        [(sid, key, end) for sid, end in sorted(s.get("ended_sessions", {}).items())])
 
 
 def _write_character(db, key: str, version: int, s: dict) -> None:

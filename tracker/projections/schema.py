@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS player_links (
     revoked INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS gms (
     id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS session_generations (gm_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ended_sessions (
+    gm_id TEXT NOT NULL, session_id TEXT NOT NULL, expires_at TEXT NOT NULL,
+    PRIMARY KEY (gm_id, session_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS api_tokens (
     token_id TEXT PRIMARY KEY, gm_id TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL,
     revoked INTEGER NOT NULL);
@@ -64,7 +68,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "api_tokens", "characters", "sessions", "duels",
+TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
           "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects") + history.TABLES
 
 

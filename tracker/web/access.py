@@ -13,6 +13,7 @@ from tracker import policy
 from tracker.db import get_db
 from tracker.errors import Forbidden
 from tracker.accounts import token_digest
+from tracker.logins import live_session
 
 OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
 
@@ -54,8 +55,12 @@ def may_open(gm_id: str, campaign_id: str) -> bool:
 
 
 def _gm_from_session():
-    gm_id = session.get("gm_id")
-    if not gm_id:
+    """The GM whose session the cookie names, unless the server ended that session: logging out,
+    logging out everywhere or a new password ends it for every copy of the cookie."""
+    gm_id, session_id, generation = session.get("gm_id"), session.get("session_id"), session.get("generation")
+    if not isinstance(gm_id, str) or not isinstance(session_id, str) or not isinstance(generation, int):
+        return None
+    if not live_session(get_db(), gm_id, session_id, generation):
         return None
     row = get_db().execute("SELECT id, username FROM gms WHERE id = ?", [gm_id]).fetchone()
     return {"id": row[0], "username": row[1]} if row else None
@@ -84,7 +89,10 @@ SECURITY_HEADERS = {
 
 
 def secure_headers(response):
-    """Add the usual security headers to every response."""
+    """Add the usual security headers to every response; nothing a logged-in GM sees (a campaign,
+    a new API token) is kept by the browser's or a proxy's cache."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    if g.get("gm"):
+        response.headers["Cache-Control"] = "no-store"
     return response

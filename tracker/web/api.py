@@ -22,7 +22,8 @@ def commands():
     if not isinstance(body, dict):
         return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
     outcome = service(policy.API).handle(body)
-    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version,
+    secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
+    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
             "replayed": outcome.replayed,
             "events": [{"position": r.position, "stream": r.stream, "version": r.version,
                         "type": r.type, "data": r.data} for r in outcome.events]}, 200 if outcome.replayed else 201

@@ -9,7 +9,7 @@ from tracker import rules
 from tracker.errors import Denied, NotFound
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duels, health, history, inputs,
-                         is_htmx, limits, log, player, recaps, rejections, sessions, timetravel)
+                         is_htmx, limits, log, player, recaps, rejections, sessions, throttle, timetravel)
 
 csrf = CSRFProtect()
 
@@ -23,6 +23,7 @@ def init_web(app: Flask) -> None:
                    player, api, health):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
+    throttle.init_app(app)
     app.before_request(access.guard)
     app.after_request(access.secure_headers)
 

@@ -1,15 +1,17 @@
-"""GM accounts on the web: first-start set-up, login, logout, and the settings page (API tokens)."""
+"""GM accounts on the web: first-start set-up, login, logout, and the settings page (API tokens,
+password, sessions)."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
-from werkzeug.security import check_password_hash
 
 from tracker import policy, setup_code
 from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
 from tracker.errors import Denied
-from tracker.rules.base import Field
+from tracker.logins import current_generation, new_session_id, verify_password
+from tracker.rules.base import Field, Invalid
 from tracker.web import form_data, service
+from tracker.web.redirects import same_site_path
 from tracker.web.rejections import shows_form
 
 CODE_FIELD = Field("code", "Set-up code", "text", maximum=100,
@@ -55,8 +57,7 @@ def setup():
         return redirect(url_for("auth.login"))
     if first:
         setup_code.discard(current_app)
-    session.clear()
-    session["gm_id"] = outcome.key
+    begin_session(outcome.key)
     return redirect(url_for("campaigns.index"))
 
 
@@ -69,22 +70,35 @@ def login():
     username = ""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        row = get_db().execute("SELECT id, password_hash FROM gms WHERE username = ?", [username]).fetchone()
-        if row and check_password_hash(row[1], request.form.get("password", "")):
-            session.clear()
-            session["gm_id"] = row[0]
-            target = request.args.get("next", "")
-            return redirect(target if target.startswith("/") and not target.startswith("//")
-                            else url_for("campaigns.index"))
+        gm_id = verify_password(get_db(), username, request.form.get("password", ""), _context().password_method)
+        if gm_id:
+            begin_session(gm_id)
+            return redirect(same_site_path(request.args.get("next", "")) or url_for("campaigns.index"))
         error = "Wrong username or password."
     return render_template("auth/login.html", error=error, username=username), 401 if error else 200
 
 
 @bp.post("/logout")
 def logout():
-    """Log out."""
+    """Log out: this session ends on the server too, so a copy of its cookie stops working."""
+    try:
+        service().handle({"type": "EndSession", "session_id": session.get("session_id", "")})
+    except Invalid:
+        pass  # a cookie without a session id: there is nothing to end on the server
     session.clear()
     return redirect(url_for("auth.login"))
+
+
+def _context():
+    from tracker.services import Context
+
+    return current_app.config.get("SERVICE_CONTEXT") or Context()
+
+
+def begin_session(gm_id: str) -> None:
+    """Log this browser in as the GM, in a new session of the GM's current generation."""
+    session.clear()
+    session.update(gm_id=gm_id, session_id=new_session_id(), generation=current_generation(get_db(), gm_id))
 
 
 @bp.get("/settings")
@@ -97,8 +111,36 @@ def _settings_page(new_token: str = "", status: int = 200):
     tokens = get_db().execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",
                               [g.gm["id"]]).fetchall()
     return render_template("auth/settings.html", tokens=tokens, new_token=new_token,
+                           changed=request.args.get("changed") == "password",
                            version=get_db().execute("SELECT version FROM gms WHERE id = ?",
                                                     [g.gm["id"]]).fetchone()[0]), status
+
+
+def _password_page(form=None, rejected=None):
+    return render_template("auth/password.html", errors=rejected.fields if rejected else {})
+
+
+@bp.get("/settings/password")
+def change_password():
+    """Show the form changing the password."""
+    return _password_page()
+
+
+@bp.post("/settings/password")
+@shows_form(_password_page)
+def set_password():
+    """Change the password; every session ends, and this browser stays logged in on a new one."""
+    service().handle({**form_data(), "type": "ChangePassword"})
+    begin_session(g.gm["id"])
+    return redirect(url_for("auth.settings", changed="password"))
+
+
+@bp.post("/settings/sessions/end")
+def end_all_sessions():
+    """Log out everywhere: every session of this GM ends, this one too."""
+    service().handle({"type": "EndAllSessions"})
+    session.clear()
+    return redirect(url_for("auth.login"))
 
 
 @bp.post("/settings/tokens")

@@ -6,7 +6,7 @@ write, and never shows what only the GM may see (hands, hidden skills, notes).
 """
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 
 from tracker import rules
 from tracker.db import get_db
@@ -17,6 +17,13 @@ from tracker.web.links import BadSignature, link_id_of, sign  # noqa: F401 (sign
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 RECENT = 8  # history lines the display shows, newest first
+
+
+@bp.app_template_global()
+def shared_url(endpoint: str, **values) -> str:
+    """The address to give players: on the configured base URL (``TOUCHE_BASE_URL``), never on the
+    Host header a request claims, which anyone can forge to make the GM hand out a link to them."""
+    return current_app.config["BASE_URL"] + url_for(endpoint, **values)
 
 
 def open_link(token: str, kind: str) -> dict:

@@ -20,7 +20,7 @@ from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
 from tracker.web.inputs import int_arg
-from tracker.web.player import sign
+from tracker.web.player import shared_url, sign
 
 bp = Blueprint("timetravel", __name__)
 
@@ -148,7 +148,7 @@ def display_links(duel_id: str) -> list[dict]:
     """The duel's table-display links still in force, each with the address to share."""
     rows = get_db().execute("SELECT link_id FROM player_links WHERE kind = 'display' AND target = ?"
                             " AND revoked = 0 ORDER BY rowid", [duel_id]).fetchall()
-    return [{"link_id": link_id, "url": url_for("player.display", token=sign(link_id), _external=True)}
+    return [{"link_id": link_id, "url": shared_url("player.display", token=sign(link_id))}
             for (link_id,) in rows]
 
 
