@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, has_app_context, redirect, render_temp
 
 from tracker import rules
 from tracker.db import get_db
-from tracker.projections import engine, queries
+from tracker.projections import engine, queries, replay
 from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
@@ -62,6 +62,8 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
         return None
     version = recorded[-1].version
     retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
+    if any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
+        return replay.replay(engine.category(stream), recorded).state
     retracted = {v for ev in retractions for v in ev.versions}
     # A remembered state is only good if no retraction came after it (it would change the past).
     floor = max((r.version for r in recorded if r.type == "EventRetracted"), default=0)
