@@ -1,0 +1,45 @@
+"""What a retraction would undo, in plain language, for the GM to see before confirming it.
+
+It asks ``replay.plan`` — the very plan the retraction command decides with — and reads each
+event's log line, so the page says exactly what the command will take back.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tracker import rules
+from tracker.projections import replay
+from tracker.store import EventStore
+
+
+def preview(db, position: int) -> dict[str, Any] | None:
+    """The events a retraction of the event at ``position`` takes back besides it, and how its
+    stream stands afterwards; None when it is no longer standing (retracted, or a retraction)."""
+    store = EventStore(db)
+    target = store.get(position)
+    if target is None or target.type == replay.RETRACTION:
+        return None
+    kind = replay.category(target.stream)
+    past = replay.replay(kind, store.read_stream(target.stream))
+    group, carried = replay.plan(kind, past, target.version)
+    if not group:
+        return None
+    taken = {r.version for r in group} | set(carried)
+    lines = dict(db.execute(
+        f"SELECT version, summary FROM log_entries WHERE stream = ? AND version IN ({', '.join('?' * len(taken))})",
+        [target.stream, *sorted(taken)]).fetchall())
+    undone = [{"version": v, "summary": lines.get(v, ""), "later": v > target.version}
+              for v in sorted(taken) if v != target.version]
+    preview = {"undone": undone, "later": sum(1 for u in undone if u["later"]), "rewind": bool(carried),
+               "ending": None, "after": ""}
+    if kind == "duel" and past.state is not None:
+        after = None
+        for rec in past.live:
+            if rec.version not in taken:
+                after = replay.fold(kind, after, rec.event, rec.version)
+        module = rules.get(past.state["ruleset"])
+        if past.state["outcome"] and not after["outcome"]:
+            preview["ending"] = past.state["outcome"]["summary"]
+        preview["after"] = module.progress(after)
+        preview["first"] = min(taken)
+    return preview
