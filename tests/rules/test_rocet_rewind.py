@@ -160,9 +160,13 @@ def test_an_old_retraction_of_a_middle_turn_reads_as_a_rewind(service, deck):
                                                                              "RocetTurnResolved")]
     played, resolved = first_turn[-2].event, first_turn[-1].event
     assert isinstance(played, RocetCardsPlayed) and isinstance(resolved, RocetTurnResolved)
-    append_raw(service, stream, [("RocetCardsPlayed", 1, dict(to_data(played), turn=2)),
-                                 ("RocetTurnResolved", 1, dict(to_data(resolved), turn=2))])
+    stale = append_raw(service, stream, [("RocetCardsPlayed", 1, dict(to_data(played), turn=2)),
+                                         ("RocetTurnResolved", 1, dict(to_data(resolved), turn=2))])
     now = assert_whole(service, duel)
     assert now["turn"] == 1
+    lines = {e["version"]: e for e in queries.log_page(service.db, now["campaign_id"], subject=stream,
+                                                       limit=500)["entries"]}
+    for rec in stale:
+        assert lines[rec.version]["retracted_by"] and "left out" in lines[rec.version]["summary"]
     play(service, duel, 2)  # and the duel goes on from the rewound state
     assert assert_whole(service, duel)["turn"] == 3

@@ -8,7 +8,7 @@ from tracker import workspace
 from tracker.errors import NotFound
 from tracker.handlers.fields import expected, key
 from tracker.projections import replay
-from tracker.rules.base import Field, parse_fields
+from tracker.rules.base import Field, ImpossibleHistory, Refused, parse_fields
 from tracker.services import Outcome, Service
 
 
@@ -127,6 +127,10 @@ def retract(service: Service, command: Mapping[str, Any]) -> Outcome:
         kind = replay.category(target.stream)
         past = replay.replay(kind, service.store.read_stream(target.stream))
         group, carried = replay.plan(kind, past, target.version)
+        try:  # what stays must be a history the rules could have made without what goes
+            replay.state_without(kind, past, {r.version for r in group} | set(carried))
+        except ImpossibleHistory as broken:
+            raise Refused(f"retracting this would leave a history the rules could not have made: {broken}") from None
         return workspace.decide_retraction(target.type, target.version, [(r.version, r.type) for r in group],
                                            carried, past.gone, clean["reason"] or "")
 

@@ -70,18 +70,23 @@ class Projector:
             summary = self._retraction_summary(rec, ev, past.taken[rec.version])
             self._mark(rec.stream, rec.position, past.taken[rec.version])
         else:
-            summary = describe(kind, before, ev)
             try:
                 if (rec.stream, replay.decision(rec)) in self.left_out:
                     raise ImpossibleHistory("its command was left out")
                 after = fold(kind, before, ev, rec.version)
+                summary = describe(kind, before, ev)
             except ImpossibleHistory:
+                summary = _left_out_summary(kind, before, ev)
                 # Only after an old retraction (replay raises otherwise): the whole command goes.
                 recorded = self.store.read_stream(rec.stream, rec.version)
                 past = replay.replay(kind, recorded)
                 after = past.state
                 self.left_out.add((rec.stream, replay.decision(rec)))
-                left_out = next(r.position for r in recorded if r.version == past.void[rec.version])
+                positions = {r.version: r.position for r in recorded}
+                left_out = positions.get(past.void.get(rec.version))
+                self.flush_log()  # the command's earlier lines go with it
+                for version, by in past.void.items():
+                    self._mark(rec.stream, positions[by], [version])
         self.states[rec.stream] = (rec.version, after)
         self.dirty.add(rec.stream)
         meta = rec.metadata
@@ -133,6 +138,16 @@ class Projector:
                 "INSERT INTO checkpoints (projection, position) VALUES (?, ?)"
                 " ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
                 [(name, self.position) for name in PROJECTIONS])
+
+
+def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
+    """The line of an event left out after an old retraction: in plain language when the state
+    it no longer fits can still tell it, else its type."""
+    try:
+        text = describe(kind, state, ev)
+    except (KeyError, IndexError, TypeError, ValueError):
+        text = type(ev).__name__
+    return f"{text} (left out: it no longer fits the duel an old retraction rewound)"
 
 
 def _log_category(kind: str, type_name: str) -> str:

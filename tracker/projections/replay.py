@@ -80,6 +80,16 @@ def plan(stream_category: str, past: Past, target_version: int) -> tuple[list[Re
     return group, carried
 
 
+def state_without(stream_category: str, past: Past, versions: set[int]) -> dict | None:
+    """The stream's state with ``versions`` taken back too (what a retraction would leave); raises
+    ``ImpossibleHistory`` when what stays could not have happened without them."""
+    state = None
+    for rec in past.live:
+        if rec.version not in versions:
+            state = fold(stream_category, state, rec.event, rec.version)
+    return state
+
+
 def replay(stream_category: str, recorded: list[Recorded]) -> Past:
     """The stream folded from its records (in version order), retractions applied."""
     past, legacy_at = Past(), 0

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tracker import rules
+from tracker.workspace import UNRETRACTABLE
 from tracker.projections import replay
+from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore
 
 
@@ -22,8 +24,8 @@ def preview(db, position: int) -> dict[str, Any] | None:
     kind = replay.category(target.stream)
     past = replay.replay(kind, store.read_stream(target.stream))
     group, carried = replay.plan(kind, past, target.version)
-    if not group:
-        return None
+    if not group or any(r.type in UNRETRACTABLE for r in group):
+        return None  # the command refuses it, saying why
     taken = {r.version for r in group} | set(carried)
     lines = dict(db.execute(
         f"SELECT version, summary FROM log_entries WHERE stream = ? AND version IN ({', '.join('?' * len(taken))})",
@@ -31,15 +33,16 @@ def preview(db, position: int) -> dict[str, Any] | None:
     undone = [{"version": v, "summary": lines.get(v, ""), "later": v > target.version}
               for v in sorted(taken) if v != target.version]
     preview = {"undone": undone, "later": sum(1 for u in undone if u["later"]), "rewind": bool(carried),
-               "ending": None, "after": ""}
+               "ending": None, "after": "", "first": min(taken), "broken": ""}
     if kind == "duel" and past.state is not None:
-        after = None
-        for rec in past.live:
-            if rec.version not in taken:
-                after = replay.fold(kind, after, rec.event, rec.version)
-        module = rules.get(past.state["ruleset"])
+        try:
+            after = replay.state_without(kind, past, taken)
+        except ImpossibleHistory as broken:  # the command will refuse it, saying why
+            preview["broken"] = str(broken)
+            return preview
+        if after is None:
+            return preview
         if past.state["outcome"] and not after["outcome"]:
             preview["ending"] = past.state["outcome"]["summary"]
-        preview["after"] = module.progress(after)
-        preview["first"] = min(taken)
+        preview["after"] = rules.get(past.state["ruleset"]).progress(after)
     return preview
