@@ -126,7 +126,8 @@ def test_retracting_the_last_command_takes_back_only_it(service):
 def append_raw(service: Service, stream: str, rows: list[tuple[str, int, dict]], decision: int | None = None):
     """Append (type, schema, data) rows as an older Touché wrote them, and project them."""
     version = service.store.version(stream)
-    meta = dumps({"campaign_id": "", "actor": "", "decision": decision or version + 1})
+    campaign = service.state_of(stream)[1]["campaign_id"]
+    meta = dumps({"campaign_id": campaign, "actor": "", "decision": decision or version + 1})
     with write_transaction(service.db):
         recorded = service.store.append_rows([(stream, version + i, kind, schema_, dumps(data), meta, None)
                                               for i, (kind, schema_, data) in enumerate(rows, start=1)])
