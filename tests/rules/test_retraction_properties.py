@@ -168,6 +168,12 @@ def _cards_in_hand(state: dict, command: dict, rng: random.Random) -> None:
         command["card"] = rng.choice(sides[owed]["hand"]) if sides[owed]["hand"] else ""
 
 
+def test_every_ruleset_declares_what_a_retraction_carries_and_its_invariants():
+    """The two faces the core and these tests ask of every ruleset (see ``tracker.rules``)."""
+    for module in rules.RULESETS.values():
+        assert callable(module.retraction_carries) and callable(module.invariants), module.NAME
+
+
 class RocetDuel(Duel):
     RULESET = "rocet"
 

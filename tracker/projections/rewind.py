@@ -46,3 +46,18 @@ def preview(db, position: int) -> dict[str, Any] | None:
             preview["ending"] = past.state["outcome"]["summary"]
         preview["after"] = rules.get(past.state["ruleset"]).progress(after)
     return preview
+
+
+def rewind_point(db, stream: str, at: int) -> int | None:
+    """The log position whose retraction rewinds the stream to just after its event ``at``: the
+    first event still standing after it that carries the rest (an event the rules let stand alone,
+    such as a note, is passed over: a rewind leaves it standing anyway); None when nothing stands
+    after ``at``."""
+    kind = replay.category(stream)
+    past = replay.replay(kind, EventStore(db).read_stream(stream))
+    after = [r for r in past.live if r.version > at]
+    for rec in after:
+        group, carried = replay.plan(kind, past, rec.version)
+        if carried or rec is after[-1] or all(r.version <= max(g.version for g in group) for r in after):
+            return rec.position
+    return None

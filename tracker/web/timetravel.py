@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, has_app_context, redirect, render_temp
 
 from tracker import rules
 from tracker.db import get_db
-from tracker.projections import engine, queries, replay
+from tracker.projections import engine, queries, replay, rewind
 from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
@@ -106,14 +106,6 @@ def _moment(store: EventStore, duel_id: str, event: dict) -> dict:
     return {"at": event["version"], "event": event, "state": state, "ruleset": rules.get(state["ruleset"])}
 
 
-def _rewind_from(db, duel_id: str, at: int) -> int | None:
-    """The log position of the first event still standing after ``at``: retracting it (with all
-    that the rules carry) rewinds the duel to here; None when nothing stands after it."""
-    row = db.execute("SELECT position FROM log_entries WHERE stream = ? AND version > ? AND retracted_by IS NULL"
-                     " AND type != 'EventRetracted' ORDER BY version LIMIT 1", [f"duel-{duel_id}", at]).fetchone()
-    return row[0] if row else None
-
-
 def _version(name: str, last: int, default: int) -> int:
     value = request.args.get(name, type=int)
     return min(max(value if value is not None else default, 1), last)
@@ -129,12 +121,23 @@ def travel(duel_id):
     # The events around this one: a step costs the same in a duel of 20 events or of 2,000.
     events = duel_events(db, duel_id, max(1, at - WINDOW), at + WINDOW)
     moment = _moment(EventStore(db), duel_id, events[at - events[0]["version"]])
-    context = dict(duel=duel, events=events, last=last, moment=moment, rewind_from=_rewind_from(db, duel_id, at),
+    context = dict(duel=duel, events=events, last=last, moment=moment,
                    campaign=queries.campaign(db, duel["campaign_id"]))
     # A history restore (back to a step no longer cached) wants the whole page, as a reload does.
     fragment = is_htmx() and request.headers.get("HX-History-Restore-Request") != "true"
     page = render_template("timetravel/_travel.html" if fragment else "timetravel/show.html", **context)
     return page, 200, {"Vary": "HX-Request, HX-History-Restore-Request"}
+
+
+@bp.get("/duels/<duel_id>/rewind")
+def rewind_to(duel_id):
+    """Ask to rewind the duel to just after its event ``to``: the retraction's confirmation page."""
+    duel = _duel(get_db(), duel_id)
+    at = _version("to", duel["version"], duel["version"])
+    position = rewind.rewind_point(get_db(), f"duel-{duel_id}", at)
+    if position is None:  # nothing stands after it: the duel already stands there
+        return redirect(url_for("timetravel.travel", duel_id=duel_id, at=at))
+    return redirect(url_for("log.confirm", position=position, next=url_for("duels.show", duel_id=duel_id)))
 
 
 @bp.get("/duels/<duel_id>/compare")
