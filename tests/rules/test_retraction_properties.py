@@ -20,6 +20,7 @@ from tracker.db import open_db
 from tracker.projections import engine, queries, schema
 from tracker.rules.base import Invalid, Refused
 from tracker.services import Service
+from tracker.store import dumps, write_transaction
 
 SETUPS = {
     "rocet": [{"kind": kind, "cards": cards, "deck": deck, "weapon_type": "Espada", "clock_size": size,
@@ -131,6 +132,47 @@ class Duel(RuleBasedStateMachine):
                                  "expected_version": self.live()[0]})
         except Refused:
             pass  # decided with the opening deal, or a retraction itself
+
+    # --- a log the old rules wrote ------------------------------------------------------------
+
+    def append_raw(self, rows: list[tuple[str, int, dict]]) -> None:
+        """Append (type, schema, data) rows as an older Touché wrote them, and project them."""
+        version = self.service.store.version(self.stream)
+        meta = dumps({"campaign_id": self.live()[1]["campaign_id"], "actor": "", "decision": version + 1})
+        with write_transaction(self.db):
+            recorded = self.service.store.append_rows(
+                [(self.stream, version + i, kind, schema_, dumps(data), meta, None)
+                 for i, (kind, schema_, data) in enumerate(rows, start=1)])
+            projector = engine.Projector(self.db, self.service.store)
+            projector.apply_all(recorded)
+            projector.flush()
+
+    @rule(pick=st.floats(min_value=0, max_value=1, exclude_max=True))
+    def retract_as_the_old_rules_did(self, pick):
+        """A schema-1 retraction: the event's own command only, the later events left standing."""
+        rows = self.db.execute("SELECT e.position FROM events e JOIN log_entries l ON l.position = e.position"
+                               " WHERE e.stream = ? AND e.type != 'EventRetracted' AND l.retracted_by IS NULL"
+                               " AND e.metadata ->> 'decision' > 1 ORDER BY e.version", [self.stream]).fetchall()
+        if not rows:
+            return
+        target = self.service.store.get(rows[int(pick * len(rows))][0])
+        group = [r.version for r in self.service.store.read_stream(self.stream)
+                 if r.metadata.get("decision") == target.metadata["decision"] and r.version != target.version]
+        self.append_raw([("EventRetracted", 1, {"version": target.version, "retracted_type": target.type,
+                                                "reason": "old", "consequences": group})])
+
+    @rule()
+    def log_a_command_decided_on_the_old_reading(self):
+        """After an old retraction the old rules let the GM go on from a state that kept the later
+        events: here, the latest command a retraction took back, logged again as it was."""
+        recorded = self.service.store.read_stream(self.stream)
+        if not any(r.type == "EventRetracted" and r.schema == 1 for r in recorded):
+            return
+        gone = {v for r in recorded if r.type == "EventRetracted" for v in r.event.versions}
+        taken = [r for r in recorded if r.version in gone and r.metadata.get("decision", 1) > 1]
+        if taken:
+            last = taken[-1].metadata["decision"]
+            self.append_raw([(r.type, r.schema, r.data) for r in taken if r.metadata["decision"] == last])
 
     # --- what always holds -------------------------------------------------------------------
 
