@@ -84,13 +84,28 @@ def _slot(who: str, rank: int, state: dict) -> None:
 def _counter(e, state):
     _answers("spell")(e, state)
     _slot(e.duelist, e.slot_rank, state)
-    if state["reacted"].get(e.duelist) or state["reaction"].get(e.duelist) != "dueling_counter":
-        impossible("a Dueling Counter without the reaction for it")
+    _reaction(e.duelist, "dueling_counter", state)
 
 
 def _cast(e, state):
     if not e.cantrip:
         _slot(e.caster, e.rank, state)
+
+
+def _reaction(who: str, reaction: str, state: dict) -> None:
+    """One reaction a round, and only one the duelist gained this round."""
+    if state["reacted"].get(who) or state["reaction"].get(who) != reaction:
+        impossible(f"{who} used {reaction} without it, or twice in a round")
+
+
+def _strike(e, state):
+    if e.reaction:
+        _reaction(e.attacker, e.reaction, state)
+
+
+def _sidestep(e, state):
+    _answers("strike")(e, state)
+    _reaction(e.defender, "deceptive_sidestep", state)
 
 
 def _acted_second(e, state):
@@ -123,7 +138,7 @@ def _declined(e, state):
         impossible("a victory declined that nobody proposed")
 
 
-CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _answers("strike"),
+CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.Pf2eStrikeRolled: _strike,
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
