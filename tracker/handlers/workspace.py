@@ -7,7 +7,8 @@ from typing import Any, Mapping
 from tracker import workspace
 from tracker.errors import NotFound
 from tracker.handlers.fields import expected, key
-from tracker.rules.base import Field, parse_fields
+from tracker.projections import replay
+from tracker.rules.base import Field, ImpossibleHistory, Refused, parse_fields
 from tracker.services import Outcome, Service
 
 
@@ -112,7 +113,7 @@ def edit_session(service: Service, command: Mapping[str, Any]) -> Outcome:
 
 
 def retract(service: Service, command: Mapping[str, Any]) -> Outcome:
-    """Retract an event, named by its global position."""
+    """Retract an event, named by its global position, with every event that goes with it."""
     clean = parse_fields(
         (Field("position", "Event", "int", minimum=1), Field("reason", "Reason", "text", required=False, maximum=500)),
         command,
@@ -120,19 +121,17 @@ def retract(service: Service, command: Mapping[str, Any]) -> Outcome:
     target = service.store.get(clean["position"])
     if target is None:
         raise NotFound("no such event")
-    stream = service.store.read_stream(target.stream)
-    retracted = {v for r in stream if r.type == "EventRetracted" for v in r.event.versions}
-    decided_with = [
-        (r.version, r.type)
-        for r in stream
-        if r.metadata.get("decision") == target.metadata.get("decision", target.version)
-    ]
-    return service.append(
-        target.stream,
-        target.campaign_id,
-        expected(command),
-        command,
-        lambda _: workspace.decide_retraction(
-            target.type, target.version, decided_with, retracted, clean["reason"] or ""
-        ),
-    )
+
+    def decide(_state) -> list:
+        # Read inside the write transaction: what goes is what the log holds at this very moment.
+        kind = replay.category(target.stream)
+        past = replay.replay(kind, service.store.read_stream(target.stream))
+        group, carried = replay.plan(kind, past, target.version)
+        try:  # what stays must be a history the rules could have made without what goes
+            replay.state_without(kind, past, {r.version for r in group} | set(carried))
+        except ImpossibleHistory as broken:
+            raise Refused(f"retracting this would leave a history the rules could not have made: {broken}") from None
+        return workspace.decide_retraction(target.type, target.version, [(r.version, r.type) for r in group],
+                                           carried, past.gone, clean["reason"] or "")
+
+    return service.append(target.stream, target.campaign_id, expected(command), command, decide)

@@ -20,6 +20,12 @@ class Refused(Exception):
         self.field = field
 
 
+class ImpossibleHistory(Exception):
+    """A fold met an event the state it lands on could not have produced (a card not in the hand,
+    an ending the state does not support): the rules refuse such a command when it is decided,
+    so meeting one means the history itself is broken, and the fold says so instead of repairing."""
+
+
 class Invalid(Exception):
     """Input that does not parse: a message per field."""
 
