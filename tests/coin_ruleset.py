@@ -98,3 +98,15 @@ def assumptions(state):
 
 def progress(state):
     return f"Turn {state['turns']}"
+
+
+# A hit, or the win, stands on every turn before it: a retraction rewinds to just before it.
+retraction_carries = duel.whole_suffix
+
+
+def invariants(state):
+    """Hits never pass the number that wins, and a win by hits has them."""
+    problems = [f"side {side} has {n} hits" for side, n in state["hits"].items()
+                if not 0 <= n <= state["settings"]["hits"]]
+    return problems + duel.ending_problems(state, {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"]
+                                                   else "the winner lacks the hits"})

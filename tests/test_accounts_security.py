@@ -102,8 +102,9 @@ def test_an_unknown_username_takes_as_long_as_a_wrong_password(tmp_path):
         assert log_in(client, username=username, password="wrong password").status_code == 401
         return time.perf_counter() - start
 
-    unknown = min(timed("nobody") for _ in range(3))
-    wrong = min(timed("gm") for _ in range(3))
+    # Interleaved, best of five: on a busy machine noise only ever adds time, so the minimum is the cost.
+    pairs = [(timed("nobody"), timed("gm")) for _ in range(5)]
+    unknown, wrong = min(p[0] for p in pairs), min(p[1] for p in pairs)
     assert 0.5 < unknown / wrong < 2, (unknown, wrong)
 
 

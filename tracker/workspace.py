@@ -114,16 +114,34 @@ class SessionEdited:
 
 @event
 class EventRetracted:
-    """A logged event was retracted: every projection behaves as if it never happened."""
+    """Logged events were taken back: every projection behaves as if they never happened.
+
+    ``version`` is the event the GM chose; ``consequences`` every other version taken back with it
+    (the rest of its command, and in a duel every later event the rules say stands on it), so the
+    fact names everything it undid. ``scope``: "event" when nothing later depended on it,
+    "rewind" when the duel went back to just before it, "legacy" for a retraction recorded before
+    retractions named what they carried (schema 1; read as the rules read it now, see
+    ``tracker.projections.replay``)."""
+
+    SCHEMA = 2
 
     version: int  # the retracted event's version in this same stream
     retracted_type: str
     reason: str = ""
-    consequences: tuple = ()  # versions decided together with it (e.g. the win a turn caused)
+    consequences: tuple = ()  # every other version taken back with it
+    scope: str = "event"
 
     @property
     def versions(self) -> tuple:
         return (self.version, *self.consequences)
+
+
+@upcaster("EventRetracted", 1)
+def _retraction_named_only_its_command(data: dict) -> dict:
+    """Schema 1 took back the event and the others its command appended, and left every later
+    event standing on a state that no longer existed; what it carried is decided on read now."""
+    data["scope"] = "legacy"
+    return data
 
 
 # --- commands -------------------------------------------------------------------------
@@ -292,10 +310,11 @@ UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelS
 
 
 def decide_retraction(target_type: str, target_version: int, decided_with: list[tuple[int, str]],
-                      retracted: set[int], reason: str) -> list:
-    """Retract one event of a stream, with the events decided together with it, or refuse.
+                      carried: list[int], retracted: set[int], reason: str) -> list:
+    """Retract one event of a stream, with every event that goes with it, or refuse.
 
-    ``decided_with`` holds (version, type) of every event the same command appended."""
+    ``decided_with`` holds (version, type) of every event the same command appended (the target
+    among them); ``carried`` the versions of the later events the stream's rules say stand on it."""
     if target_version in retracted:
         raise Refused("that event is already retracted")
     if target_type in UNRETRACTABLE:
@@ -305,6 +324,7 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     if any(kind == "DuelStarted" for _, kind in decided_with):
         raise Refused("this was decided with the start of the duel (the opening shuffle and deal): "
                       "abandon the duel and start it again instead")
-    consequences = tuple(v for v, _ in decided_with if v != target_version and v not in retracted)
+    taken = {v for v, _ in decided_with if v not in retracted} | set(carried)
+    consequences = tuple(sorted(taken - {target_version}))
     return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
-                           consequences=consequences)]
+                           consequences=consequences, scope="rewind" if carried else "event")]

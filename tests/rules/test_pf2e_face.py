@@ -9,7 +9,7 @@ import pytest
 from test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
 from tracker.events import from_data, to_data
 from tracker.rules import pf2e
-from tracker.rules.base import Invalid, Refused, fixed_dice
+from tracker.rules.base import ImpossibleHistory, Invalid, Refused, fixed_dice
 from tracker.rules.pf2e import events as pf2e_events
 from tracker.rules.pf2e.commands import CastSpell, DeclineSidestep, RollInitiative, Strike
 from tracker.rules.pf2e.sheet import SKILLS
@@ -176,12 +176,16 @@ def test_the_board_drawn_from_the_public_view_holds_no_secret():
     assert shown["pending"] is None and all(not d["reaction"] for s in shown["sides"] for d in s["duelists"])
 
 
-def test_folding_tolerates_events_whose_cause_was_retracted():
+@pytest.mark.parametrize("event", [
+    pf2e_events.Pf2eActedSecond(1, "v"),
+    pf2e_events.Pf2eCounterDeclined("Daze"),
+    pf2e_events.Pf2eCounterAttempted("k", "v", "Daze", 1, 1, 10, 5, 15, 18, "failure", False),
+    pf2e_events.Pf2eDamageDealt("v", "k", "Strike", "", (), 50, "full", 50, 7),
+    pf2e_events.Pf2eVictoryDeclined(""),
+])
+def test_folding_refuses_events_whose_cause_is_not_there(event):
+    """After a retraction the cause goes with them; met alone, each is an impossible history."""
     d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b")], kind="combat")
-    state = d.state
-    for event in (pf2e_events.Pf2eActedSecond(1, "v"), pf2e_events.Pf2eTieBroken(1, "k"),
-                  pf2e_events.Pf2eCounterDeclined("Daze"),
-                  pf2e_events.Pf2eCounterAttempted("k", "v", "Daze", 1, 1, 10, 5, 15, 18, "failure", False),
-                  pf2e_events.Pf2eDamageDealt("v", "k", "Strike", "", (), 50, "full", 50, 0)):
-        state = pf2e.evolve(state, event, 9)
-    assert state["hp"]["k"] == 0 and state["turn"] is None and state["pending"] is None
+    with pytest.raises(ImpossibleHistory):
+        pf2e.evolve(d.state, event, 9)
+    assert pf2e.invariants(d.state) == []

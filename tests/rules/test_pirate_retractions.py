@@ -1,11 +1,13 @@
-"""Pirate folds are total: with any one event left out (as a retraction does), the later events still fold,
-and the page's questions (actions, progress, describe) still have answers."""
+"""Pirate folds never invent or lose anything: a duel rewound to just before any event (what a
+retraction does; a worthiness mark stays) folds into a state the rules can reach and the page's
+questions (actions, progress, describe) have answers; a hole in the middle with the later events
+folded on top (what the old retraction did) is refused as impossible or keeps every invariant."""
 from __future__ import annotations
 
 import pytest
 
 from tracker.rules import get
-from tracker.rules.base import fixed_dice
+from tracker.rules.base import ImpossibleHistory, fixed_dice
 from tracker.rules.pirate.commands import Attack, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot
 
 pirate = get("pirate")
@@ -70,48 +72,54 @@ def fold(events: list) -> dict:
     return state
 
 
+def rewound(events: list, index: int) -> list:
+    """The events a retraction of ``events[index]`` leaves, as the ruleset's carries say."""
+    later = [(v, ev) for v, ev in enumerate(events, start=1) if v > index + 1]
+    carried = set(pirate.retraction_carries(events[index], later))
+    return [ev for v, ev in enumerate(events, start=1) if v != index + 1 and v not in carried]
+
+
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
-def test_leaving_out_any_one_event_still_folds(name):
+def test_rewinding_to_before_any_event_folds_into_a_reachable_state(name):
     events = scripted(name)
-    for left_out in range(1, len(events)):
-        state = fold(events[:left_out] + events[left_out + 1:])
+    for index in range(1, len(events)):
+        state = fold(rewound(events, index))
+        assert pirate.invariants(state) == []
         assert pirate.progress(state)
         assert isinstance(pirate.actions(state), list)
-        assert state["phase"] == "initiative" or state["turn"] < len(state["order"])
 
 
-def test_a_retracted_shot_is_given_back():
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_a_hole_in_the_middle_is_refused_or_harmless(name):
+    events = scripted(name)
+    refused = 0
+    for left_out in range(1, len(events) - 1):
+        try:
+            state = fold(events[:left_out] + events[left_out + 1:])
+        except ImpossibleHistory:
+            refused += 1
+            continue
+        assert pirate.invariants(state) == [], f"{name}: leaving out {type(events[left_out]).__name__}"
+    assert refused
+
+
+def test_a_worthiness_mark_is_taken_back_alone_and_survives_a_rewind():
+    events = scripted("sword to 2 hits")
+    mark = next(i for i, ev in enumerate(events) if type(ev).__name__ == "PirateWorthinessMarked")
+    assert rewound(events, mark) == events[:mark] + events[mark + 1:]
+    before_mark = rewound(events, mark - 1)             # the initiative before it: the mark stays
+    assert before_mark == events[:mark - 1] + [events[mark]]
+    assert fold(before_mark)["fighters"]["b"]["worthy"] is False
+
+
+def test_a_shot_the_pistol_does_not_hold_is_an_impossible_history():
     events = scripted("pistol run dry")
     first_shot_of_a = next(i for i, ev in enumerate(events) if type(ev).__name__ == "PirateShotFired" and ev.side == "a")
-    state = fold(events[:first_shot_of_a] + events[first_shot_of_a + 1:])
-    assert state["fighters"]["a"]["shots"] == 1
+    with pytest.raises(ImpossibleHistory):
+        fold(events[:first_shot_of_a] + events[first_shot_of_a + 1:])
 
 
-def test_a_strike_without_its_initiative_counts_but_keeps_the_order():
+def test_a_strike_without_its_initiative_is_an_impossible_history():
     events = scripted("sword to 2 hits")
-    state = fold(events[:1] + events[2:4])     # round 1's initiative left out; worthiness and Inés's hit kept
-    assert state["fighters"]["b"]["pv"] == 1 and state["fighters"]["a"]["hits"] == 1
-    assert state["phase"] == "initiative" and pirate.actions(state)[0] == "RollInitiative"
-
-
-def test_a_fresh_fall_waits_for_a_fresh_ruling():
-    SCRIPTS["sword to the death"] = ({"kind": "sword", "sword_victory": "death"}, [
-        (RollInitiative(), {"a": [14], "b": [9]}),
-        (Attack(side="a"), {"a": [15, 8]}),                  # Lope 9 → 1 PV
-        (Attack(side="b"), {"b": [1]}),
-        (RollInitiative(), {"a": [14], "b": [9]}),
-        (Attack(side="a"), {"a": [15, 4]}),                  # Lope 1 → 0 PV: the fall, at index 5
-        (RecordFall(side="b", fate="down"), {}),
-        (RecordFall(side="b", fate="dead"), {}),
-    ])
-    try:
-        events = scripted("sword to the death")
-    finally:
-        del SCRIPTS["sword to the death"]
-    ruled_down = events[:5] + events[6:7]                     # the felling hit retracted, the ruling kept
-    state = fold(ruled_down)
-    assert state["fighters"]["b"]["pv"] == 1 and state["fighters"]["b"]["fate"] == "down"
-    for ev in pirate.decide(state, Attack(side="a"), fixed_dice(a=[15, 4])):   # felled again
-        state = pirate.evolve(state, ev, 99)
-    assert state["fighters"]["b"]["fate"] is None and pirate.actions(state)[0] == "RecordFall"
-    assert pirate.decide(state, RecordFall(side="b", fate="down"), fixed_dice())
+    with pytest.raises(ImpossibleHistory):
+        fold(events[:1] + events[2:4])     # round 1's initiative left out; worthiness and Inés's hit kept

@@ -1,5 +1,7 @@
-"""Rocèt's fold is total: a long random duel folded without any one command's events never
-raises, and the rules can go on deciding from the corrected state."""
+"""Rocèt's fold never invents or loses anything: a long random duel rewound to just before any of
+its commands (what a retraction does) folds into a state the rules can reach, and the rules go on
+from it; folding the later commands on top of a hole instead either meets an impossible history,
+and says so, or lands on a state that still keeps every invariant — never a silent repair."""
 from __future__ import annotations
 
 import random
@@ -7,7 +9,7 @@ import random
 import pytest
 
 from tracker.rules import rocet
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Dice, ImpossibleHistory, Refused
 from tracker.rules.duel import Yield
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
@@ -73,20 +75,20 @@ def random_duel(setup: dict, seed: int, commands: int) -> list[list[tuple[int, o
     ({"kind": "primera_sangre", "cards": "physical"}, 4),
     ({"kind": "relojes", "clock_size": 3, "cards": "virtual", "clock_floor": False}, 5),
 ])
-def test_leaving_out_any_one_command_never_breaks_the_fold(setup, seed):
+def test_rewinding_to_before_any_command_folds_and_the_duel_goes_on(setup, seed):
     groups = random_duel(setup, seed, commands=45)
     assert len(groups) >= 3
     if setup["kind"] in ("relojes", "superioridad") and setup.get("clock_size", 24) == 24:
         assert any(isinstance(ev, RocetDeckShuffled) and ev.reason == "reshuffle"
                    for group in groups for _, ev in group), "the duel should run long enough to reshuffle"
     rng = random.Random(seed)
-    for left_out in range(1, len(groups)):
-        kept = [pair for i, group in enumerate(groups) if i != left_out for pair in group]
+    for rewound_to in range(1, len(groups)):
+        kept = [pair for group in groups[:rewound_to] for pair in group]
         state = fold(kept)
+        assert rocet.invariants(state) == []
         rocet.public(state)
         rocet.progress(state)
         assert all(isinstance(entry["text"], str) for entry in state["history"])
-        assert all(d["hand_size"] >= 0 for d in state["sides"].values())
         cmd = a_command(state, rng) if rocet.actions(state) else None
         for attempt in filter(None, (cmd, Yield(side="a"))):
             try:
@@ -94,6 +96,26 @@ def test_leaving_out_any_one_command_never_breaks_the_fold(setup, seed):
             except Refused:
                 continue
             for ev in new:
-                state_after = rocet.evolve(state, ev, len(kept) + 1)
-                assert state_after is not state
+                state = rocet.evolve(state, ev, len(kept) + 1)
+            assert rocet.invariants(state) == []
             break
+
+
+@pytest.mark.parametrize("setup, seed", [
+    ({"kind": "relojes", "clock_size": 24, "cards": "virtual"}, 1),
+    ({"kind": "superioridad", "meter_steps": 24, "cards": "physical", "deck": "own"}, 2),
+    ({"kind": "a_muerte", "cards": "virtual", "deck": "own"}, 3),
+])
+def test_a_hole_in_the_middle_is_refused_or_harmless_never_repaired(setup, seed):
+    """What the old retraction left: one command gone, the later ones folded on top of the hole."""
+    groups = random_duel(setup, seed, commands=45)
+    refused = 0
+    for left_out in range(1, len(groups) - 1):
+        kept = [pair for i, group in enumerate(groups) if i != left_out for pair in group]
+        try:
+            state = fold(kept)
+        except ImpossibleHistory:
+            refused += 1
+            continue
+        assert rocet.invariants(state) == [], f"leaving out command {left_out}"
+    assert refused, "some hole must be an impossible history (a card played twice, a draw the pile lacks)"

@@ -6,6 +6,8 @@ from tracker import workspace
 from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
                               EditSession, PlanSession, RetractEvent)
 from tracker.errors import NotFound
+from tracker.projections import replay
+from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.services import Outcome, Service
 
 
@@ -74,21 +76,21 @@ def _page(command: PlanSession | EditSession) -> dict:
 
 
 def retract(service: Service, command: RetractEvent) -> Outcome:
-    """Retract an event, named by its global position."""
+    """Retract an event, named by its global position, with every event that goes with it."""
     target = service.store.get(command.position)
     if target is None:
         raise NotFound("no such event")
-    stream = service.store.read_stream(target.stream)
-    retracted = {v for r in stream if r.type == "EventRetracted" for v in r.event.versions}
-    decided_with = [
-        (r.version, r.type)
-        for r in stream
-        if r.metadata.get("decision") == target.metadata.get("decision", target.version)
-    ]
-    return service.append(
-        target.stream,
-        target.campaign_id,
-        command.expected_version,
-        command,
-        lambda _: workspace.decide_retraction(target.type, target.version, decided_with, retracted, command.reason),
-    )
+
+    def decide(_state) -> list:
+        # Read inside the write transaction: what goes is what the log holds at this very moment.
+        kind = replay.category(target.stream)
+        past = replay.replay(kind, service.store.read_stream(target.stream))
+        group, carried = replay.plan(kind, past, target.version)
+        try:  # what stays must be a history the rules could have made without what goes
+            replay.state_without(kind, past, {r.version for r in group} | set(carried))
+        except ImpossibleHistory as broken:
+            raise Refused(f"retracting this would leave a history the rules could not have made: {broken}") from None
+        return workspace.decide_retraction(target.type, target.version, [(r.version, r.type) for r in group],
+                                           carried, past.gone, command.reason)
+
+    return service.append(target.stream, target.campaign_id, command.expected_version, command, decide)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from tracker import accounts, rules, workspace
-from tracker.projections import history, schema
-from tracker.rules.duel import DuelStarted
+from tracker import rules
+from tracker.projections import history, replay, schema
+from tracker.projections.replay import category, fold
+from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore, Recorded, dumps, loads
 from tracker.workspace import EventRetracted
 
@@ -22,36 +23,16 @@ PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
 
-
-def category(stream: str) -> str:
-    return stream.split("-", 1)[0]
-
-
-def _domain(stream_category: str, state: dict | None, ev: Any):
-    """The module whose evolve and describe own this stream: a ruleset for a duel."""
-    if stream_category == "duel":
-        return rules.get(ev.ruleset if isinstance(ev, DuelStarted) else state["ruleset"])
-    return accounts if stream_category == "gm" else workspace
-
-
-def fold(stream_category: str, state: dict | None, ev: Any, at: int) -> dict:
-    """Fold one event into its stream's state, whichever kind of stream it is."""
-    return _domain(stream_category, state, ev).evolve(state, ev, at)
+__all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
 
 
 def describe(stream_category: str, state: dict | None, ev: Any) -> str:
-    return _domain(stream_category, state, ev).describe(state, ev)
+    return replay.domain(stream_category, state, ev).describe(state, ev)
 
 
 def refold(store: EventStore, stream: str, up_to_version: int) -> dict | None:
     """A stream's state from the log alone, leaving out every retracted event."""
-    recorded = store.read_stream(stream, up_to_version)
-    retracted = {v for r in recorded if r.type == "EventRetracted" for v in r.event.versions}
-    state = None
-    for rec in recorded:
-        if rec.type != "EventRetracted" and rec.version not in retracted:
-            state = fold(category(stream), state, rec.event, rec.version)
-    return state
+    return replay.replay(category(stream), store.read_stream(stream, up_to_version)).state
 
 
 class Projector:
@@ -65,6 +46,7 @@ class Projector:
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
         self.position = 0
+        self.left_out: set[tuple[str, int]] = set()  # commands left out after an old retraction
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
@@ -80,22 +62,37 @@ class Projector:
         kind = category(rec.stream)
         _, before = self.state(rec.stream)
         ev = rec.event
+        left_out = None  # the retraction this event is left out by (after an old retraction)
         if isinstance(ev, EventRetracted):
             self.flush_log()  # the retracted line may still be in the buffer
-            after = refold(self.store, rec.stream, rec.version)
-            summary = self._retraction_summary(rec, ev)
-            self.db.conn.executemany(
-                "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
-                [(rec.position, rec.stream, version) for version in ev.versions])
+            past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
+            after = past.state
+            summary = self._retraction_summary(rec, ev, past.taken[rec.version])
+            self._mark(rec.stream, rec.position, past.taken[rec.version])
         else:
-            after = fold(kind, before, ev, rec.version)
-            summary = describe(kind, before, ev)
+            try:
+                if (rec.stream, replay.decision(rec)) in self.left_out:
+                    raise ImpossibleHistory("its command was left out")
+                after = fold(kind, before, ev, rec.version)
+                summary = describe(kind, before, ev)
+            except ImpossibleHistory:
+                summary = _left_out_summary(kind, before, ev)
+                # Only after an old retraction (replay raises otherwise): the whole command goes.
+                recorded = self.store.read_stream(rec.stream, rec.version)
+                past = replay.replay(kind, recorded)
+                after = past.state
+                self.left_out.add((rec.stream, replay.decision(rec)))
+                positions = {r.version: r.position for r in recorded}
+                left_out = positions.get(past.void.get(rec.version))
+                self.flush_log()  # the command's earlier lines go with it
+                for version, by in past.void.items():
+                    self._mark(rec.stream, positions[by], [version])
         self.states[rec.stream] = (rec.version, after)
         self.dirty.add(rec.stream)
         meta = rec.metadata
         self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
                               _log_category(kind, rec.type), summary, meta.get("recorded_at", ""),
-                              meta.get("actor", "")))
+                              meta.get("actor", ""), left_out))
         for subject in _subjects(rec.stream, after):
             self.subject_rows.append((subject, rec.position))
         self.position = rec.position
@@ -105,17 +102,26 @@ class Projector:
             self.flush()
             self.states.clear()
 
-    def _retraction_summary(self, rec: Recorded, ev: EventRetracted) -> str:
+    def _mark(self, stream: str, position: int, versions: Iterable[int]) -> None:
+        """Mark the log lines of the events a retraction took back."""
+        self.db.conn.executemany(
+            "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
+            [(position, stream, version) for version in versions])
+
+    def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> str:
         row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
                               [rec.stream, ev.version]).fetchone()
         what = row[0] if row else ev.retracted_type
-        return f"Retracted: {what}" + (f" — {ev.reason}" if ev.reason else "")
+        later = sum(1 for v in versions if v > ev.version)
+        also = f" (and the {later} event{'s' if later > 1 else ''} after it)" if later and ev.scope != "event" else ""
+        return f"Retracted: {what}{also}" + (f" — {ev.reason}" if ev.reason else "")
 
     def flush_log(self) -> None:
         if self.log_rows:
             self.db.conn.executemany(
                 "INSERT INTO log_entries (position, campaign_id, stream, version, type, category,"
-                " summary, recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.log_rows)
+                " summary, recorded_at, actor, retracted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                self.log_rows)
             self.db.conn.executemany(
                 "INSERT OR IGNORE INTO log_subjects (subject, position) VALUES (?, ?)", self.subject_rows)
             self.log_rows, self.subject_rows = [], []
@@ -132,6 +138,16 @@ class Projector:
                 "INSERT INTO checkpoints (projection, position) VALUES (?, ?)"
                 " ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
                 [(name, self.position) for name in PROJECTIONS])
+
+
+def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
+    """The line of an event left out after an old retraction: in plain language when the state
+    it no longer fits can still tell it, else its type."""
+    try:
+        text = describe(kind, state, ev)
+    except (KeyError, IndexError, TypeError, ValueError):
+        text = type(ev).__name__
+    return f"{text} (left out: it no longer fits the duel an old retraction rewound)"
 
 
 def _log_category(kind: str, type_name: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tracker.events import from_data
-from tracker.store import dumps, loads
+from tracker.projections import replay
+from tracker.store import EventStore, dumps, loads
 
 DDL = """
 CREATE TABLE IF NOT EXISTS history_duels (
@@ -90,6 +91,10 @@ def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
                       f" AND type IN ({marks}) ORDER BY version",
                       [f"duel-{key}", version, *types, "EventRetracted"]).fetchall()
     typed = [(v, t, from_data(t, loads(data), schema)) for v, t, schema, data in rows]
+    if any(t == "EventRetracted" and ev.scope == "legacy" for _, t, ev in typed):
+        # An old retraction is read as the rules read it now: what it carried, what no longer fits.
+        gone = replay.replay("duel", EventStore(db).read_stream(f"duel-{key}", version)).gone
+        return [ev for v, t, ev in typed if t != "EventRetracted" and v not in gone]
     retracted = {v for _, t, ev in typed if t == "EventRetracted" for v in ev.versions}
     return [ev for v, t, ev in typed if t != "EventRetracted" and v not in retracted]
 

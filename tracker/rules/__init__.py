@@ -13,7 +13,17 @@ A ruleset module provides:
 - ``evolve(state, event, at)`` -> new state (``at`` is the event's version in the duel stream);
 - ``actions(state)``: the command names legal now; ``describe(state, event)``: the event in
   plain language (``state`` is the state before it); ``public(state)``: the state with
-  secrets removed (hands, hidden skills, GM notes).
+  secrets removed (hands, hidden skills, GM notes);
+- ``retraction_carries(target, later)``: which later events a retraction must take with it.
+  ``target`` is the first event of the command being retracted, ``later`` the (version, event)
+  of every event still standing after that command; it returns the versions that go too (the
+  core takes each of their commands whole). ``duel.whole_suffix`` (all of them: the duel
+  rewinds to just before the command) unless the ruleset knows better; ``duel.suffix_except``
+  names events nothing stands on (a note), taken back alone and left standing by a rewind;
+- ``invariants(state)``: what a state the rules can reach always satisfies, as a list of the
+  violations in plain language (empty when it holds): written once, checked by the property
+  tests after every command and retraction. ``evolve`` raises ``ImpossibleHistory`` rather
+  than fold an event the state could not have produced, and ``decide`` refuses to produce one.
 
 Optional: ``MAX_PER_SIDE`` (duelists a side may field; 1 when absent) and
 ``CAMPAIGN_SETTINGS`` with ``validate_campaign_settings(raw)`` (what a campaign keeps for every

@@ -22,6 +22,12 @@ class Refused(Rejected):
         self.field = field
 
 
+class ImpossibleHistory(Exception):
+    """A fold met an event the state it lands on could not have produced (a card not in the hand,
+    an ending the state does not support): the rules refuse such a command when it is decided,
+    so meeting one means the history itself is broken, and the fold says so instead of repairing."""
+
+
 class Invalid(Rejected):
     """Input that does not parse: a message per field."""
 

@@ -197,3 +197,44 @@ def describe_ending(state: dict, ev: Any) -> str | None:
     """Plain language for the common endings; None for other events."""
     after = evolve_ending(state, ev)
     return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
+
+
+# --- what a retraction carries ------------------------------------------------------------------
+
+def whole_suffix(target: Any, later: list[tuple[int, Any]]) -> list[int]:
+    """Every later event stands on ``target``: retracting it rewinds the duel to just before it.
+    The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable)."""
+    return [version for version, _ in later]
+
+
+def suffix_except(*independent: type):
+    """``retraction_carries`` for a ruleset whose events of the ``independent`` types stand on
+    nothing and nothing stands on them (a note, a verdict with no effect on the rules): one of
+    them is taken back alone, and a rewind past them leaves them standing."""
+
+    def carries(target: Any, later: list[tuple[int, Any]]) -> list[int]:
+        if isinstance(target, independent):
+            return []
+        return [version for version, ev in later if not isinstance(ev, independent)]
+
+    return carries
+
+
+def ending_problems(state: dict, supported: dict[str, Any]) -> list[str]:
+    """Invariants every duel shares: an outcome's results match its winner, and a ruleset's own
+    ending (a ``DuelWon``/``DuelDrawn`` word in ``supported``) is one the state supports:
+    ``supported[ending](state, winner)`` says why not, or "" when it holds."""
+    outcome = state.get("outcome")
+    if not outcome:
+        return []
+    problems = []
+    winner = outcome["winner"]
+    for d in state["duelists"]:
+        expected = "win" if d["side"] == winner else "loss" if winner else outcome["results"].get(d["id"])
+        if outcome["results"].get(d["id"]) != expected:
+            problems.append(f"{d['name']}'s result does not follow from the winner")
+    check = supported.get(outcome["ending"])
+    why = check(state, winner) if check else ""
+    if why:
+        problems.append(f"the duel ended by {outcome['ending']} but {why}")
+    return problems

@@ -2,7 +2,7 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker.db import get_db
-from tracker.projections import queries
+from tracker.projections import queries, rewind
 from tracker.store import EventStore
 from tracker.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
@@ -36,35 +36,43 @@ def current_page_size() -> int:
     return current_app.config["LOG_PAGE_SIZE"]
 
 
-@bp.get("/events/<int:position>")
-def show(position):
-    """Show one event as stored: its data, metadata, and whether it was retracted."""
+def _event_page(position: int, template: str = "log/show.html", status: int = 200, **extra):
     db = get_db()
     recorded = EventStore(db).get(position)
     if recorded is None:
         raise NotFound("no such event")
     entry = db.execute("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]).fetchone()
-    return render_template("log/show.html", event=recorded, summary=entry[0] if entry else "",
+    return render_template(template, event=recorded, summary=entry[0] if entry else "",
                            retracted_by=entry[1] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
-                           stream_version=queries.stream_version(db, recorded.stream))
+                           stream_version=queries.stream_version(db, recorded.stream),
+                           preview=None if entry and entry[1] else rewind.preview(db, position), **extra), status
+
+
+@bp.get("/events/<int:position>")
+def show(position):
+    """Show one event as stored: its data, metadata, whether it was retracted, what retracting it undoes."""
+    return _event_page(position)
+
+
+@bp.get("/events/<int:position>/retract")
+def confirm(position):
+    """Ask the GM to confirm a retraction, listing every later event it undoes with it."""
+    return _event_page(position, "log/retract.html", next=request.args.get("next", ""))
 
 
 def _refused_retraction(form, rejected, position):
-    db = get_db()
-    recorded = EventStore(db).get(position)
-    if recorded is None:
-        raise NotFound("no such event")
-    return render_template("log/show.html", event=recorded, summary="", retracted_by=None,
-                           campaign=queries.campaign(db, recorded.campaign_id), error=rejected.message,
-                           stream_version=queries.stream_version(db, recorded.stream))
+    return _event_page(position, error=rejected.message)
 
 
 @bp.post("/events/<int:position>/retract")
 @shows_form(_refused_retraction)
 def retract(position):
-    """Retract an event (appends a retraction; nothing is deleted)."""
+    """Retract an event (appends a retraction; nothing is deleted); a rewind is confirmed first."""
     form = form_data()
+    preview = rewind.preview(get_db(), position)
+    if preview and preview["later"] and form.get("confirm") != "rewind":
+        return _event_page(position, "log/retract.html", reason=form.get("reason", ""), next=form.get("next", ""))
     service().handle({**form, "type": "RetractEvent", "position": position})
     back = form.get("next") or url_for("log.show", position=position)
     return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("log.show", position=position))

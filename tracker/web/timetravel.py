@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, has_app_context, redirect, render_temp
 
 from tracker import rules
 from tracker.db import get_db
-from tracker.projections import engine, queries
+from tracker.projections import engine, queries, replay, rewind
 from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
@@ -63,6 +63,8 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
         return None
     version = recorded[-1].version
     retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
+    if any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
+        return replay.replay(engine.category(stream), recorded).state
     retracted = {v for ev in retractions for v in ev.versions}
     # A remembered state is only good if no retraction came after it (it would change the past).
     floor = max((r.version for r in recorded if r.type == "EventRetracted"), default=0)
@@ -125,6 +127,17 @@ def travel(duel_id):
     fragment = is_htmx() and request.headers.get("HX-History-Restore-Request") != "true"
     page = render_template("timetravel/_travel.html" if fragment else "timetravel/show.html", **context)
     return page, 200, {"Vary": "HX-Request, HX-History-Restore-Request"}
+
+
+@bp.get("/duels/<duel_id>/rewind")
+def rewind_to(duel_id):
+    """Ask to rewind the duel to just after its event ``to``: the retraction's confirmation page."""
+    duel = _duel(get_db(), duel_id)
+    at = _version("to", duel["version"], duel["version"])
+    position = rewind.rewind_point(get_db(), f"duel-{duel_id}", at)
+    if position is None:  # nothing stands after it: the duel already stands there
+        return redirect(url_for("timetravel.travel", duel_id=duel_id, at=at))
+    return redirect(url_for("log.confirm", position=position, next=url_for("duels.show", duel_id=duel_id)))
 
 
 @bp.get("/duels/<duel_id>/compare")

@@ -10,13 +10,15 @@ confirms the victory the rules propose. The modules: ``sheet`` (stats block), ``
 from __future__ import annotations
 
 from tracker.rules.base import Dice, Refused
-from tracker.rules.duel import Abandon, Disqualify, DuelStarted, Yield, decide_ending, evolve_ending, require_running
+from tracker.rules.duel import (Abandon, Disqualify, DuelStarted, Yield, decide_ending, evolve_ending, require_running,
+                                whole_suffix)
 
 from . import commands as c
 from . import ending, rounds, spells, strikes
 from .commands import COMMANDS
 from .face import actions, describe, progress, public
-from .fold import fold, started
+from .fold import check, fold, started
+from .invariants import invariants
 from .setup import KINDS, SETUP, assumptions, start
 from .sheet import STATS, TRACKS, validate_stats
 from .view import board, choices
@@ -24,6 +26,10 @@ from .view import board, choices
 NAME = "pf2e"
 TITLE = "Pathfinder 2e"
 MAX_PER_SIDE = 2  # pairs fighting together, or tag teams
+
+# Every PF2e event stands on the ones before it (the order, HP, reactions, slots, a proposal):
+# a retraction rewinds the duel to just before the command it names.
+retraction_carries = whole_suffix
 
 HANDLERS = {
     c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
@@ -64,6 +70,7 @@ def evolve(state: dict | None, event, at: int) -> dict:
     if isinstance(event, DuelStarted):
         new = started(event)
         return dict(new, history=[{"at": at, "text": describe(new, event)}])
+    check(event, state)
     new = evolve_ending(state, event)
     if new is None:
         new = fold(event, state, at)
@@ -71,4 +78,5 @@ def evolve(state: dict | None, event, at: int) -> dict:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress"]
+           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
+           "retraction_carries", "invariants"]

@@ -1,13 +1,21 @@
-"""Folding a Pathfinder 2e duel's events into its state, one event at a time, never in place."""
+"""Folding a Pathfinder 2e duel's events into its state, one event at a time, never in place.
+
+The fold never invents or loses HP, a slot, a reaction or an ending: an event the state could
+not have produced (damage landing on other HP than recorded, a slot the caster no longer has,
+an answer to a spell or strike nobody made, a victory the HP do not show) raises
+``ImpossibleHistory``; the rules never decide one.
+"""
 from __future__ import annotations
 
 import copy
 from functools import singledispatch
 
 from tracker.rules import duel
-from tracker.rules.duel import DuelStarted
+from tracker.rules.base import ImpossibleHistory
+from tracker.rules.duel import DuelStarted, DuelWon
 
 from . import events as ev
+from .invariants import ENDINGS
 from .setup import hp_at_start
 from .sheet import parse_slots
 from .table import gains, stats
@@ -30,6 +38,112 @@ def started(event: DuelStarted) -> dict:
         pending=None, proposal=None, spells=[], penalty=None, escalated=None,
     )
     return state
+
+
+def impossible(why: str):
+    raise ImpossibleHistory(why)
+
+
+AFTER_THE_END = (ev.Pf2ePenaltyImposed, ev.Pf2eDuelEscalated)  # what may follow an ending
+
+
+def check(e, state: dict | None) -> None:
+    """Refuse to fold an event the state could not have produced."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"] and not isinstance(e, AFTER_THE_END):
+        impossible(f"{type(e).__name__} after the duel ended")
+    if isinstance(e, ev.Pf2ePenaltyImposed) and (state["outcome"] or {}).get("ending") != "disqualification":
+        impossible("a penalty without a disqualification")
+    if isinstance(e, ev.Pf2eDuelEscalated) and (not state["outcome"] or state["escalated"]):
+        impossible("an escalation of a duel that had not ended, or had already escalated")
+    if isinstance(e, DuelWon):
+        why = ENDINGS[e.ending](state, e.side) if e.ending in ENDINGS else ""
+        if why:
+            impossible(f"a victory by {e.ending}, but {why}")
+    CHECKS.get(type(e), lambda e, state: None)(e, state)
+
+
+def _damage_lands(e, state):
+    if e.hp_after != max(state["hp"][e.target] - e.amount, 0):
+        impossible(f"{e.amount} damage leaving {e.hp_after} HP of {state['hp'][e.target]}")
+
+
+def _answers(kind: str):
+    def checked(e, state):
+        if not state["pending"] or state["pending"]["kind"] != kind:
+            impossible(f"an answer to a {kind} nobody is waiting on")
+    return checked
+
+
+def _slot(who: str, rank: int, state: dict) -> None:
+    if state["slots"][who].get(str(rank), 0) <= 0:
+        impossible(f"a rank {rank} slot spent that {who} no longer has")
+
+
+def _counter(e, state):
+    _answers("spell")(e, state)
+    _slot(e.duelist, e.slot_rank, state)
+    _reaction(e.duelist, "dueling_counter", state)
+
+
+def _cast(e, state):
+    if not e.cantrip:
+        _slot(e.caster, e.rank, state)
+
+
+def _reaction(who: str, reaction: str, state: dict) -> None:
+    """One reaction a round, and only one the duelist gained this round."""
+    if state["reacted"].get(who) or state["reaction"].get(who) != reaction:
+        impossible(f"{who} used {reaction} without it, or twice in a round")
+
+
+def _strike(e, state):
+    if e.reaction:
+        _reaction(e.attacker, e.reaction, state)
+
+
+def _sidestep(e, state):
+    _answers("strike")(e, state)
+    _reaction(e.defender, "deceptive_sidestep", state)
+
+
+def _acted_second(e, state):
+    if len(state["order"]) < 2 or state["order"][0] != e.duelist:
+        impossible("acting second without being first")
+
+
+def _turn_of(attr: str):
+    def checked(e, state):
+        if state["turn"] != getattr(e, attr):
+            impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
+    return checked
+
+
+def _initiative(e, state):
+    if state["phase"] != "initiative":
+        impossible("initiative rolled in the middle of a round")
+
+
+def _proposed(e, state):
+    if state["proposal"]:
+        impossible("a victory proposed while another waits")
+    why = ENDINGS[e.ending](state, e.side) if e.ending in ENDINGS else ""
+    if why:
+        impossible(f"a victory by {e.ending} proposed, but {why}")
+
+
+def _declined(e, state):
+    if not state["proposal"]:
+        impossible("a victory declined that nobody proposed")
+
+
+CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.Pf2eStrikeRolled: _strike,
+          ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
+          ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
+          ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
+          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eVictoryProposed: _proposed,
+          ev.Pf2eVictoryDeclined: _declined}
 
 
 @singledispatch
@@ -64,8 +178,6 @@ def _(e: ev.Pf2eTieBroken, state, at):
 @fold.register
 def _(e: ev.Pf2eActedSecond, state, at):
     order = list(state["order"])
-    if len(order) < 2 or order[0] != e.duelist:  # the order it swapped was retracted
-        return state
     order[0], order[1] = order[1], order[0]
     return _begin(dict(state, order=order, acted=True), order[0])
 
@@ -95,9 +207,7 @@ def _(e: ev.Pf2eSidestepDeclined, state, at):
 
 @fold.register
 def _(e: ev.Pf2eDamageDealt, state, at):
-    # The amount, not ``hp_after``: after a retraction earlier in the duel, the damage lands on
-    # the corrected HP (live, both give the same number).
-    hp = max(state["hp"][e.target] - e.amount, 0)
+    hp = e.hp_after  # the check saw it is what the amount leaves of the HP
     new = _with(state, hp={e.target: hp})
     return duel.wound(new, e.target, "HP", state["hp"][e.target] - hp, at, e.source)
 
@@ -151,8 +261,6 @@ def _(e: ev.Pf2eSpellCast, state, at):
 @fold.register
 def _(e: ev.Pf2eCounterAttempted, state, at):
     new = _spend(_with(state, reacted={e.duelist: True}), e.duelist, e.slot_rank)
-    if not new["spells"]:  # the spell it answered was retracted
-        return dict(new, pending=None)
     last = dict(new["spells"][-1], countered=e.counteracted,
                 counter={"by": e.duelist, "slot_rank": e.slot_rank, "total": e.total, "dc": e.dc,
                          "degree": e.degree, "at": at})
@@ -161,8 +269,6 @@ def _(e: ev.Pf2eCounterAttempted, state, at):
 
 @fold.register
 def _(e: ev.Pf2eCounterDeclined, state, at):
-    if not state["spells"]:
-        return dict(state, pending=None)
     last = dict(state["spells"][-1], countered=False)
     return dict(state, spells=state["spells"][:-1] + [last], pending=None)
 
@@ -219,6 +325,6 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     key = str(rank)
     slots = copy.deepcopy(state["slots"])
     expended = copy.deepcopy(state["expended"])
-    slots[who][key] = max(slots[who].get(key, 0) - 1, 0)
+    slots[who][key] = slots[who].get(key, 0) - 1  # the check saw a slot was left
     expended[who][key] = expended[who].get(key, 0) + 1
     return dict(state, slots=slots, expended=expended)

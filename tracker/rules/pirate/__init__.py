@@ -7,13 +7,21 @@ The face every ruleset shares (see ``tracker.rules``); the work is split by idea
 """
 from __future__ import annotations
 
+from tracker.rules.duel import suffix_except
+
 from .commands import COMMANDS
+from .events import PirateWorthinessMarked
 from .fold import describe, evolve, round_word
+from .invariants import invariants
 from .play import ACTION, VERB, decide, fallen
 from .setup import KINDS, NAME, SETUP, assumptions, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 
 TITLE = "Pirate duels"
+
+# A worthiness mark has no effect on the rules: it is taken back alone, and a rewind leaves it
+# standing. Every other event stands on the ones before it (initiative, PV, CAR, shots).
+retraction_carries = suffix_except(PirateWorthinessMarked)
 
 # What a campaign keeps for every pirate duel it starts: its own insult table ([assumed]: an
 # editable table per campaign), which pre-fills the set-up form; each duel stores the table it used.
@@ -31,7 +39,7 @@ def validate_campaign_settings(raw) -> dict:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
-           "assumptions", "warnings", "progress"]
+           "assumptions", "warnings", "progress", "retraction_carries", "invariants"]
 
 ENDINGS = ["MarkWorthiness", "Yield", "Disqualify", "Abandon"]
 

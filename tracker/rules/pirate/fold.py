@@ -1,13 +1,20 @@
-"""The pirate duel's state as a fold of its events, and each event in plain language."""
+"""The pirate duel's state as a fold of its events, and each event in plain language.
+
+The fold never invents or loses a wound, a hit, a shot or an ending: an event the state could
+not have produced (a strike out of turn, a shot from an empty pistol, a win the hits do not
+show) raises ``ImpossibleHistory``; ``decide`` never produces one.
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.base import update
-from tracker.rules.duel import DuelStarted, describe_ending, evolve_ending, initial, other, wound
+from tracker.rules.base import ImpossibleHistory, update
+from tracker.rules.duel import (SIDES, DuelDrawn, DuelStarted, DuelWon, describe_ending, evolve_ending, initial,
+                                other, wound)
 
 from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
+from .invariants import ENDINGS
 from .rolls import EDGE_TEXT
 from .setup import KINDS, current_pv
 
@@ -16,6 +23,8 @@ STRIKES = (PirateSwordAttacked, PirateShotFired, PirateInsultTraded)
 
 def evolve(state: dict | None, ev: Any, at: int) -> dict:
     """The state after ``ev`` (never mutating ``state``), with the event in the history."""
+    if not isinstance(ev, DuelStarted):
+        _check(state, ev)
     text = describe(state, ev)
     if isinstance(ev, DuelStarted):
         new = _started(ev)
@@ -32,10 +41,48 @@ def _started(ev: DuelStarted) -> dict:
     for d in ev.duelists:
         stats = d["stats"]
         fighters[d["side"]] = {"id": d["id"], "name": d["name"], "pv": current_pv(d), "car": stats["car"],
-                               "hits": 0, "points": 0, "shots": ev.settings.get("shots"),
+                               "hits": 0, "landed": 0, "points": 0, "shots": ev.settings.get("shots"),
                                "fate": None, "worthy": None}
     return update(state, fighters=fighters, round=0, phase="initiative", order=[], turn=0,
                   initiative=None, sudden_death=False)
+
+
+def impossible(why: str):
+    raise ImpossibleHistory(why)
+
+
+def _waiting_on(state: dict) -> str | None:
+    """The side at 0 PV the duel waits on (as ``play.fallen``): no strike or initiative meanwhile."""
+    if state["kind"] == "wit":
+        return None
+    return next((side for side in SIDES if state["fighters"][side]["pv"] == 0
+                 and state["fighters"][side]["fate"] != "dead"), None)
+
+
+def _check(state: dict | None, ev: Any) -> None:
+    """Refuse to fold an event the state could not have produced."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"]:
+        impossible(f"{type(ev).__name__} after the duel ended")
+    if isinstance(ev, (DuelWon, DuelDrawn)):
+        check = ENDINGS.get(ev.ending)
+        why = check(state, getattr(ev, "side", None)) if check else f"pirate duels have no {ev.ending} ending"
+        if why:
+            impossible(f"an ending by {ev.ending}, but {why}")
+    elif isinstance(ev, PirateInitiativeRolled):
+        if state["phase"] != "initiative" or ev.round != state["round"] + 1 or _waiting_on(state):
+            impossible(f"initiative for round {ev.round} where none was due")
+    elif isinstance(ev, STRIKES):
+        due = state["order"][state["turn"]] if state["phase"] == "act" else None
+        if due != ev.side or ev.round != state["round"] or _waiting_on(state):
+            impossible(f"a strike by side {ev.side} out of turn")
+        if isinstance(ev, PirateShotFired) and ev.shots_left != state["fighters"][ev.side]["shots"] - 1:
+            impossible(f"a shot leaving {ev.shots_left} from a pistol with {state['fighters'][ev.side]['shots']}")
+    elif isinstance(ev, PirateDuelistFell):
+        f = state["fighters"][ev.side]
+        if state["kind"] == "wit" or f["pv"] > 0 or f["fate"] in ("dead", ev.fate):
+            impossible(f"{f['name']} ruled {ev.fate} at {f['pv']} PV")
 
 
 def fighter(state: dict, side: str, **changes: Any) -> dict:
@@ -72,20 +119,14 @@ def _strike(state: dict, ev: Any, at: int) -> dict:
         return state
     left = max(0, them["pv"] - ev.damage)
     state = wound(state, them["id"], "PV", them["pv"] - left, at, f"{ev.weapon} of {me['name']}")
-    # A fresh fall to 0 PV waits for a fresh ruling (an earlier one may have been retracted).
-    fate = None if left == 0 < them["pv"] and them["fate"] != "dead" else them["fate"]
-    state = fighter(state, other(ev.side), pv=left, fate=fate)
-    if ev.damage > 0:
-        state = fighter(state, ev.side, hits=me["hits"] + 1)
+    state = fighter(state, other(ev.side), pv=left)
+    state = fighter(state, ev.side, hits=me["hits"] + (ev.damage > 0), landed=me.get("landed", 0) + ev.hit)
     if isinstance(ev, PirateShotFired):
-        # Counted down rather than copied from the event, so a retracted earlier shot is given back.
-        state = fighter(state, ev.side, shots=max(0, (me["shots"] or 0) - 1))
+        state = fighter(state, ev.side, shots=ev.shots_left)
     return state
 
 
 def _next_turn(state: dict) -> dict:
-    if state["phase"] != "act":  # its initiative was retracted: the strike counts, the order stays
-        return state
     turn = state["turn"] + 1
     if turn < len(state["order"]):
         return update(state, turn=turn)

@@ -8,12 +8,13 @@ superioridad, ¡a muerte!. Cards are virtual (server-shuffled) or physical (coun
 """
 from __future__ import annotations
 
-from tracker.rules.duel import ENDING_COMMANDS
+from tracker.rules.duel import ENDING_COMMANDS, whole_suffix
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
 )
 from tracker.rules.rocet.decide import decide
 from tracker.rules.rocet.fold import evolve
+from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
@@ -29,6 +30,10 @@ COMMANDS = {
     **ENDING_COMMANDS,
 }
 ENDINGS = list(ENDING_COMMANDS)
+
+# Every Rocèt event stands on the ones before it (the pile, the hands, the clocks): a retraction
+# rewinds the duel to just before the command it names.
+retraction_carries = whole_suffix
 
 
 def actions(state: dict) -> list[str]:
@@ -49,4 +54,4 @@ def actions(state: dict) -> list[str]:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
-           "last_rolls", "beats", "meter_text", "CARDS"]
+           "last_rolls", "beats", "meter_text", "CARDS", "retraction_carries", "invariants"]

@@ -1,18 +1,21 @@
 """The Rocèt state: a fold of the duel's events (never rolls, shuffles or reads the clock).
 
-The fold is total: after a retraction, later events are folded on top of a state they were
-not decided against (a card no longer in hand, damage no longer on offer). Each applies what
-still can be applied and never raises.
+The fold never invents or loses a card, a clock step or an ending: an event the state could not
+have produced (a card not in the hand, a draw the pile does not hold, a win the clocks do not
+show) raises ``ImpossibleHistory``. ``decide`` never produces one, and a retraction takes every
+later event of the duel with it, so a history built by the rules always folds.
 """
 from __future__ import annotations
 
-from tracker.rules.duel import DuelStarted, SIDES, evolve_ending, initial, other, wound
+from tracker.rules.base import ImpossibleHistory
+from tracker.rules.duel import DuelStarted, DuelWon, SIDES, evolve_ending, initial, other, wound
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
 )
 from tracker.rules.rocet.effects import turn_effect
-from tracker.rules.rocet.terms import A_MUERTE_CLOCK
+from tracker.rules.rocet.invariants import ENDINGS
+from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
 from tracker.rules.rocet.text import describe
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
@@ -20,6 +23,8 @@ QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in th
 
 def evolve(state: dict | None, ev, at: int) -> dict:
     """The state after ``ev`` (the input state is never changed)."""
+    if not isinstance(ev, DuelStarted):
+        _check(state, ev)
     text = describe(state, ev)
     if isinstance(ev, DuelStarted):
         new = _started(ev)
@@ -29,6 +34,23 @@ def evolve(state: dict | None, ev, at: int) -> dict:
     if not isinstance(ev, QUIET):
         new = dict(new, history=new["history"] + [{"at": at, "text": text}])
     return new
+
+
+def impossible(why: str):
+    raise ImpossibleHistory(why)
+
+
+def _check(state: dict | None, ev) -> None:
+    """Refuse to fold an event the state could not have produced."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"]:
+        impossible(f"{type(ev).__name__} after the duel ended")
+    if isinstance(ev, DuelWon):
+        check = ENDINGS.get(ev.ending)
+        why = check(state, ev.side) if check else f"Rocèt has no {ev.ending} ending"
+        if why:
+            impossible(f"a win by {ev.ending}, but {why}")
 
 
 def _working_copy(state: dict) -> dict:
@@ -72,48 +94,70 @@ def _apply(state: dict, ev, at: int) -> dict:
     sides = state["sides"]
     if isinstance(ev, RocetDeckShuffled):
         deck = state["decks"][ev.deck]
-        deck.update(pile=list(ev.cards), pile_size=ev.count)
         if ev.reason == "reshuffle":
+            _reshuffled(state, deck, ev)
             deck.update(discard=[], discard_size=0)
+        deck.update(pile=list(ev.cards), pile_size=ev.count)
     elif isinstance(ev, RocetCardsDrawn):
-        deck = state["decks"][deck_of(state, ev.side)]
-        deck.update(pile=deck["pile"][len(ev.cards):], pile_size=max(0, deck["pile_size"] - ev.count))
-        hand = sides[ev.side]
+        deck, hand = state["decks"][deck_of(state, ev.side)], sides[ev.side]
+        if ev.count > deck["pile_size"] or hand["hand_size"] + ev.count > HAND:
+            impossible(f"{ev.count} cards drawn to a hand of {hand['hand_size']} from a pile of {deck['pile_size']}")
+        if state["mode"] == "virtual" and list(ev.cards) != deck["pile"][:ev.count]:
+            impossible(f"drew {', '.join(ev.cards)} but the pile's top holds {', '.join(deck['pile'][:ev.count])}")
+        deck.update(pile=deck["pile"][ev.count:], pile_size=deck["pile_size"] - ev.count)
         hand.update(hand=hand["hand"] + list(ev.cards), hand_size=hand["hand_size"] + ev.count)
     elif isinstance(ev, RocetCardsPlayed):
+        if ev.turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"] \
+                or (state["pending_damage"] or {}).get("win"):
+            impossible(f"turn {ev.turn} played where the duel could not play it")
         state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
         for side, card in (("a", ev.card_a), ("b", ev.card_b)):
             _take(sides[side], card, state["mode"])
-        # Playing on lets the damage nobody dealt lapse. A discard is owed before the next
-        # turn; one still owed here had its discard retracted, so it lapses too.
-        state.update(pending_damage=None, pending_discard=None)
+        state.update(pending_damage=None)  # playing on lets the damage nobody dealt lapse
     elif isinstance(ev, RocetTurnResolved):
         state = _resolved(state, ev, at)
     elif isinstance(ev, RocetCardDiscarded):
-        if ev.card and _take(sides[ev.side], ev.card, state["mode"]):
+        if state["pending_discard"] != ev.side or (not ev.card and sides[ev.side]["hand_size"]):
+            impossible("a discard nobody owed")
+        if ev.card:
+            _take(sides[ev.side], ev.card, state["mode"])
             _to_discard(state, ev.side, ev.card)
         state["pending_discard"] = None
     elif isinstance(ev, RocetDamageDealt):
         state = _damage(state, ev, at)
     elif isinstance(ev, RocetDamageDeclined):
+        if not state["pending_damage"] or state["pending_damage"]["side"] != ev.side:
+            impossible("damage declined that was not on offer")
         state["pending_damage"] = None
     elif isinstance(ev, RocetDuelistFell):
+        if state["pending_down"] != ev.side:
+            impossible("a fall ruled on a duelist not at 0 PG")
         state["fallen"][ev.side] = ev.condition
         state["pending_down"] = None
     return state
 
 
-def _take(duelist: dict, card: str, mode: str) -> bool:
-    """Take ``card`` from the hand; False when it is no longer there (after a retraction)."""
+def _reshuffled(state: dict, deck: dict, ev: RocetDeckShuffled) -> None:
+    """A reshuffle forms the new pile from exactly the discards, once the pile ran out."""
+    if deck["pile_size"] or ev.count != deck["discard_size"]:
+        impossible(f"a reshuffle of {ev.count} cards with {deck['pile_size']} still in the pile "
+                   f"and {deck['discard_size']} discarded")
+    if state["mode"] == "virtual" and sorted(ev.cards) != sorted(deck["discard"]):
+        impossible("a reshuffle of cards that were not the discards")
+
+
+def _take(duelist: dict, card: str, mode: str) -> None:
+    """Take ``card`` from the hand; a card that is not there is an impossible history."""
     if mode == "virtual":
         if card not in duelist["hand"]:
-            return False
+            impossible(f"{duelist['name']} played or discarded {card}, not in hand ({', '.join(duelist['hand'])})")
         hand = list(duelist["hand"])
         hand.remove(card)
         duelist.update(hand=hand, hand_size=len(hand))
-        return True
-    duelist["hand_size"] = max(0, duelist["hand_size"] - 1)
-    return True
+        return
+    if duelist["hand_size"] == 0:
+        impossible(f"{duelist['name']} played or discarded a card from an empty hand")
+    duelist["hand_size"] -= 1
 
 
 def _to_discard(state: dict, side: str, card: str) -> None:
@@ -124,7 +168,16 @@ def _to_discard(state: dict, side: str, card: str) -> None:
 def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
     sides, winner = state["sides"], ev.winner
     loser = other(winner)
+    if state["table"] != {"a": ev.card_a, "b": ev.card_b} or ev.turn != state["turn"]:
+        impossible(f"turn {ev.turn} resolved with cards that were not on the table")
+    bonus = {side: VENTAJA if ev.advantage == side else 0 for side in SIDES}
+    if ev.advantage != advantage(ev.card_a, ev.card_b) or not ev.rolls \
+            or compare(ev.rolls[-1][:2], ev.rolls[-1][2:], bonus["a"], bonus["b"]) != winner:
+        impossible(f"turn {ev.turn}'s rolls do not give it to side {winner}")
     moved = turn_effect(state, ev.card_a, ev.card_b, winner)  # from the state as it is now
+    if (moved["win"], list(moved["offers"]), moved["completed"]) != (ev.win, list(ev.offers), ev.completed):
+        impossible(f"turn {ev.turn} recorded {ev.win or 'no win'} and offers {list(ev.offers)}, "
+                   f"but from this state it gives {moved['win'] or 'no win'} and {moved['offers']}")
     sides["a"]["clock"], sides["b"]["clock"] = moved["clocks"]["a"], moved["clocks"]["b"]
     state["meter"] = moved["meter"]
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
@@ -150,14 +203,16 @@ def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
 
 
 def _damage(state: dict, ev: RocetDamageDealt, at: int) -> dict:
-    # The event names the dealer; the offer it answered may be gone after a retraction.
     pending, loser = state["pending_damage"], other(ev.side)
+    offered = {o["kind"]: o["amount"] for o in (pending or {}).get("offers", [])}
+    if not pending or pending["side"] != ev.side or offered.get(ev.kind) != ev.amount:
+        impossible(f"{ev.amount} {ev.kind} damage dealt that was not on offer")
     target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
     note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
     state = wound(state, target["id"], "PG", taken, at, note)
-    left = [o for o in (pending or {}).get("offers", []) if o["kind"] != ev.kind]
+    left = [o for o in pending["offers"] if o["kind"] != ev.kind]
     state["pending_damage"] = dict(pending, offers=left) if left else None
     if target["pg"] == 0 and loser not in state["fallen"]:
         state["pending_down"] = loser
