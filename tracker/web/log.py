@@ -7,6 +7,7 @@ from tracker.store import EventStore
 from tracker.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
 from tracker.web.inputs import int_arg
+from tracker.web.redirects import same_site_path
 from tracker.web.rejections import shows_form
 
 bp = Blueprint("log", __name__)
@@ -55,27 +56,24 @@ def show(position):
     return _event_page(position)
 
 
-@bp.get("/events/<int:position>/retract")
-def confirm(position):
-    """Ask the GM to confirm a retraction, listing every later event it undoes with it."""
-    return _event_page(position, "log/retract.html", next=request.args.get("next", ""))
-
-
 def _refused_retraction(form, rejected, position):
     return _event_page(position, error=rejected.message)
 
 
-@bp.post("/events/<int:position>/retract")
+# One rule for both methods: werkzeug answers 405 rather than 404 when a number too large for the
+# converter meets two rules that share a path but not a method.
+@bp.route("/events/<int:position>/retract", methods=("GET", "POST"))
 @shows_form(_refused_retraction)
 def retract(position):
     """Retract an event (appends a retraction; nothing is deleted); a rewind is confirmed first."""
+    if request.method == "GET":  # the confirmation, listing every later event it undoes with it
+        return _event_page(position, "log/retract.html", next=request.args.get("next", ""))
     form = form_data()
     preview = rewind.preview(get_db(), position)
     if preview and preview["later"] and form.get("confirm") != "rewind":
         return _event_page(position, "log/retract.html", reason=form.get("reason", ""), next=form.get("next", ""))
     service().handle({**form, "type": "RetractEvent", "position": position})
-    back = form.get("next") or url_for("log.show", position=position)
-    return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("log.show", position=position))
+    return redirect(same_site_path(form.get("next") or "") or url_for("log.show", position=position))
 
 
 @bp.get("/streams/<stream>/<int:version>")

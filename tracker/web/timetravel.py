@@ -137,7 +137,7 @@ def rewind_to(duel_id):
     position = rewind.rewind_point(get_db(), f"duel-{duel_id}", at)
     if position is None:  # nothing stands after it: the duel already stands there
         return redirect(url_for("timetravel.travel", duel_id=duel_id, at=at))
-    return redirect(url_for("log.confirm", position=position, next=url_for("duels.show", duel_id=duel_id)))
+    return redirect(url_for("log.retract", position=position, next=url_for("duels.show", duel_id=duel_id)))
 
 
 @bp.get("/duels/<duel_id>/compare")
