@@ -1,0 +1,47 @@
+"""Every workspace and account command as a typed record, parsed once from the form or JSON.
+
+``parse(kind, raw)`` is the one edge where a mapping (a form, a JSON body, a script's dict)
+becomes a command: each class reads its own fields from the mapping, in the order a GM would
+fix them, and raises ``Invalid`` naming the field. The wire format stays the mapping's: a command
+is known by its ``type``, its fields by their names. How it was sent (its ``command_id`` and the
+fingerprint of what it said) rides along for the service's idempotence checks.
+
+A duel's own commands (``PlayTurn``, ``Strike``…) are typed by their ruleset; here they travel
+as a ``DuelCommand`` until the service has found the duel and so the ruleset that parses them.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword, EndAllSessions, EndSession,
+                                       IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
+                                       ShareCampaign, UnshareCampaign)
+from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
+from tracker.commands.duels import START_FIELDS, DuelCommand, StartDuel
+from tracker.commands.workspace import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign,
+                                        EditCharacter, EditSession, PlanSession, RetractEvent)
+from tracker.rules.base import Invalid
+
+__all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "Command",
+           "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
+           "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
+           "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
+           "COMMANDS", "expected", "parse"]
+
+COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
+    CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
+    EditSession, RetractEvent, StartDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
+
+
+def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:
+    """The typed command a mapping asks for; ``duel`` when the policy knows it as a duel's own
+    command. Invalid when the type is unknown or a field is wrong."""
+    command_id = command_id_of(raw)  # a bad id is refused before anything else is looked at
+    cls = DuelCommand if duel else COMMANDS.get(kind)
+    if cls is None:
+        raise Invalid({"type": f"unknown command {kind!r}"})
+    command = cls.parse(raw)
+    return dataclasses.replace(command, command_id=command_id,
+                               fingerprint=fingerprint_of(raw) if command_id else "")

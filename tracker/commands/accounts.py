@@ -1,0 +1,119 @@
+"""Commands on accounts and access: GM accounts, login sessions, API tokens, co-GMs, players' links."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker import accounts
+from tracker.commands.base import Command, key
+from tracker.rules.base import Field, Invalid, parse_fields
+
+
+@dataclass(frozen=True)
+class RegisterGM(Command):
+    username: str
+    password: str = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(**accounts.parse_signup(raw))
+
+
+@dataclass(frozen=True)
+class EndSession(Command):
+    session_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        ending = raw.get("session_id")
+        if not isinstance(ending, str) or not 0 < len(ending) <= 64:
+            raise Invalid({"session_id": "is required (at most 64 characters)"})
+        return cls(ending)
+
+
+@dataclass(frozen=True)
+class EndAllSessions(Command):
+    @classmethod
+    def parse(cls, raw):
+        return cls()
+
+
+@dataclass(frozen=True)
+class ChangePassword(Command):
+    """Both passwords as sent (text, else empty): whether they will do is the handler's to say,
+    as the current one is checked against the account."""
+
+    current_password: str = field(repr=False)
+    new_password: str = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw):
+        current, new = raw.get("current_password"), raw.get("new_password")
+        return cls(current if isinstance(current, str) else "", new if isinstance(new, str) else "")
+
+
+@dataclass(frozen=True)
+class AssignOwnerlessCampaigns(Command):
+    """Touché's own consequence of the first GM registering: never sent from outside."""
+
+
+TOKEN_FIELDS = (Field("label", "Label", "text", required=False, maximum=100),)
+
+
+@dataclass(frozen=True)
+class IssueApiToken(Command):
+    label: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(parse_fields(TOKEN_FIELDS, raw)["label"] or "")
+
+
+@dataclass(frozen=True)
+class RevokeApiToken(Command):
+    token_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("token_id"), "token_id"))
+
+
+@dataclass(frozen=True)
+class ShareCampaign(Command):
+    campaign_id: str
+    username: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("campaign_id"), "campaign_id"), str(raw.get("username") or "").strip())
+
+
+@dataclass(frozen=True)
+class UnshareCampaign(Command):
+    campaign_id: str
+    gm_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("campaign_id"), "campaign_id"), str(raw.get("gm_id") or ""))
+
+
+@dataclass(frozen=True)
+class IssuePlayerLink(Command):
+    link_kind: str  # "display" (a duel's table display) or "recap" (a session's); sent as ``kind``
+    target: str
+
+    @classmethod
+    def parse(cls, raw):
+        target = key(raw.get("target"), "target")
+        if raw.get("kind") not in ("display", "recap"):
+            raise Invalid({"kind": "must be display or recap"})
+        return cls(raw["kind"], target)
+
+
+@dataclass(frozen=True)
+class RevokePlayerLink(Command):
+    link_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("link_id"), "link_id"))

@@ -1,0 +1,78 @@
+"""What every command shares: the ``Command`` record (how it was sent), its ids, its expected
+stream version, and the fingerprint the service keeps to know a retried command again."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from tracker.rules.base import LARGEST_INT, Invalid
+
+ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is sent, not what it says
+
+
+def key(value: Any, name: str) -> str:
+    """An id from a command (letters, digits and underscores), or Invalid naming the field."""
+    if not isinstance(value, str) or not value or len(value) > 64 or not value.replace("_", "").isalnum():
+        raise Invalid({name: "is required"} if not value else {name: "is not a valid id"})
+    return value
+
+
+def expected(raw: Mapping[str, Any]) -> int:
+    """The stream version the form or client was opened at."""
+    value = raw.get("expected_version")
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
+        raise Invalid({"expected_version": "is required (the version the form was opened at)"}) from None
+    if number < 0:
+        raise Invalid({"expected_version": "must be 0 or more"})
+    if number > LARGEST_INT:
+        raise Invalid({"expected_version": f"must be at most {LARGEST_INT}"})
+    return number
+
+
+def as_list(value: Any) -> list:
+    """A form value that may repeat, always as a list."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def command_id_of(raw: Mapping[str, Any]) -> str | None:
+    """The command's id (None when it has none), or Invalid when it is not short text."""
+    command_id = raw.get("command_id") or None
+    if command_id is None:
+        return None
+    if not isinstance(command_id, str):
+        raise Invalid({"command_id": "must be text"})
+    if len(command_id) > 64:
+        raise Invalid({"command_id": "must be at most 64 characters"})
+    return command_id
+
+
+def fingerprint_of(raw: Mapping[str, Any]) -> str:
+    """What the command asks for, as a SHA-256 of its canonical JSON: its type, the ids it targets
+    and its fields, less how it was sent. Secrets (passwords, codes) stay out: the fingerprint is
+    kept in the log, and a fast hash of a password would give the password away."""
+    said = {name: value for name, value in raw.items()
+            if name not in ID_FIELDS and "password" not in str(name) and str(name) != "code"}
+    try:
+        canonical = json.dumps(said, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        raise Invalid({"command_id": "this command is too unusual to be given an id: send it without one"}) from None
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Command:
+    """What every command carries besides its own fields: how it was sent."""
+
+    command_id: str | None = field(default=None, kw_only=True)
+    fingerprint: str = field(default="", kw_only=True, repr=False, compare=False)
+
+    @property
+    def kind(self) -> str:
+        """The command's type, as the wire and the log name it."""
+        return type(self).__name__

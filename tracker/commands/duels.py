@@ -1,0 +1,74 @@
+"""Commands on duels: starting one, and the envelope of a duel's own commands."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from tracker import rules
+from tracker.commands.base import Command, as_list, key
+from tracker.rules.base import Field, Invalid, parse_fields
+
+START_FIELDS = (
+    Field("stakes", "Stakes", "text", required=False, maximum=2000),
+    Field("judge", "Judge", "text", required=False, maximum=200),
+    Field(
+        "challenger",
+        "Who challenged",
+        "choice",
+        required=False,
+        choices=(("", "nobody in particular"), ("a", "Side A challenged"), ("b", "Side B challenged")),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class StartDuel(Command):
+    """``duelists`` pairs a character id with its side; ``setup`` is what the ruleset reads to
+    set the duel up (the whole form, or the JSON body's ``setup`` object)."""
+
+    session_id: str
+    ruleset: str
+    stakes: str
+    judge: str
+    challenger: str
+    duelists: tuple[tuple[str, str], ...]
+    setup: Mapping[str, Any]
+
+    @classmethod
+    def parse(cls, raw):
+        session_id = key(raw.get("session_id"), "session_id")
+        name = raw.get("ruleset")
+        if not isinstance(name, str) or name not in rules.RULESETS:
+            raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
+        common = parse_fields(START_FIELDS, raw)
+        setup = raw.get("setup") if isinstance(raw.get("setup"), dict) else raw
+        return cls(session_id, name, common["stakes"] or "", common["judge"] or "", common["challenger"] or "",
+                   _duelists(raw), setup)
+
+
+def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The chosen characters and their sides: a JSON list, or a form's side_a / side_b ids."""
+    chosen = raw.get("duelists")
+    if not isinstance(chosen, list):
+        return tuple((str(cid), side) for side in ("a", "b") for cid in as_list(raw.get(f"side_{side}")) if cid)
+    for entry in chosen:
+        if not isinstance(entry, dict) or entry.get("side") not in ("a", "b"):
+            raise Invalid({"duelists": "each duelist needs a character_id and a side (a or b)"})
+    return tuple((str(entry.get("character_id")), entry["side"]) for entry in chosen)
+
+
+@dataclass(frozen=True)
+class DuelCommand(Command):
+    """One of a duel's own commands, before its ruleset (known from the duel) types its fields."""
+
+    action: str
+    duel_id: str
+    fields: Mapping[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return self.action
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(str(raw.get("type")), key(raw.get("duel_id"), "duel_id"), raw)
