@@ -16,11 +16,11 @@ csrf = CSRFProtect()
 
 def init_web(app: Flask) -> None:
     from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, log,
-                             player, recaps, sessions, timetravel)
+                             player, recaps, sessions, theme, timetravel)
 
     csrf.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health):
+                   player, api, health, theme):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     app.before_request(access.guard)

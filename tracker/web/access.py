@@ -13,7 +13,7 @@ from tracker.db import get_db
 from tracker.errors import Forbidden
 from tracker.handlers.accounts import token_digest
 
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"}
 
 # Which read model says which campaign a URL's id belongs to.
 LOOKUPS = {

@@ -1,0 +1,140 @@
+"""Every page of Touché, crawled from the demo and a campaign with a duel of each kind, checked
+on a phone, a tablet and a laptop: no sideways scrolling, touch targets of 44 px, the strict CSP
+never refused, and no serious or critical accessibility fault (axe-core) in either theme.
+
+Seats (players' own pages) do not exist yet; the players' pages checked are the table display
+and the player recap. One server, one crawl and one login serve every test of this module."""
+import random
+from pathlib import Path
+
+import pytest
+from waitress.server import create_server
+
+from tests.browser.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: F401  (the same Chromium)
+from tests.browser.crawl import crawl
+from tests.browser.showcase import seed
+from tests.conftest import FAST_HASH, GM_ID, GM_PASSWORD, register_gm
+from tracker import create_app
+from tracker.services import Context
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+TAP = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple and Material guidance)
+VIEWPORTS = {"phone-360": (360, 740), "phone-390": (390, 844), "tablet-768": (768, 1024), "laptop-1366": (1366, 800)}
+TOUCH = {"phone-360", "phone-390", "tablet-768"}
+
+# Sideways overflow, and every visible action control smaller than a thumb on a touch screen.
+MEASURE = """(tap) => {
+  const controls = 'button, a.button, input[type=submit], input[type=button], select, summary, '
+    + '.rocet-card, .pirate-insult, .pill, label.check, label.inline, label.pirate-check, '
+    + 'label:has(> input[type=checkbox]), label:has(> input[type=radio])';
+  const small = [];
+  for (const el of document.querySelectorAll(controls)) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === 'hidden') continue;
+    if (box.width < tap - 0.5 || box.height < tap - 0.5) {
+      small.push(`${el.tagName.toLowerCase()}.${el.className || ''} "${(el.textContent || '').trim().slice(0, 30)}" `
+        + `${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return {overflow: document.documentElement.scrollWidth - window.innerWidth, small};
+}"""
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.impact} ${v.id}: ${v.help} — ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(browser, tmp_path_factory):
+    """The app on a showcase database, its pages crawled once by the logged-in GM."""
+    database = str(tmp_path_factory.mktemp("every-page") / "site.db")
+    app = create_app({"DATABASE": database, "SECRET_KEY": "browser-tests",
+                      "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
+    register_gm(app)
+    ids = seed(database, GM_ID)
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    import threading
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{server.effective_port}"
+
+    context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800})
+    page = context.new_page()
+    page.goto("/login")
+    page.get_by_label("Username").fill("gm")
+    page.get_by_label("Password").fill(GM_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/")
+    starts = ["/", *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
+    walk = crawl(page, base, starts)
+    login = context.storage_state()
+    context.close()
+    yield {"base": base, "walk": walk, "login": login, "ids": ids}
+    server.close()
+
+
+def browse(browser, site, viewport="laptop-1366", **options):
+    """A logged-in tab with its own window size; CSP refusals it meets are collected on it."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(base_url=site["base"], storage_state=site["login"], viewport={"width": width, "height": height},
+                                  has_touch=viewport in TOUCH, **options)
+    page = context.new_page()
+    page.refused = []
+    page.on("console", lambda message: "Content Security Policy" in message.text and page.refused.append(message.text))
+    page.on("response", lambda r: r.status == 404 and "/static/" in r.url and page.refused.append(f"missing {r.url}"))
+    return page
+
+
+def test_the_crawl_reaches_every_kind_of_page(site):
+    pages, fragments = site["walk"].pages, site["walk"].fragments
+    print(f"\n{len(pages)} pages and {len(fragments)} htmx fragments crawled")
+    wanted = ["/", "/campaigns/", "/characters/", "/sessions/", "/duels/", "/travel", "/compare", "/events/", "/streams/",
+              "/history", "/statistics", "/record", "/log", "/settings", "/import", "/play/", "/display", "/recap",
+              "/duels/new", "/characters/new", "/sessions/new", "/edit"]
+    missing = [part for part in wanted if not any(part in url for url in pages)]
+    assert not missing, f"the crawl never reached {missing}"
+    for duel in site["ids"]["duels"].values():
+        assert f"/duels/{duel}" in pages
+    assert any("/display/live" in url for url in fragments)
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_no_page_scrolls_sideways_and_every_control_is_thumb_sized(browser, site, viewport):
+    page = browse(browser, site, viewport)
+    faults = []
+    for url in site["walk"].pages:
+        page.goto(url)
+        measured = page.evaluate(MEASURE, TAP)
+        if measured["overflow"] > 0:
+            faults.append(f"{url}: {measured['overflow']} px wider than the screen")
+        if viewport in TOUCH and measured["small"]:
+            faults.append(f"{url}: controls under {TAP} px: {measured['small'][:4]}")
+    faults += page.refused
+    page.context.close()
+    assert not faults, "\n".join(faults)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_page(browser, site, scheme):
+    page = browse(browser, site, "laptop-1366", color_scheme=scheme)
+    faults = []
+    for url in site["walk"].pages:
+        page.goto(url)
+        page.evaluate(AXE)
+        faults += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN)]
+    page.context.close()
+    assert not faults, "\n".join(faults)
+
+
+def test_axe_on_a_phone_with_the_menu_open(browser, site):
+    page = browse(browser, site, "phone-390", color_scheme="dark")
+    faults = []
+    for url in ["/", f"/duels/{site['ids']['duels']['rocet']}", f"/campaigns/{site['ids']['campaign']}/history"]:
+        page.goto(url)
+        page.get_by_text("Menu").click()
+        page.evaluate(AXE)
+        faults += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN)]
+        assert page.evaluate(MEASURE, TAP)["overflow"] <= 0
+    page.context.close()
+    assert not faults, "\n".join(faults)
