@@ -41,35 +41,41 @@ class Walk:
         self.fragments: list[str] = []
 
 
-def crawl(page, base: str, starts: list[str], per_shape: int = 3) -> Walk:
+def crawl(page, base: str, starts: list[str], per_shape: int = 3, on_page=None) -> Walk:
     """Every same-site page reachable from ``starts``, in the order first reached.
 
-    A URL htmx fetches is asked for as htmx asks (its fragment must answer below 500), then opened
-    as a page too, which includes the same fragment, unless it answers 204 (nothing new)."""
-    walk, queue, seen, shapes = Walk(), [(url, False) for url in starts], set(starts), {}
+    A URL htmx fetches is first asked for as htmx asks (its fragment must answer below 500), then
+    opened as a page too, which includes the same fragment, unless it answered 204 (nothing new).
+    ``on_page(url)`` is called on each page once it is drawn, before the walk moves on."""
+    walk, queue, seen, shapes, fragment_shapes = Walk(), list(starts), set(starts), {}, {}
     while queue:
-        url, fragment = queue.pop(0)
+        url = queue.pop(0)
         kind = shape(url)
         if shapes.get(kind, 0) >= per_shape:
             continue
         shapes[kind] = shapes.get(kind, 0) + 1
-        if fragment:
-            answer = page.request.get(base + url, headers={"HX-Request": "true"})
-            assert answer.status < 500, f"fragment {url} answered {answer.status}"
-            walk.fragments.append(url)
-            if answer.status == 204:
-                continue
         response = page.goto(url)
         assert response is not None and response.status < 500, f"{url} answered {response and response.status}"
         walk.pages.append(url)
         found = page.evaluate(OUTGOING)
+        if on_page:
+            on_page(url)
         for href, is_fragment in [(u, False) for u in found["urls"]] + [(u, True) for u in found["fragments"]]:
             target = urljoin(base + url, href or "")
             if not target.startswith(base + "/"):
                 continue
             target = target[len(base):].split("#")[0]
-            if target in seen or NEVER.search(target) or DOWNLOAD.search(target):
+            if NEVER.search(target) or DOWNLOAD.search(target):
+                continue
+            if is_fragment and target not in walk.fragments and fragment_shapes.get(shape(target), 0) < per_shape:
+                fragment_shapes[shape(target)] = fragment_shapes.get(shape(target), 0) + 1
+                answer = page.request.get(base + target, headers={"HX-Request": "true"})
+                assert answer.status < 500, f"fragment {target} answered {answer.status}"
+                walk.fragments.append(target)
+                if answer.status == 204:
+                    continue  # nothing new (the table display's poll): no page to draw
+            if target in seen:
                 continue
             seen.add(target)
-            queue.append((target, is_fragment))
+            queue.append(target)
     return walk

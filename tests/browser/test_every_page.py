@@ -5,12 +5,13 @@ never refused, and no serious or critical accessibility fault (axe-core) in eith
 Seats (players' own pages) do not exist yet; the players' pages checked are the table display
 and the player recap. One server, one crawl and one login serve every test of this module."""
 import random
+import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from waitress.server import create_server
 
-from tests.browser.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: F401  (the same Chromium)
 from tests.browser.crawl import crawl
 from tests.browser.showcase import seed
 from tests.conftest import FAST_HASH, GM_ID, GM_PASSWORD, register_gm
@@ -39,56 +40,78 @@ MEASURE = """(tap) => {
   return {overflow: document.documentElement.scrollWidth - window.innerWidth, small};
 }"""
 
-AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
+AXE_RUN = """async (rules) => {
+  const options = rules ? {runOnly: {type: 'rule', values: rules}, resultTypes: ['violations']} : {resultTypes: ['violations']};
+  const result = await axe.run(document, options);
   return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => `${v.impact} ${v.id}: ${v.help} — ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
 }"""
 
 
+AXE_THEME_RULES = ["color-contrast", "link-in-text-block"]  # all that a change of colours can change
+
+
+class Findings:
+    """What the walk found on each page: overflow and small controls per window, axe per theme."""
+
+    def __init__(self):
+        self.layout = {name: [] for name in VIEWPORTS}
+        self.axe = {"light": [], "dark": []}
+        self.refused: list[str] = []
+
+    def check(self, page, url):
+        """Measure the page drawn at ``url`` at every window size, then run axe in both themes."""
+        for name, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            measured = page.evaluate(MEASURE, TAP)
+            if measured["overflow"] > 0:
+                self.layout[name].append(f"{url}: {measured['overflow']} px wider than the screen")
+            if name in TOUCH and measured["small"]:
+                self.layout[name].append(f"{url}: controls under {TAP} px: {measured['small'][:4]}")
+        page.evaluate(AXE)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            rules = None if scheme == "light" else AXE_THEME_RULES
+            self.axe[scheme] += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN, rules)]
+        page.emulate_media(color_scheme="light")
+
+
 @pytest.fixture(scope="module")
 def site(browser, tmp_path_factory):
-    """The app on a showcase database, its pages crawled once by the logged-in GM."""
+    """The app on a showcase database, crawled once by the logged-in GM, each page checked as drawn."""
     database = str(tmp_path_factory.mktemp("every-page") / "site.db")
     app = create_app({"DATABASE": database, "SECRET_KEY": "browser-tests",
                       "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
     register_gm(app)
     ids = seed(database, GM_ID)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    import threading
     threading.Thread(target=server.run, daemon=True).start()
     base = f"http://127.0.0.1:{server.effective_port}"
 
-    context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800})
+    context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800}, has_touch=True)
     page = context.new_page()
+    findings = Findings()
+    page.on("console", lambda message: "Content Security Policy" in message.text
+            and findings.refused.append(f"{page.url}: {message.text}"))
+    page.on("response", lambda answer: answer.status == 404 and "/static/" in answer.url
+            and findings.refused.append(f"missing {answer.url}"))
     page.goto("/login")
+    findings.check(page, "/login")
     page.get_by_label("Username").fill("gm")
     page.get_by_label("Password").fill(GM_PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/")
     starts = ["/", *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
-    walk = crawl(page, base, starts)
+    walk = crawl(page, base, starts, on_page=lambda url: findings.check(page, url))
     login = context.storage_state()
     context.close()
-    yield {"base": base, "walk": walk, "login": login, "ids": ids}
+    yield {"base": base, "walk": walk, "login": login, "ids": ids, "findings": findings}
     server.close()
-
-
-def browse(browser, site, viewport="laptop-1366", **options):
-    """A logged-in tab with its own window size; CSP refusals it meets are collected on it."""
-    width, height = VIEWPORTS[viewport]
-    context = browser.new_context(base_url=site["base"], storage_state=site["login"], viewport={"width": width, "height": height},
-                                  has_touch=viewport in TOUCH, **options)
-    page = context.new_page()
-    page.refused = []
-    page.on("console", lambda message: "Content Security Policy" in message.text and page.refused.append(message.text))
-    page.on("response", lambda r: r.status == 404 and "/static/" in r.url and page.refused.append(f"missing {r.url}"))
-    return page
 
 
 def test_the_crawl_reaches_every_kind_of_page(site):
     pages, fragments = site["walk"].pages, site["walk"].fragments
-    print(f"\n{len(pages)} pages and {len(fragments)} htmx fragments crawled")
+    print(f"\n{len(pages) + 1} pages (the login page too) and {len(fragments)} htmx fragments checked")
     wanted = ["/", "/campaigns/", "/characters/", "/sessions/", "/duels/", "/travel", "/compare", "/events/", "/streams/",
               "/history", "/statistics", "/record", "/log", "/settings", "/import", "/play/", "/display", "/recap",
               "/duels/new", "/characters/new", "/sessions/new", "/edit"]
@@ -100,31 +123,28 @@ def test_the_crawl_reaches_every_kind_of_page(site):
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
-def test_no_page_scrolls_sideways_and_every_control_is_thumb_sized(browser, site, viewport):
-    page = browse(browser, site, viewport)
-    faults = []
-    for url in site["walk"].pages:
-        page.goto(url)
-        measured = page.evaluate(MEASURE, TAP)
-        if measured["overflow"] > 0:
-            faults.append(f"{url}: {measured['overflow']} px wider than the screen")
-        if viewport in TOUCH and measured["small"]:
-            faults.append(f"{url}: controls under {TAP} px: {measured['small'][:4]}")
-    faults += page.refused
-    page.context.close()
+def test_no_page_scrolls_sideways_and_every_control_is_thumb_sized(site, viewport):
+    faults = site["findings"].layout[viewport]
     assert not faults, "\n".join(faults)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_page(browser, site, scheme):
-    page = browse(browser, site, "laptop-1366", color_scheme=scheme)
-    faults = []
-    for url in site["walk"].pages:
-        page.goto(url)
-        page.evaluate(AXE)
-        faults += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN)]
-    page.context.close()
+def test_axe_finds_nothing_serious_on_any_page(site, scheme):
+    faults = site["findings"].axe[scheme]
     assert not faults, "\n".join(faults)
+
+
+def test_the_strict_csp_refuses_nothing_and_no_static_file_is_missing(site):
+    faults = site["findings"].refused
+    assert not faults, "\n".join(faults)
+
+
+def browse(browser, site, viewport, **options):
+    """A logged-in tab of its own, with the window size and options asked for."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(base_url=site["base"], storage_state=site["login"],
+                                  viewport={"width": width, "height": height}, has_touch=viewport in TOUCH, **options)
+    return context.new_page()
 
 
 def test_axe_on_a_phone_with_the_menu_open(browser, site):
@@ -136,5 +156,6 @@ def test_axe_on_a_phone_with_the_menu_open(browser, site):
         page.evaluate(AXE)
         faults += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN)]
         assert page.evaluate(MEASURE, TAP)["overflow"] <= 0
+        expect(page.locator("header.top nav a").first).to_be_visible()
     page.context.close()
     assert not faults, "\n".join(faults)
