@@ -159,3 +159,45 @@ def test_axe_on_a_phone_with_the_menu_open(browser, site):
         expect(page.locator("header.top nav a").first).to_be_visible()
     page.context.close()
     assert not faults, "\n".join(faults)
+
+
+def test_without_javascript_the_menu_opens_and_the_theme_switch_works(browser, site):
+    page = browse(browser, site, "phone-390", java_script_enabled=False, color_scheme="light")
+    page.goto(f"/campaigns/{site['ids']['campaign']}")
+    settings = page.locator("header.top nav.account a")
+    expect(settings).to_be_hidden()                  # folded into the menu on a phone
+    page.get_by_text("Menu").click()                 # <details>: no script needed
+    expect(settings).to_be_visible()
+    light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.get_by_role("button", name="Dark theme").click()
+    page.wait_for_url(f"**/campaigns/{site['ids']['campaign']}")  # back where it was chosen
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    dark = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light == "rgb(251, 248, 243)" and dark == "rgb(21, 18, 15)", (light, dark)
+    page.get_by_text("Menu").click()
+    expect(page.get_by_role("button", name="Dark theme")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Auto theme").click()
+    expect(page.locator("html")).not_to_have_attribute("data-theme", "dark")
+    page.context.close()
+
+
+def test_on_a_wide_screen_the_menu_is_laid_out_flat(browser, site):
+    page = browse(browser, site, "laptop-1366")
+    page.goto("/")
+    expect(page.locator("header.top nav.account a")).to_be_visible()
+    expect(page.get_by_text("Menu")).to_be_hidden()
+    page.context.close()
+
+
+def test_a_character_sheet_prints_without_the_app_around_it(browser, site):
+    page = browse(browser, site, "laptop-1366", color_scheme="dark")
+    page.goto(f"/campaigns/{site['ids']['campaign']}")
+    page.locator(".panel a[href^='/characters/']").first.click()
+    page.emulate_media(media="print")
+    expect(page.locator("header.top")).to_be_hidden()
+    expect(page.locator("h1")).to_be_visible()
+    expect(page.locator(".bar").first).to_be_visible()
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+    assert page.evaluate("getComputedStyle(document.querySelector('h1')).color") == "rgb(0, 0, 0)"
+    assert page.locator("form").evaluate_all("forms => forms.every(f => !f.checkVisibility())")
+    page.context.close()

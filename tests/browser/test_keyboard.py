@@ -65,13 +65,16 @@ def test_a_whole_rocet_turn_from_the_keyboard(page, live_app):
     expect(page.locator(".rocet-last caption")).to_contain_text("Turn 1:")
     expect(page.locator("#announcer")).to_contain_text("Logged. Turn 1:")  # what a screen reader hears
 
-    # The turn goes on from the keyboard: damage, a forced discard, until the next turn's cards.
+    # The turn goes on from the keyboard: each step (damage, a forced discard) opens with the focus
+    # on its first button, and Enter takes it, until the next turn's cards have the focus.
     for _ in range(4):
-        if page.locator(".action-PlayTurn input[name=card_a]").first.evaluate("el => el === document.activeElement"):
+        page.wait_for_function("() => document.querySelector('.rocet-actions').contains(document.activeElement)")
+        if page.evaluate("document.activeElement.name") == "card_a":
             break
         expect(page.locator(".rocet-actions button").first).to_be_focused()
+        version = page.locator("input[name=expected_version]").first.input_value()
         page.keyboard.press("Enter")
-        page.wait_for_load_state()
+        page.wait_for_function("v => document.querySelector('input[name=expected_version]').value !== v", arg=version)
     expect(page.locator(".action-PlayTurn h3")).to_contain_text("Turn 2")
     expect(page.locator(".action-PlayTurn input[name=card_a]").first).to_be_focused()
     assert "Turn 1:" in page.locator(".history li").last.inner_text() or page.locator(".history li").count() >= 2
