@@ -123,3 +123,27 @@ def test_a_refused_form_page_opens_on_its_error_summary(page, live_app):
     expect(page.locator(errors.locator("a").first.get_attribute("href"))).to_be_focused()
     page.keyboard.type("Inés")
     tab_until(page, page.get_by_role("button", name="Create character"))
+
+
+def refuse_typed_die(page):
+    """Type an impossible d20 into the next action's first dice box and press Enter."""
+    box = page.locator(".actions form input[type=text]").first
+    box.focus()
+    page.keyboard.type("999")
+    page.keyboard.press("Enter")
+    return box.get_attribute("name")
+
+
+def test_refused_pirate_and_pf2e_actions_focus_their_error_summary(page, live_app):
+    from tests.browser.test_pf2e_duel import seed as seed_pf2e
+    from tests.browser.test_pirate_duel import seed_duel as seed_pirate
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    for duel in (seed_pirate(live_app, kind="sword"), seed_pf2e(live_app)):
+        page.goto(f"/duels/{duel}")
+        name = refuse_typed_die(page)
+        errors = page.locator(".actions .error-summary")
+        expect(errors).to_be_focused()
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.name") == name
