@@ -60,7 +60,8 @@ class Findings:
         self.refused: list[str] = []
 
     def check(self, page, url):
-        """Measure the page drawn at ``url`` at every window size, then run axe in both themes."""
+        """Measure the page drawn at ``url`` at every window size, then run axe: every rule on a wide
+        screen and on a phone, and again in the dark theme the rules a change of colours can fail."""
         for name, (width, height) in VIEWPORTS.items():
             page.set_viewport_size({"width": width, "height": height})
             measured = page.evaluate(MEASURE, TAP)
@@ -69,10 +70,11 @@ class Findings:
             if name in TOUCH and measured["small"]:
                 self.layout[name].append(f"{url}: controls under {TAP} px: {measured['small'][:4]}")
         page.evaluate(AXE)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            rules = None if scheme == "light" else AXE_THEME_RULES
-            self.axe[scheme] += [f"{url}: {fault}" for fault in page.evaluate(AXE_RUN, rules)]
+        self.axe["light"] += [f"{url} (wide): {fault}" for fault in page.evaluate(AXE_RUN, None)]
+        page.set_viewport_size({"width": 390, "height": 844})  # and on a phone, in both themes
+        self.axe["light"] += [f"{url} (phone): {fault}" for fault in page.evaluate(AXE_RUN, None)]
+        page.emulate_media(color_scheme="dark")
+        self.axe["dark"] += [f"{url} (phone): {fault}" for fault in page.evaluate(AXE_RUN, AXE_THEME_RULES)]
         page.emulate_media(color_scheme="light")
 
 
@@ -103,10 +105,34 @@ def site(browser, tmp_path_factory):
     page.wait_for_url("**/")
     starts = ["/", *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
     walk = crawl(page, base, starts, on_page=lambda url: findings.check(page, url))
+    for refused in refusals(page, ids):
+        findings.check(page, refused)
+        walk.pages.append(refused)
     login = context.storage_state()
     context.close()
     yield {"base": base, "walk": walk, "login": login, "ids": ids, "findings": findings}
     server.close()
+
+
+def refusals(page, ids):
+    """Draw refused forms, whose pages a crawl of links never sees; a name for each."""
+    page.goto(f"/campaigns/{ids['campaign']}/characters/new")
+    page.get_by_role("button", name="Create character").click()
+    page.locator(".error-summary").wait_for()
+    yield "refused: new character"
+    page.goto(f"/sessions/{ids['session']}/duels/new?ruleset=pirate")
+    page.get_by_role("button", name="Start the duel").click()
+    page.locator(".error-summary").wait_for()
+    yield "refused: new pirate duel"
+    for ruleset, duel in ids["duels"].items():
+        page.goto(f"/duels/{duel}")
+        if ruleset == "rocet":
+            page.get_by_role("button", name="Reveal & roll").click()  # no card chosen
+        else:
+            page.locator(".actions form input[type=text]").first.fill("999")  # no such die
+            page.keyboard.press("Enter")
+        page.locator(".actions .error-summary").wait_for()
+        yield f"refused: a {ruleset} action (htmx)"
 
 
 def test_the_crawl_reaches_every_kind_of_page(site):
@@ -119,6 +145,7 @@ def test_the_crawl_reaches_every_kind_of_page(site):
     assert not missing, f"the crawl never reached {missing}"
     for duel in site["ids"]["duels"].values():
         assert f"/duels/{duel}" in pages
+    assert sum(url.startswith("refused: ") for url in pages) == 5
     assert any("/display/live" in url for url in fragments)
 
 
