@@ -10,7 +10,7 @@ from tracker.db import open_db
 from tracker.services import Service
 
 
-def seed(database: str, gm_id: str) -> dict:
+def seed(database: str) -> dict:
     """Fill the database; the ids a test starts from: campaign, session, and one duel per ruleset."""
     db = open_db(database)
     try:

@@ -14,7 +14,7 @@ from waitress.server import create_server
 
 from tests.browser.crawl import crawl
 from tests.browser.showcase import seed
-from tests.conftest import FAST_HASH, GM_ID, GM_PASSWORD, register_gm
+from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
 from tracker import create_app
 from tracker.services import Context
 
@@ -23,8 +23,10 @@ TAP = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple and
 VIEWPORTS = {"phone-360": (360, 740), "phone-390": (390, 844), "tablet-768": (768, 1024), "laptop-1366": (1366, 800)}
 TOUCH = {"phone-360", "phone-390", "tablet-768"}
 
-# Sideways overflow, and every visible action control smaller than a thumb on a touch screen.
+# Sideways overflow, and every visible action control smaller than a thumb on a touch screen,
+# with every <details> opened first (the menu, typed dice, other endings) so none hides a fault.
 MEASURE = """(tap) => {
+  for (const details of document.querySelectorAll('details')) details.open = true;
   const controls = 'button, a.button, input[type=submit], input[type=button], select, summary, '
     + '.rocet-card, .pirate-insult, .pill, label.check, label.inline, label.pirate-check, '
     + 'label:has(> input[type=checkbox]), label:has(> input[type=radio])';
@@ -69,7 +71,7 @@ class Findings:
                 self.layout[name].append(f"{url}: {measured['overflow']} px wider than the screen")
             if name in TOUCH and measured["small"]:
                 self.layout[name].append(f"{url}: controls under {TAP} px: {measured['small'][:4]}")
-        page.evaluate(AXE)
+        page.evaluate(AXE)  # with every <details> left open by MEASURE, their contents are checked too
         self.axe["light"] += [f"{url} (wide): {fault}" for fault in page.evaluate(AXE_RUN, None)]
         page.set_viewport_size({"width": 390, "height": 844})  # and on a phone, in both themes
         self.axe["light"] += [f"{url} (phone): {fault}" for fault in page.evaluate(AXE_RUN, None)]
@@ -85,7 +87,7 @@ def site(browser, tmp_path_factory):
     app = create_app({"DATABASE": database, "SECRET_KEY": "browser-tests",
                       "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
     register_gm(app)
-    ids = seed(database, GM_ID)
+    ids = seed(database)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
     base = f"http://127.0.0.1:{server.effective_port}"
@@ -208,8 +210,9 @@ def test_without_javascript_the_menu_opens_and_the_theme_switch_works(browser, s
     page.context.close()
 
 
-def test_on_a_wide_screen_the_menu_is_laid_out_flat(browser, site):
-    page = browse(browser, site, "laptop-1366")
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_on_a_wide_screen_the_menu_is_laid_out_flat(browser, site, script):
+    page = browse(browser, site, "laptop-1366", java_script_enabled=script)
     page.goto("/")
     expect(page.locator("header.top nav.account a")).to_be_visible()
     expect(page.get_by_text("Menu")).to_be_hidden()
@@ -228,3 +231,12 @@ def test_a_character_sheet_prints_without_the_app_around_it(browser, site):
     assert page.evaluate("getComputedStyle(document.querySelector('h1')).color") == "rgb(0, 0, 0)"
     assert page.locator("form").evaluate_all("forms => forms.every(f => !f.checkVisibility())")
     page.context.close()
+
+
+def test_the_measure_sees_a_small_control_and_a_page_too_wide(browser):
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.set_content('<button>ok</button><div style="width: 500px">wide</div>'
+                     '<details><summary>more</summary><button>hidden</button></details>')
+    measured = page.evaluate(MEASURE, TAP)
+    assert measured["overflow"] > 0 and len(measured["small"]) == 3  # both buttons and the summary
+    page.close()
