@@ -93,7 +93,7 @@ def test_a_refused_action_puts_the_focus_on_its_error_summary(page, live_app):
     page.keyboard.press("Enter")
     errors = page.locator(".action-PlayTurn .error-summary")
     expect(errors).to_be_focused()                 # after the htmx swap, not the page body
-    expect(errors).to_contain_text("Card a")
+    expect(errors).to_contain_text("Card, side A")
     expect(page.locator("#announcer")).not_to_contain_text("Logged")
     page.keyboard.press("Tab")
     link = errors.locator("a").first

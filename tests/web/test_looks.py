@@ -77,6 +77,7 @@ def test_a_refused_form_starts_with_a_focused_summary_linking_each_field(client)
     assert 'tabindex="-1" autofocus' in summary
     links = re.findall(r'href="#(f-[^"]+)"', summary)
     assert "f-name" in links and len(links) >= 2
+    assert ">Name: " in summary and "Rocèt DES die: " in summary  # each field by the name the form shows
     for field_id in links:
         assert f'id="{field_id}"' in page, field_id  # each link leads to a field on the page
     assert page.index('class="error-summary"') < page.index('id="f-name"')  # at the top of the form
