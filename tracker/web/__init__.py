@@ -17,13 +17,13 @@ csrf = CSRFProtect()
 
 def init_web(app: Flask) -> None:
     from tracker.web import (access, api, auth, backup, campaigns, characters, duels, health, history, inputs,
-                             limits, log, player, recaps, sessions, throttle, timetravel)
+                             limits, log, player, recaps, sessions, theme, throttle, timetravel)
 
     inputs.init_app(app)  # first: its int converter must be in place before any route is added
     limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
     csrf.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health):
+                   player, api, health, theme):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)

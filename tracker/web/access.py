@@ -15,7 +15,7 @@ from tracker.errors import Forbidden
 from tracker.handlers.accounts import token_digest
 from tracker.handlers.sessions import live_session
 
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"}
 
 # Which read model says which campaign a URL's id belongs to.
 LOOKUPS = {
