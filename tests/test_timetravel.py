@@ -13,7 +13,7 @@ from tracker.db import open_db
 from tracker.projections import engine
 from tracker.services import Service
 from tracker.store import EventStore, loads
-from tracker.web.timetravel import Memo, state_at
+from tracker.projections.timetravel import Memo, state_at
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")
 

@@ -8,6 +8,7 @@ from tracker import policy, setup_code
 from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
 from tracker.errors import Denied
+from tracker.projections import queries
 from tracker.rules.base import Field, Invalid
 from tracker.web import form_data, service
 
@@ -18,7 +19,7 @@ bp = Blueprint("auth", __name__)
 
 
 def has_gm() -> bool:
-    return get_db().execute("SELECT 1 FROM gms LIMIT 1").fetchone() is not None
+    return queries.has_gm(get_db())
 
 
 def signup_open() -> bool:
@@ -67,10 +68,10 @@ def login():
     username = ""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        row = get_db().execute("SELECT id, password_hash FROM gms WHERE username = ?", [username]).fetchone()
-        if row and check_password_hash(row[1], request.form.get("password", "")):
+        row = queries.gm_login(get_db(), username)
+        if row and check_password_hash(row["password_hash"], request.form.get("password", "")):
             session.clear()
-            session["gm_id"] = row[0]
+            session["gm_id"] = row["id"]
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/") and not target.startswith("//")
                             else url_for("campaigns.index"))
@@ -92,11 +93,8 @@ def settings():
 
 
 def _settings_page(new_token: str = "", status: int = 200):
-    tokens = get_db().execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",
-                              [g.gm["id"]]).fetchall()
-    return render_template("auth/settings.html", tokens=tokens, new_token=new_token,
-                           version=get_db().execute("SELECT version FROM gms WHERE id = ?",
-                                                    [g.gm["id"]]).fetchone()[0]), status
+    return render_template("auth/settings.html", tokens=queries.api_tokens(get_db(), g.gm["id"]), new_token=new_token,
+                           version=queries.gm_version(get_db(), g.gm["id"])), status
 
 
 @bp.post("/settings/tokens")
