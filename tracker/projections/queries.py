@@ -187,6 +187,18 @@ def campaign_of(db, name: str, value) -> str | None:
     return row[0] if row else None
 
 
+def campaign_owner(db, campaign_id: str) -> str | None:
+    """The GM who owns the campaign ('' for the whole instance's), None when there is no campaign."""
+    row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+    return row[0] if row else None
+
+
+def shared_with(db, gm_id: str, campaign_id: str) -> bool:
+    """True when the campaign's owner made this GM a co-GM."""
+    return db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
+                      [gm_id, campaign_id]).fetchone() is not None
+
+
 def has_gm(db) -> bool:
     return db.execute("SELECT 1 FROM gms LIMIT 1").fetchone() is not None
 
