@@ -1,5 +1,6 @@
-"""Reads for the pages and the API: each one a few indexed queries on the read models,
-so a page costs the same with a thousand events in the log as with a million."""
+"""Reads for the pages, the API, the handlers and the access checks: each one a few indexed
+queries on the read models, so a page costs the same with a thousand events in the log as with
+a million. Rows come as dicts from sqlite-utils' ``db.query()``."""
 from __future__ import annotations
 
 from typing import Any
