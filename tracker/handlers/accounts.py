@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from tracker import accounts
 from tracker.errors import NotFound
 from tracker.handlers.fields import key
+from tracker.projections import queries
 from tracker.rules.base import Field, Invalid, Refused, parse_fields
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
@@ -24,7 +25,7 @@ def register_gm(service: Service, command: Mapping[str, Any]) -> Outcome:
     from werkzeug.security import generate_password_hash
 
     clean = accounts.parse_signup(command)
-    if service.db.execute("SELECT 1 FROM gms WHERE username = ?", [clean["username"]]).fetchone():
+    if queries.gm_named(service.db, clean["username"]):
         raise Invalid({"username": "is taken"})
     gm_id = service.context.new_id()
     digest = generate_password_hash(clean["password"], method=service.context.password_method)
@@ -72,9 +73,7 @@ def issue_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
 def revoke_api_token(service: Service, command: Mapping[str, Any]) -> Outcome:
     """Revoke one of the acting GM's API tokens."""
     token_id = key(command.get("token_id"), "token_id")
-    if not service.db.execute(
-        "SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?", [token_id, service.context.actor]
-    ).fetchone():
+    if not queries.holds_token(service.db, service.context.actor, token_id):
         raise NotFound("no such token")
     return service.append(
         f"gm-{service.context.actor}", "", None, command, lambda _: [accounts.ApiTokenRevoked(token_id=token_id)]
@@ -86,8 +85,7 @@ def share_campaign(service: Service, command: Mapping[str, Any]) -> Outcome:
     campaign_id = key(command.get("campaign_id"), "campaign_id")
     state = service.existing(f"campaign-{campaign_id}")
     username = str(command.get("username") or "").strip()
-    row = service.db.execute("SELECT id, username FROM gms WHERE username = ?", [username]).fetchone()
-    gm = {"id": row[0], "username": row[1]} if row else None
+    gm = queries.gm_named(service.db, username)
     return service.append(
         f"campaign-{campaign_id}",
         campaign_id,
@@ -115,14 +113,13 @@ def issue_player_link(service: Service, command: Mapping[str, Any]) -> Outcome:
     target = key(command.get("target"), "target")
     if kind not in ("display", "recap"):
         raise Invalid({"kind": "must be display or recap"})
-    table = "duels" if kind == "display" else "sessions"
-    row = service.db.execute(f"SELECT campaign_id FROM {table} WHERE id = ?", [target]).fetchone()
-    if row is None:
+    campaign_id = queries.campaign_of(service.db, "duel_id" if kind == "display" else "session_id", target)
+    if campaign_id is None:
         raise NotFound(f"no such {'duel' if kind == 'display' else 'session'}")
     link_id = secrets.token_hex(8)
     return service.append(
-        f"campaign-{row[0]}",
-        row[0],
+        f"campaign-{campaign_id}",
+        campaign_id,
         None,
         command,
         lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=kind, target=target)],
@@ -132,9 +129,9 @@ def issue_player_link(service: Service, command: Mapping[str, Any]) -> Outcome:
 def revoke_player_link(service: Service, command: Mapping[str, Any]) -> Outcome:
     """Revoke a player link."""
     link_id = key(command.get("link_id"), "link_id")
-    row = service.db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?", [link_id]).fetchone()
-    if row is None:
+    campaign_id = queries.campaign_of_link(service.db, link_id)
+    if campaign_id is None:
         raise NotFound("no such link")
     return service.append(
-        f"campaign-{row[0]}", row[0], None, command, lambda _: [accounts.PlayerLinkRevoked(link_id=link_id)]
+        f"campaign-{campaign_id}", campaign_id, None, command, lambda _: [accounts.PlayerLinkRevoked(link_id=link_id)]
     )
