@@ -1,6 +1,7 @@
 """Dependencies point one way: the rules never reach for Flask, SQLite, the clock or randomness;
 each layer imports only the layers below it; and no module of tracker/ imports itself back."""
 import ast
+import re
 from pathlib import Path
 
 TRACKER = Path(__file__).parent.parent / "tracker"
@@ -125,3 +126,15 @@ def test_each_layer_imports_only_the_layers_below_it():
     assert reaches("tracker.policy", ("tracker.services", "tracker.handlers", "tracker.web")) == {}
     assert reaches("tracker.handlers", ("tracker.bootstrap", "tracker.web")) == {}
     assert reaches("tracker.web", ("tracker.handlers", "tracker.bootstrap")) == {}
+
+
+SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE)\b|\.execute(many)?\(|\.query\(")
+
+
+def test_the_web_layer_only_asks_the_read_models_and_renders():
+    """Every read lives in tracker/projections (cosmicpython's views.py): no SQL in tracker/web."""
+    web = RULES.parent / "web"
+    offenders = {f"{path.relative_to(web)}:{number}": line.strip()
+                 for path in web.rglob("*.py")
+                 for number, line in enumerate(path.read_text().splitlines(), start=1) if SQL.search(line)}
+    assert not offenders

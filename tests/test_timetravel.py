@@ -13,7 +13,7 @@ from tracker.db import open_db
 from tracker.projections import engine
 from tracker import bootstrap
 from tracker.store import EventStore, loads
-from tracker.web.timetravel import Memo, state_at
+from tracker.projections.timetravel import Memo, state_at
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")
 
@@ -99,6 +99,20 @@ def test_a_remembered_state_is_not_used_past_a_later_retraction(service):
         assert state_at(store, stream, version, memo) == state
     last = store.version(stream)
     assert state_at(store, stream, last, memo) == engine.refold(store, stream, last)
+
+
+
+def test_two_databases_never_share_a_remembered_state(tmp_path):
+    """The same ids and positions in two databases (a copy played on differently) are two pasts."""
+    stores = []
+    for seed in (1, 2):
+        service = bootstrap.service(open_db(str(tmp_path / f"copy{seed}.db")), fixed_context())
+        stores.append((EventStore(service.db), random_duels(service, seed=seed, actions=8)))
+    memo = Memo()
+    for store, streams in stores:
+        for stream in streams:
+            for version in range(1, store.version(stream) + 1):
+                assert state_at(store, stream, version, memo) == engine.refold(store, stream, version)
 
 
 # --- the pages ---------------------------------------------------------------------------------

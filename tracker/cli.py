@@ -10,6 +10,7 @@ from flask import Flask, current_app
 from tracker import backup
 from tracker.cli_recap import recap_command
 from tracker.db import open_db
+from tracker.projections import queries
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore
 
@@ -102,7 +103,7 @@ def setup_code_command(url: str) -> None:
     """Print the one-time code that creates the first GM on /setup (none once a GM exists)."""
     from tracker import setup_code
 
-    if _db().execute("SELECT 1 FROM gms LIMIT 1").fetchone():
+    if queries.has_gm(_db()):
         setup_code.discard(current_app)
         click.echo("Touché already has a GM account: no set-up code is needed.")
         return

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from tracker.errors import Denied, Forbidden, NotFound
+from tracker.projections import queries
 from tracker.rules.base import Invalid
 
 
@@ -161,21 +162,19 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:
     """The GM's role in the campaign: OWNER, CO_GM, STRANGER, or None when there is no campaign.
     A campaign nobody owns (made on the command line, like the demo) is open to every GM as a co-GM."""
-    row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
-    if row is None:
+    owner = queries.campaign_owner(db, campaign_id)
+    if owner is None:
         return None
-    if not row[0]:
+    if not owner:
         return CO_GM
-    if row[0] == gm_id:
+    if owner == gm_id:
         return OWNER
-    shared = db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
-                        [gm_id, campaign_id]).fetchone()
-    return CO_GM if shared else STRANGER
+    return CO_GM if queries.shared_with(db, gm_id, campaign_id) else STRANGER
 
 
 def _check_signup(db, context: Context) -> None:
     """An anonymous visitor registers on first start with the set-up code, or while signup is open."""
-    first_start = db.execute("SELECT 1 FROM gms LIMIT 1").fetchone() is None
+    first_start = not queries.has_gm(db)
     if first_start:
         if not context.setup_code_ok:
             raise Invalid({"code": "is not this Touché's set-up code: it is printed in the console where "

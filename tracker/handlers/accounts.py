@@ -9,6 +9,7 @@ from tracker.accounts import token_digest
 from tracker.commands import (AssignOwnerlessCampaigns, IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken,
                               RevokePlayerLink, ShareCampaign, UnshareCampaign)
 from tracker.errors import NotFound
+from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
@@ -18,7 +19,7 @@ def register_gm(service: Service, command: RegisterGM) -> Outcome:
     """Create a GM account (who may, and when, is the access policy's to say)."""
     from werkzeug.security import generate_password_hash
 
-    if service.db.execute("SELECT 1 FROM gms WHERE username = ?", [command.username]).fetchone():
+    if queries.gm_named(service.db, command.username):
         raise Invalid({"username": "is taken"})
     gm_id = service.context.new_id()
     digest = generate_password_hash(command.password, method=service.context.password_method)
@@ -62,9 +63,7 @@ def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:
 
 def revoke_api_token(service: Service, command: RevokeApiToken) -> Outcome:
     """Revoke one of the acting GM's API tokens."""
-    if not service.db.execute(
-        "SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?", [command.token_id, service.context.actor]
-    ).fetchone():
+    if not queries.holds_token(service.db, service.context.actor, command.token_id):
         raise NotFound("no such token")
     return service.append(
         f"gm-{service.context.actor}", "", None, command,
@@ -75,8 +74,7 @@ def revoke_api_token(service: Service, command: RevokeApiToken) -> Outcome:
 def share_campaign(service: Service, command: ShareCampaign) -> Outcome:
     """Let another GM open the campaign."""
     state = service.existing(f"campaign-{command.campaign_id}")
-    row = service.db.execute("SELECT id, username FROM gms WHERE username = ?", [command.username]).fetchone()
-    gm = {"id": row[0], "username": row[1]} if row else None
+    gm = queries.gm_named(service.db, command.username)
     return service.append(
         f"campaign-{command.campaign_id}",
         command.campaign_id,
@@ -99,14 +97,14 @@ def unshare_campaign(service: Service, command: UnshareCampaign) -> Outcome:
 
 def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
     """Make a signed read-only link for players: a duel's display or a session's recap."""
-    table = "duels" if command.link_kind == "display" else "sessions"
-    row = service.db.execute(f"SELECT campaign_id FROM {table} WHERE id = ?", [command.target]).fetchone()
-    if row is None:
+    campaign_id = queries.campaign_of(service.db, "duel_id" if command.link_kind == "display" else "session_id",
+                                      command.target)
+    if campaign_id is None:
         raise NotFound(f"no such {'duel' if command.link_kind == 'display' else 'session'}")
     link_id = secrets.token_hex(8)
     return service.append(
-        f"campaign-{row[0]}",
-        row[0],
+        f"campaign-{campaign_id}",
+        campaign_id,
         None,
         command,
         lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=command.link_kind, target=command.target)],
@@ -115,10 +113,10 @@ def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
 
 def revoke_player_link(service: Service, command: RevokePlayerLink) -> Outcome:
     """Revoke a player link."""
-    row = service.db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?",
-                             [command.link_id]).fetchone()
-    if row is None:
+    campaign_id = queries.campaign_of_link(service.db, command.link_id)
+    if campaign_id is None:
         raise NotFound("no such link")
     return service.append(
-        f"campaign-{row[0]}", row[0], None, command, lambda _: [accounts.PlayerLinkRevoked(link_id=command.link_id)]
+        f"campaign-{campaign_id}", campaign_id, None, command,
+        lambda _: [accounts.PlayerLinkRevoked(link_id=command.link_id)]
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from tracker import rules
 from tracker.commands import DuelCommand, StartDuel, expected
 from tracker.errors import NotFound
+from tracker.projections import queries
 from tracker.rules.base import Dice, Invalid, Refused, parse_command
 from tracker.services import Outcome, Service
-from tracker.store import loads
 
 
 def start_duel(service: Service, command: StartDuel) -> Outcome:
@@ -35,25 +35,22 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
     """Snapshot each chosen character as the rules need them: stats and current points."""
     duelists, errors = [], {}
     for character_id, side in chosen:
-        row = service.db.execute(
-            "SELECT id, name, rank, stats FROM characters WHERE id = ? AND campaign_id = ?",
-            [character_id, campaign_id],
-        ).fetchone()
+        row = queries.character_in(service.db, campaign_id, character_id)
         if row is None:
             errors[f"side_{side}"] = "choose a character of this campaign"
             continue
-        if any(d["id"] == row[0] for d in duelists):  # the read models hold one row per duelist
+        if any(d["id"] == row["id"] for d in duelists):  # the read models hold one row per duelist
             errors[f"side_{side}"] = "a character can take only one place in a duel"
             continue
-        stats = loads(row[3]).get(module.NAME)
+        stats = row["stats"].get(module.NAME)
         duelists.append(
             {
-                "id": row[0],
-                "name": row[1],
+                "id": row["id"],
+                "name": row["name"],
                 "side": side,
-                "rank": row[2],
+                "rank": row["rank"],
                 "stats": stats,
-                "current": _current(service, module, row[0], stats),
+                "current": _current(service, module, row["id"], stats),
             }
         )
     for side in ("a", "b"):
@@ -66,9 +63,7 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
 
 def _current(service: Service, module, character_id: str, stats: dict | None) -> dict:
     """Each track's current value: its maximum less the running total of persisting wounds."""
-    lost = dict(
-        service.db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?", [character_id]).fetchall()
-    )
+    lost = queries.lost_points(service.db, character_id)
     return {
         t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
         for t in module.TRACKS

@@ -158,9 +158,7 @@ PAGE_SIZE = 25
 
 
 def _rows(db, sql: str, params: list | tuple = ()) -> list[dict]:
-    cursor = db.execute(sql, params)
-    names = [c[0] for c in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return list(db.query(sql, params))
 
 
 def clean_filters(args, rulesets, page: int = 1) -> dict:

@@ -1,5 +1,6 @@
-"""Reads for the pages and the API: each one a few indexed queries on the read models,
-so a page costs the same with a thousand events in the log as with a million."""
+"""Reads for the pages, the API, the handlers and the access checks: each one a few indexed
+queries on the read models, so a page costs the same with a thousand events in the log as with
+a million. Rows come as dicts from sqlite-utils' ``db.query()``."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,30 +11,25 @@ from tracker.errors import NotFound
 from tracker.store import loads
 
 
-def _rows(db, sql: str, params: list | tuple = ()) -> list[dict]:
-    cursor = db.execute(sql, params)
-    names = [c[0] for c in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
 def _one(db, sql: str, params: list | tuple, what: str) -> dict:
-    rows = _rows(db, sql, params)
-    if not rows:
+    """The query's one row (sqlite-utils gives it as a dict), or NotFound naming what was asked."""
+    row = next(db.query(sql, params), None)
+    if row is None:
         raise NotFound(f"no such {what}")
-    return rows[0]
+    return row
 
 
 def campaigns(db, gm_id: str | None = None) -> list[dict]:
     """The campaigns a GM may open (theirs, shared with them, the instance's); all without a GM."""
     if gm_id is None:
-        return _rows(db, "SELECT * FROM campaigns ORDER BY name")
-    return _rows(db, "SELECT * FROM campaigns WHERE owner = '' OR id IN"
-                     " (SELECT campaign_id FROM campaign_access WHERE gm_id = ?) ORDER BY name", [gm_id])
+        return list(db.query("SELECT * FROM campaigns ORDER BY name"))
+    return list(db.query("SELECT * FROM campaigns WHERE owner = '' OR id IN"
+                         " (SELECT campaign_id FROM campaign_access WHERE gm_id = ?) ORDER BY name", [gm_id]))
 
 
 def co_gms(db, campaign_id: str) -> list[dict]:
-    return _rows(db, "SELECT a.gm_id, a.role, g.username FROM campaign_access a JOIN gms g ON g.id = a.gm_id"
-                     " WHERE a.campaign_id = ? ORDER BY a.role DESC, g.username", [campaign_id])
+    return list(db.query("SELECT a.gm_id, a.role, g.username FROM campaign_access a JOIN gms g ON g.id = a.gm_id"
+                         " WHERE a.campaign_id = ? ORDER BY a.role DESC, g.username", [campaign_id]))
 
 
 def campaign(db, campaign_id: str) -> dict:
@@ -43,7 +39,7 @@ def campaign(db, campaign_id: str) -> dict:
 
 
 def characters(db, campaign_id: str) -> list[dict]:
-    rows = _rows(db, "SELECT * FROM characters WHERE campaign_id = ? ORDER BY name", [campaign_id])
+    rows = list(db.query("SELECT * FROM characters WHERE campaign_id = ? ORDER BY name", [campaign_id]))
     for row in rows:
         row["stats"] = loads(row["stats"])
     return rows
@@ -55,13 +51,27 @@ def character(db, character_id: str) -> dict:
     return row
 
 
+def character_in(db, campaign_id: str, character_id: str) -> dict | None:
+    """The character, if it belongs to this campaign (None otherwise), with its stats read."""
+    row = next(db.query("SELECT * FROM characters WHERE id = ? AND campaign_id = ?",
+                        [character_id, campaign_id]), None)
+    if row is not None:
+        row["stats"] = loads(row["stats"])
+    return row
+
+
+def lost_points(db, character_id: str) -> dict[str, int]:
+    """What the character has lost on each persisting track, from the running totals."""
+    return dict(db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?",
+                           [character_id]).fetchall())
+
+
 def character_sheet(db, character_id: str, recent: int = 30) -> dict:
     """The sheet: stats, current points per track, the latest wounds (each with the event that
     caused it) and duels, and the record. Totals come from running tables, and lists stop at
     ``recent``, so the sheet costs the same however long the character's history grows."""
     row = character(db, character_id)
-    lost = dict(db.execute("SELECT track, lost FROM track_totals WHERE character_id = ?",
-                           [character_id]).fetchall())
+    lost = lost_points(db, character_id)
     tracks = []
     for name, block in row["stats"].items():
         module = rules.RULESETS.get(name)
@@ -71,10 +81,11 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
             maximum = block.get(track["max_stat"], 0)
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
                            "max": maximum, "current": maximum - lost.get(track["track"], 0)})
-    wounds = _rows(db, "SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d ON d.id = w.duel_id"
-                       " WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?", [character_id, recent])
-    duels = _rows(db, "SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
-                      " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent])
+    wounds = list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
+                           " ON d.id = w.duel_id WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?",
+                           [character_id, recent]))
+    duels = list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
+                          " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent]))
     record: dict[str, dict[str, int]] = {}
     for ruleset, result, count in db.execute(
             "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
@@ -84,7 +95,7 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
 
 
 def sessions(db, campaign_id: str) -> list[dict]:
-    return _rows(db, "SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number DESC", [campaign_id])
+    return list(db.query("SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number DESC", [campaign_id]))
 
 
 def session(db, session_id: str) -> dict:
@@ -92,12 +103,12 @@ def session(db, session_id: str) -> dict:
 
 
 def duels_of_session(db, session_id: str) -> list[dict]:
-    return _rows(db, "SELECT * FROM duels WHERE session_id = ? ORDER BY rowid", [session_id])
+    return list(db.query("SELECT * FROM duels WHERE session_id = ? ORDER BY rowid", [session_id]))
 
 
 def duels_of_campaign(db, campaign_id: str, limit: int = 20) -> list[dict]:
-    return _rows(db, "SELECT * FROM duels WHERE campaign_id = ? ORDER BY rowid DESC LIMIT ?",
-                 [campaign_id, limit])
+    return list(db.query("SELECT * FROM duels WHERE campaign_id = ? ORDER BY rowid DESC LIMIT ?",
+                         [campaign_id, limit]))
 
 
 def duel(db, duel_id: str) -> dict:
@@ -134,9 +145,9 @@ def log_page(db, campaign_id: str, *, category: str | None = None, type_name: st
         where.append("l.position < ?")
         params.append(before)
     order = "s.position" if subject else "l.position"
-    entries = _rows(db, f"SELECT l.*, st.version AS stream_version FROM {source}"
-                        " LEFT JOIN stream_states st ON st.stream = l.stream"
-                        f" WHERE {' AND '.join(where)} ORDER BY {order} DESC LIMIT ?", [*params, limit + 1])
+    entries = list(db.query(f"SELECT l.*, st.version AS stream_version FROM {source}"
+                            " LEFT JOIN stream_states st ON st.stream = l.stream"
+                            f" WHERE {' AND '.join(where)} ORDER BY {order} DESC LIMIT ?", [*params, limit + 1]))
     more = len(entries) > limit
     entries = entries[:limit]
     return {"entries": entries, "next_before": entries[-1]["position"] if more else None}
@@ -145,3 +156,107 @@ def log_page(db, campaign_id: str, *, category: str | None = None, type_name: st
 def log_types() -> list[str]:
     """Every event type there is (for the log's filter)."""
     return sorted(EVENT_TYPES)
+
+
+def log_entry(db, position: int) -> dict | None:
+    """An event's line in the log: its summary and the retraction that took it back, if any."""
+    return next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
+
+
+def event_position(db, stream: str, version: int) -> int | None:
+    """Where a stream's event stands in the whole log (None if there is no such event)."""
+    row = db.execute("SELECT position FROM events WHERE stream = ? AND version = ?", [stream, version]).fetchone()
+    return row[0] if row else None
+
+
+# --- GMs, API tokens, players' links and which campaign an id belongs to ----------------------
+
+# Which read model says which campaign an id (named as in a URL) belongs to.
+CAMPAIGN_OF = {
+    "campaign_id": "SELECT id FROM campaigns WHERE id = ?",
+    "character_id": "SELECT campaign_id FROM characters WHERE id = ?",
+    "session_id": "SELECT campaign_id FROM sessions WHERE id = ?",
+    "duel_id": "SELECT campaign_id FROM duels WHERE id = ?",
+    "position": "SELECT campaign_id FROM log_entries WHERE position = ?",
+    "stream": "SELECT campaign_id FROM stream_states WHERE stream = ?",
+}
+
+
+def campaign_of(db, name: str, value) -> str | None:
+    """The campaign the id ``value`` (of the kind ``name``, a key of CAMPAIGN_OF) belongs to."""
+    row = db.execute(CAMPAIGN_OF[name], [value]).fetchone()
+    return row[0] if row else None
+
+
+def campaign_owner(db, campaign_id: str) -> str | None:
+    """The GM who owns the campaign ('' for the whole instance's), None when there is no campaign."""
+    row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()
+    return row[0] if row else None
+
+
+def shared_with(db, gm_id: str, campaign_id: str) -> bool:
+    """True when the campaign's owner made this GM a co-GM."""
+    return db.execute("SELECT 1 FROM campaign_access WHERE gm_id = ? AND campaign_id = ?",
+                      [gm_id, campaign_id]).fetchone() is not None
+
+
+def has_gm(db) -> bool:
+    return db.execute("SELECT 1 FROM gms LIMIT 1").fetchone() is not None
+
+
+def gm(db, gm_id: str) -> dict | None:
+    return next(db.query("SELECT id, username FROM gms WHERE id = ?", [gm_id]), None)
+
+
+def gm_named(db, username: str) -> dict | None:
+    return next(db.query("SELECT id, username FROM gms WHERE username = ?", [username]), None)
+
+
+def gm_login(db, username: str) -> dict | None:
+    """What a login checks: the GM's id and password hash."""
+    return next(db.query("SELECT id, password_hash FROM gms WHERE username = ?", [username]), None)
+
+
+def gm_version(db, gm_id: str) -> int:
+    return db.execute("SELECT version FROM gms WHERE id = ?", [gm_id]).fetchone()[0]
+
+
+def gm_of_token(db, token_hash: str) -> dict | None:
+    """The GM an API token in force (given by its digest) acts for."""
+    return next(db.query("SELECT g.id, g.username FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
+                         " WHERE t.token_hash = ? AND t.revoked = 0", [token_hash]), None)
+
+
+def api_tokens(db, gm_id: str) -> list[tuple]:
+    """The GM's API tokens as (token_id, label, revoked), oldest first."""
+    return db.execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",
+                      [gm_id]).fetchall()
+
+
+def holds_token(db, gm_id: str, token_id: str) -> bool:
+    return db.execute("SELECT 1 FROM api_tokens WHERE token_id = ? AND gm_id = ?",
+                      [token_id, gm_id]).fetchone() is not None
+
+
+def live_player_link(db, link_id: str) -> dict | None:
+    """A player link in force: its campaign, kind and target (None once revoked)."""
+    return next(db.query("SELECT link_id, campaign_id, kind, target FROM player_links"
+                         " WHERE link_id = ? AND revoked = 0", [link_id]), None)
+
+
+def campaign_of_link(db, link_id: str) -> str | None:
+    """The campaign a player link (in force or revoked) was issued in."""
+    row = db.execute("SELECT campaign_id FROM player_links WHERE link_id = ?", [link_id]).fetchone()
+    return row[0] if row else None
+
+
+def display_link_ids(db, duel_id: str) -> list[str]:
+    """The duel's table-display links in force, in the order they were issued."""
+    return [row[0] for row in db.execute("SELECT link_id FROM player_links WHERE kind = 'display'"
+                                         " AND target = ? AND revoked = 0 ORDER BY rowid", [duel_id])]
+
+
+def recap_link_ids(db, session_id: str) -> list[str]:
+    """The session's player-recap links in force."""
+    return [row[0] for row in db.execute("SELECT link_id FROM player_links WHERE kind = 'recap'"
+                                         " AND target = ? AND revoked = 0 ORDER BY link_id", [session_id])]

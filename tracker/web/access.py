@@ -14,18 +14,9 @@ from tracker.db import get_db
 from tracker.errors import Forbidden
 from tracker.accounts import token_digest
 from tracker.logins import live_session
+from tracker.projections import queries
 
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health"}
-
-# Which read model says which campaign a URL's id belongs to.
-LOOKUPS = {
-    "campaign_id": "SELECT id FROM campaigns WHERE id = ?",
-    "character_id": "SELECT campaign_id FROM characters WHERE id = ?",
-    "session_id": "SELECT campaign_id FROM sessions WHERE id = ?",
-    "duel_id": "SELECT campaign_id FROM duels WHERE id = ?",
-    "position": "SELECT campaign_id FROM log_entries WHERE position = ?",
-    "stream": "SELECT campaign_id FROM stream_states WHERE stream = ?",
-}
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"}
 
 
 def guard():
@@ -40,11 +31,11 @@ def guard():
         if api:
             return jsonify(error="unauthorized", message="send a GM's API token: Authorization: Bearer …"), 401
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
-    for name, sql in LOOKUPS.items():
+    for name in queries.CAMPAIGN_OF:  # the ids a URL may carry, each read to find its campaign
         value = (request.view_args or {}).get(name)
         if value is not None:
-            row = get_db().execute(sql, [value]).fetchone()
-            if row is not None and not may_open(g.gm["id"], row[0]):
+            campaign_id = queries.campaign_of(get_db(), name, value)
+            if campaign_id is not None and not may_open(g.gm["id"], campaign_id):
                 raise Forbidden(f"no such {name.removesuffix('_id')}")
     return None
 
@@ -62,18 +53,14 @@ def _gm_from_session():
         return None
     if not live_session(get_db(), gm_id, session_id, generation):
         return None
-    row = get_db().execute("SELECT id, username FROM gms WHERE id = ?", [gm_id]).fetchone()
-    return {"id": row[0], "username": row[1]} if row else None
+    return queries.gm(get_db(), gm_id)
 
 
 def _gm_from_token():
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    row = get_db().execute(
-        "SELECT g.id, g.username FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
-        " WHERE t.token_hash = ? AND t.revoked = 0", [token_digest(header[7:].strip())]).fetchone()
-    return {"id": row[0], "username": row[1]} if row else None
+    return queries.gm_of_token(get_db(), token_digest(header[7:].strip()))
 
 
 SECURITY_HEADERS = {

@@ -9,6 +9,7 @@ from tracker.accounts import SIGNUP_FIELDS
 from tracker.db import get_db
 from tracker.errors import Denied
 from tracker.logins import current_generation, new_session_id, verify_password
+from tracker.projections import queries
 from tracker.rules.base import Field
 from tracker.web import form_data, service
 from tracker.web.redirects import same_site_path
@@ -21,7 +22,7 @@ bp = Blueprint("auth", __name__)
 
 
 def has_gm() -> bool:
-    return get_db().execute("SELECT 1 FROM gms LIMIT 1").fetchone() is not None
+    return queries.has_gm(get_db())
 
 
 def signup_open() -> bool:
@@ -106,12 +107,9 @@ def settings():
 
 
 def _settings_page(new_token: str = "", status: int = 200):
-    tokens = get_db().execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",
-                              [g.gm["id"]]).fetchall()
-    return render_template("auth/settings.html", tokens=tokens, new_token=new_token,
+    return render_template("auth/settings.html", tokens=queries.api_tokens(get_db(), g.gm["id"]), new_token=new_token,
                            changed=request.args.get("changed") == "password",
-                           version=get_db().execute("SELECT version FROM gms WHERE id = ?",
-                                                    [g.gm["id"]]).fetchone()[0]), status
+                           version=queries.gm_version(get_db(), g.gm["id"])), status
 
 
 def _password_page(form=None, rejected=None):

@@ -42,12 +42,12 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     recorded = EventStore(db).get(position)
     if recorded is None:
         raise NotFound("no such event")
-    entry = db.execute("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]).fetchone()
-    return render_template(template, event=recorded, summary=entry[0] if entry else "",
-                           retracted_by=entry[1] if entry else None,
+    entry = queries.log_entry(db, position)
+    return render_template(template, event=recorded, summary=entry["summary"] if entry else "",
+                           retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),
-                           preview=None if entry and entry[1] else rewind.preview(db, position), **extra), status
+                           preview=None if entry and entry["retracted_by"] else rewind.preview(db, position), **extra), status
 
 
 @bp.get("/events/<int:position>")
@@ -79,8 +79,7 @@ def retract(position):
 @bp.get("/streams/<stream>/<int:version>")
 def by_stream(stream, version):
     """Show the event at a stream's version (the links wounds and history lines use)."""
-    row = get_db().execute("SELECT position FROM events WHERE stream = ? AND version = ?",
-                           [stream, version]).fetchone()
-    if row is None:
+    position = queries.event_position(get_db(), stream, version)
+    if position is None:
         raise NotFound("no such event")
-    return redirect(url_for("log.show", position=row[0]))
+    return redirect(url_for("log.show", position=position))

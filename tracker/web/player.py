@@ -32,11 +32,10 @@ def open_link(token: str, kind: str) -> dict:
         link_id = link_id_of(token)
     except BadSignature:
         raise NotFound("this link is not valid") from None
-    row = get_db().execute("SELECT link_id, campaign_id, kind, target, revoked FROM player_links WHERE link_id = ?",
-                           [link_id]).fetchone()
-    if row is None or row[2] != kind or row[4]:
+    link = queries.live_player_link(get_db(), link_id)
+    if link is None or link["kind"] != kind:
         raise NotFound("this link is not valid, or the GM revoked it")
-    return {"link_id": row[0], "campaign_id": row[1], "kind": row[2], "target": row[3]}
+    return link
 
 
 @bp.get("/<token>/recap")

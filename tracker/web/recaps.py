@@ -3,6 +3,7 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from tracker import recap
 from tracker.db import get_db
+from tracker.projections import queries
 from tracker.services import NotFound
 from tracker.web import service
 from tracker.web.links import sign
@@ -47,6 +48,4 @@ def revoke_link(session_id, link_id):
 @bp.app_template_global()
 def recap_links(session_id: str) -> list[dict]:
     """The session's live player-recap links, each with the token its URL carries."""
-    rows = get_db().execute("SELECT link_id FROM player_links WHERE kind = 'recap' AND target = ? AND revoked = 0"
-                            " ORDER BY link_id", [session_id]).fetchall()
-    return [{"link_id": row[0], "token": sign(row[0])} for row in rows]
+    return [{"link_id": link_id, "token": sign(link_id)} for link_id in queries.recap_link_ids(get_db(), session_id)]

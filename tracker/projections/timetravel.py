@@ -1,0 +1,98 @@
+"""Time travel's reads: a duel as it stood after any one of its events, and its events around one.
+
+The state after event ``v`` is the duel's stream folded from the log up to ``v`` alone, leaving
+out what was retracted by then (what ``engine.refold`` computes): a replay of the log cut at that
+event. Those events never change, so states met along the way are remembered in a small memo
+(a cache of a pure function, never a second truth): a step folds a few events, not the duel.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from tracker import rules
+from tracker.errors import NotFound
+from tracker.projections import engine, replay
+from tracker.store import EventStore
+
+CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
+MEMO_SIZE = 512
+
+
+class Memo:
+    """States of duel streams at given versions, least recently used dropped first."""
+
+    def __init__(self, size: int = MEMO_SIZE):
+        self.size, self.entries, self.lock = size, OrderedDict(), threading.Lock()
+
+    def put(self, key: tuple, position: int, state: dict | None) -> None:
+        with self.lock:
+            self.entries[key] = (position, state)
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def get(self, key: tuple, position: int):
+        """The remembered state, if it was folded from this very event (else None)."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None or entry[0] != position:
+                return None
+            self.entries.move_to_end(key)
+            return entry
+
+
+MEMO = Memo()
+
+
+def _database(store: EventStore) -> str:
+    """The file behind the store, so two databases never share a remembered state."""
+    return store.db.execute("PRAGMA database_list").fetchone()[2]  # the main database comes first
+
+
+def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) -> dict | None:
+    """The stream's state after its event ``version``: ``engine.refold`` up to it, from the memo."""
+    recorded = store.read_stream(stream, version)
+    if not recorded:
+        return None
+    version = recorded[-1].version
+    retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
+    if any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
+        return replay.replay(engine.category(stream), recorded).state
+    retracted = {v for ev in retractions for v in ev.versions}
+    # A remembered state is only good if no retraction came after it (it would change the past).
+    floor = max((r.version for r in recorded if r.type == "EventRetracted"), default=0)
+    database = _database(store)
+    start, state = 0, None
+    for v in range(version, max(floor, 1) - 1, -1):
+        hit = memo.get((database, stream, v), recorded[v - 1].position)
+        if hit is not None:
+            start, state = v, hit[1]
+            break
+    for rec in recorded[start:]:
+        if rec.type != "EventRetracted" and rec.version not in retracted:
+            state = engine.fold(engine.category(stream), state, rec.event, rec.version)
+        if rec.version >= floor and (rec.version % CHECKPOINT_EVERY == 0 or rec.version == version):
+            memo.put((database, stream, rec.version), rec.position, state)
+    return state
+
+
+def duel_events(db, duel_id: str, first: int, last: int, limit: int = -1) -> list[dict]:
+    """The duel's events from version ``first`` to ``last``, with their log lines and retractions."""
+    return list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
+                         " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version LIMIT ?",
+                         [f"duel-{duel_id}", first, last, limit]))
+
+
+def duel_row(db, duel_id: str) -> dict:
+    """The duel's row, without its (possibly long) current state: the view folds its own."""
+    row = next(db.query("SELECT * FROM duels WHERE id = ?", [duel_id]), None)
+    if row is None:
+        raise NotFound("no such duel")
+    return row
+
+
+def moment_at(store: EventStore, duel_id: str, event: dict) -> dict:
+    """What a view of one point needs: the event, the state after it and the ruleset."""
+    state = state_at(store, f"duel-{duel_id}", event["version"])
+    return {"at": event["version"], "event": event, "state": state, "ruleset": rules.get(state["ruleset"])}
