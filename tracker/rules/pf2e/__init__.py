@@ -13,10 +13,12 @@ from tracker.rules.base import Dice, Refused
 from tracker.rules.duel import Abandon, Disqualify, DuelStarted, Yield, decide_ending, evolve_ending, require_running
 
 from . import commands as c
-from . import ending, rounds, spells, strikes
+from . import ending, rounds, samples, spells, strikes
 from .commands import COMMANDS
 from .face import actions, describe, progress, public
 from .fold import fold, started
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import KINDS, SETUP, assumptions, start
 from .sheet import STATS, TRACKS, validate_stats
 from .view import board, choices
@@ -71,4 +73,5 @@ def evolve(state: dict | None, event, at: int) -> dict:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress"]
+           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples"]

@@ -7,9 +7,12 @@ The face every ruleset shares (see ``tracker.rules``); the work is split by idea
 """
 from __future__ import annotations
 
+from . import samples
 from .commands import COMMANDS
 from .fold import describe, evolve, round_word
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .play import ACTION, VERB, decide, fallen
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import KINDS, NAME, SETUP, assumptions, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 
@@ -31,7 +34,8 @@ def validate_campaign_settings(raw) -> dict:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
-           "assumptions", "warnings", "progress"]
+           "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
+           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples"]
 
 ENDINGS = ["MarkWorthiness", "Yield", "Disqualify", "Abandon"]
 
