@@ -60,6 +60,14 @@ def test_registration_refuses_a_statistic_another_ruleset_already_counts():
     assert "clash" not in rules.RULESETS
 
 
+def test_a_statistic_sums_only_known_columns_under_plain_names():
+    assert contract.Statistic("hits", sums={"damage": "amount"}).sums == {"damage": "amount"}
+    with pytest.raises(ValueError, match="sums only"):
+        contract.Statistic("hits", sums={"damage": "amount); DROP TABLE events; --"})
+    with pytest.raises(ValueError, match="plain names"):
+        contract.Statistic("hits", sums={"damage FROM events; --": "amount"})
+
+
 class Table:
     """A campaign on the app's database, played through the service with the sample dice."""
 

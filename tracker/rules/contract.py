@@ -46,9 +46,12 @@ class Statistic:
     sums: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        # Both end up in the SQL that counts the facts: only known columns, only plain names.
         unknown = set(self.sums.values()) - SUMMABLE
         if unknown:
             raise ValueError(f"a statistic sums only {sorted(SUMMABLE)}, not {sorted(unknown)}")
+        if not all(name.isidentifier() for name in self.sums):
+            raise ValueError(f"a statistic's column names must be plain names: {sorted(self.sums)}")
 
 
 SUMMABLE = frozenset({"amount", "duel_won"})
