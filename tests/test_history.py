@@ -140,6 +140,15 @@ def test_a_retracted_turn_leaves_no_facts_and_rebuild_gives_the_same_rows(campai
     assert set(history.TABLES) <= set(schema.TABLES)
 
 
+def test_a_rebuild_drops_the_per_ruleset_tables_of_old_and_fills_the_one_fact_table(campaign):
+    duel, _, _ = campaign.rocet_duel()
+    db = campaign.service.db
+    db.execute("CREATE TABLE history_cards (duel_id TEXT, card TEXT)")
+    rebuild(db, campaign.service.store)
+    assert not db.execute("SELECT name FROM sqlite_master WHERE name = 'history_cards'").fetchall()
+    assert len(campaign.facts("cards", duel, "subject")) == 4
+
+
 # --- the history page -----------------------------------------------------------------------
 
 @pytest.fixture

@@ -31,9 +31,13 @@ CREATE INDEX IF NOT EXISTS history_facts_character
 """
 
 TABLES = ("history_duels", "history_facts")
+# One table per ruleset's facts, before each ruleset declared its own: gone, history_facts holds them.
+RETIRED = ("history_cards", "history_insults", "history_initiative")
 
 
 def create(db) -> None:
+    for table in RETIRED:
+        db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL.split(";"):
         if statement.strip():
             db.execute(statement)
