@@ -153,7 +153,8 @@ def created(answer: tuple[int, dict]) -> dict:
 
 
 def campaign_with_session(client: Client) -> tuple[str, str]:
-    campaign = created(client.command({"type": "CreateCampaign", "name": "Loopback", "ruleset": "pirate"}))["id"]
+    campaign = created(client.command({"type": "CreateCampaign", "name": "Loopback",
+                                       "ruleset": shipped_rulesets()[0]}))["id"]
     session = created(client.command({"type": "PlanSession", "campaign_id": campaign, "number": 1,
                                       "date": "2026-11-29", "title": "Load"}))["id"]
     return campaign, session
