@@ -5,8 +5,9 @@ Two audiences. The GM's recap holds everything: session notes, the assumptions e
 under, the secrets at its end (hands, initiative skills, tradition focus) and every log line.
 The players' recap is built from each ruleset's ``public(state)`` and leaves out every line that
 gives a secret away (the ruleset's ``HIDDEN_FROM_PLAYERS``); the GM's secrets are the ruleset's
-``secrets(state)``. Nothing reads the clock, lists keep the log's
-order and JSON keys are sorted, so the same events always give the same bytes.
+``secrets(state)``, so the recap never needs to know which game it tells. Nothing reads the
+clock, lists keep the log's order and JSON keys are sorted, so the same events always give the
+same bytes.
 """
 from __future__ import annotations
 
