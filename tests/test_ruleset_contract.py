@@ -16,7 +16,7 @@ from tests.conftest import fixed_context
 from tracker import recap, rules
 from tracker.db import open_db
 from tracker.projections import history
-from tracker.projections.engine import refold
+from tracker.projections.engine import rebuild, refold
 from tracker.rules import contract
 from tracker.rules.base import Dice, parse_command
 from tracker.services import Service
@@ -147,6 +147,9 @@ def test_the_scripted_duel_runs_through_decide_evolve_and_every_face(table):
     stats = history.campaign_stats(table.db, table.campaign)
     for statistic in module.STATISTICS:
         assert set(stats[statistic.kind][0]) == {"name", "used", "won", "rate", *statistic.sums}
+    live = [table.db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in history.TABLES]
+    rebuild(table.db, store)
+    assert [table.db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in history.TABLES] == live
 
 
 def test_the_recap_keeps_what_the_ruleset_calls_secret(table):
