@@ -82,7 +82,7 @@ def _edit_page(campaign, form, errors, rules_form=None, rules_errors=None, faile
 
 @bp.post("/campaigns/<campaign_id>/rules/<ruleset>")
 def change_rules(campaign_id, ruleset):
-    """Change the campaign's own settings for a ruleset (e.g. the pirate insult table)."""
+    """Change the campaign's own settings for a ruleset (e.g. a table every duel of it starts from)."""
     form = form_data()
     try:
         service().handle({**form, "type": "ChangeCampaignRules", "campaign_id": campaign_id, "ruleset": ruleset})
