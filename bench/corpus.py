@@ -7,24 +7,14 @@ import random
 import orjson
 
 from bench.driver import play
-from tracker import demo
+from tracker import demo, rules
 from tracker.backup import export_lines
 from tracker.db import open_db
 from tracker import bootstrap
 from tracker.services import Context
 
-SETUPS = [
-    ("rocet", (0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
-    ("rocet", (0, 1), {"kind": "superioridad", "cards": "physical", "weapon_type": "Espada"}),
-    ("rocet", (0, 1), {"kind": "primera_sangre", "cards": "virtual", "weapon_type": "Daga"}),
-    ("rocet", (0, 1), {"kind": "a_muerte", "cards": "virtual", "weapon_type": "Espada"}),
-    ("pirate", (2, 3), {"kind": "sword", "sword_victory": "hits", "hits": 3}),
-    ("pirate", (2, 3), {"kind": "pistol", "distance": 20, "second_a": "Tom", "second_b": "Jack"}),
-    ("pirate", (2, 3), {"kind": "wit"}),
-    ("pf2e", (4, 5), {"kind": "combat"}),
-    ("pf2e", (4, 5), {"kind": "spellcasting"}),
-    ("pf2e", (4, 5), {"kind": "mixed"}),
-]
+# Every sample set-up of every ruleset, with the ruleset's sample pair of duellists.
+SETUPS = [(module.NAME, module.samples.DUELISTS, setup) for module in rules.shipped() for setup in module.samples.SETUPS]
 
 
 def template(duels: int = 30, seed: int = 1, max_actions: int = 60) -> list[str]:
@@ -40,8 +30,7 @@ def template(duels: int = 30, seed: int = 1, max_actions: int = 60) -> list[str]
         ruleset, pair, setup = SETUPS[index % len(SETUPS)]
         # Fresh rivals each time: wounds carry over, and a drained character may not duel.
         rivals = [service.handle({"type": "CreateCharacter", "campaign_id": campaign,
-                                  **dict(demo.CHARACTERS[i], name=f"{demo.CHARACTERS[i]['name']} {index}")}).key
-                  for i in pair]
+                                  **dict(sheet, name=f"{sheet['name']} {index}")}).key for sheet in pair]
         duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": ruleset,
                                "duelists": [{"character_id": rivals[0], "side": "a"},
                                             {"character_id": rivals[1], "side": "b"}],

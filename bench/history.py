@@ -53,12 +53,13 @@ def urls(path: str) -> dict[str, str]:
     # The character with the most duels: the longest record to read.
     character = one("SELECT character_id FROM duelists GROUP BY character_id ORDER BY COUNT(*) DESC LIMIT 1")
     session = one("SELECT id FROM sessions LIMIT 1")
+    ruleset = one("SELECT ruleset FROM history_duels GROUP BY ruleset ORDER BY COUNT(*) DESC LIMIT 1")
     base = f"/campaigns/{campaign}/history"
     db.close()
     return {
         "history page, no filter": base,
         "history, one character": f"{base}?character={character}",
-        "history, Rocèt, longest first, page 3": f"{base}?ruleset=rocet&sort=longest&page=3",
+        "history, one ruleset, longest first, page 3": f"{base}?ruleset={ruleset}&sort=longest&page=3",
         "history, one session, ended by yield": f"{base}?session={session}&ending=yield",
         "history, a character's losses, bloodiest first": f"{base}?character={character}&outcome=loss&sort=bloodiest",
         "history, htmx fragment, drawn duels": f"{base}?outcome=draw",

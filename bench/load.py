@@ -22,9 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.corpus import template  # noqa: E402
 from bench.common import report, write_log as build  # noqa: E402
 from bench.run import rebuild_in_child  # noqa: E402
-from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel  # noqa: E402
+from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, shipped_rulesets, start_duel  # noqa: E402
 
-RULESETS = ("pirate", "rocet", "pf2e")
+RULESETS = shipped_rulesets()
 
 
 def store(path: str, events: int) -> None:

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import gm_client, report, write_log  # noqa: E402
 from bench.corpus import SETUPS, template  # noqa: E402
 from bench.driver import play  # noqa: E402
-from tracker import create_app, demo  # noqa: E402
+from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.engine import rebuild  # noqa: E402
 from tracker import bootstrap  # noqa: E402
@@ -52,8 +52,7 @@ def play_session(path: str, duels: int = 6, seed: int = 11) -> str:
     for index in range(duels):
         ruleset, pair, setup = SETUPS[(index * 3) % len(SETUPS)]
         rivals = [service.handle({"type": "CreateCharacter", "campaign_id": campaign,
-                                  **dict(demo.CHARACTERS[i], name=f"{demo.CHARACTERS[i]['name']} R{index}")}).key
-                  for i in pair]
+                                  **dict(sheet, name=f"{sheet['name']} R{index}")}).key for sheet in pair]
         duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": ruleset, "setup": setup,
                                "stakes": "honour", "duelists": [{"character_id": rivals[0], "side": "a"},
                                                                 {"character_id": rivals[1], "side": "b"}]}).key

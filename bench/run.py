@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import INSERT, gm_client, report, write_log  # noqa: E402
 from bench.corpus import copies, template  # noqa: E402
-from tracker import backup, create_app  # noqa: E402
+from tracker import backup, create_app, rules  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker import bootstrap  # noqa: E402
 from tracker.store import SCHEMA, loads  # noqa: E402
@@ -70,10 +70,10 @@ def one_per_transaction(workdir: str, n: int = 2000) -> None:
     raw = n / (time.perf_counter() - started)
     db = open_db(os.path.join(workdir, "ours-one.db"))
     service = bootstrap.service(db)
-    campaign = service.handle({"type": "CreateCampaign", "name": "Bench", "ruleset": "pirate"}).key
-    character = service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": "C", "rank": "pj",
-                                "stats": {"pirate": {"atq": 3, "def": 12, "pv": 20, "comunicacion": 2,
-                                                     "sab": 11, "car": 12, "iniciativa": 1}}}).key
+    ruleset = rules.shipped()[0]
+    campaign = service.handle({"type": "CreateCampaign", "name": "Bench", "ruleset": ruleset.NAME}).key
+    character = service.handle({"type": "CreateCharacter", "campaign_id": campaign,
+                                **dict(ruleset.samples.DUELISTS[0], name="C", rank="pj")}).key
     started = time.perf_counter()
     for i in range(n):
         service.handle({"type": "EditCharacter", "character_id": character, "name": f"C{i}", "rank": "pj",

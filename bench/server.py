@@ -139,9 +139,11 @@ class Client:
 
 # --- a GM at the table, over the JSON API ------------------------------------------------------
 
-DUELS = {"rocet": ((0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
-         "pirate": ((2, 3), {"kind": "sword", "sword_victory": "hits", "hits": 3}),
-         "pf2e": ((4, 5), {"kind": "combat"})}
+def shipped_rulesets() -> list[str]:
+    """The names of the rulesets the server knows (a test may register more in its own process)."""
+    from tracker import rules
+
+    return [module.NAME for module in rules.shipped()]
 
 
 def created(answer: tuple[int, dict]) -> dict:
@@ -152,20 +154,22 @@ def created(answer: tuple[int, dict]) -> dict:
 
 
 def campaign_with_session(client: Client) -> tuple[str, str]:
-    campaign = created(client.command({"type": "CreateCampaign", "name": "Loopback", "ruleset": "pirate"}))["id"]
+    campaign = created(client.command({"type": "CreateCampaign", "name": "Loopback",
+                                       "ruleset": shipped_rulesets()[0]}))["id"]
     session = created(client.command({"type": "PlanSession", "campaign_id": campaign, "number": 1,
                                       "date": "2026-11-29", "title": "Load"}))["id"]
     return campaign, session
 
 
 def start_duel(client: Client, campaign: str, session: str, ruleset: str) -> str:
-    """A fresh pair of the demo characters for the ruleset, and a duel between them."""
-    from tracker import demo
+    """A fresh pair of the ruleset's sample duellists, and a duel between them under its usual set-up."""
+    from tracker import rules
 
-    pair, setup = DUELS[ruleset]
-    ids = [created(client.command({"type": "CreateCharacter", "campaign_id": campaign, **demo.CHARACTERS[i]}))["id"]
-           for i in pair]
-    return created(client.command({"type": "StartDuel", "session_id": session, "ruleset": ruleset, "setup": setup,
+    samples = rules.get(ruleset).samples
+    ids = [created(client.command({"type": "CreateCharacter", "campaign_id": campaign, **sheet}))["id"]
+           for sheet in samples.DUELISTS]
+    return created(client.command({"type": "StartDuel", "session_id": session, "ruleset": ruleset,
+                                   "setup": samples.SETUPS[0],
                                    "duelists": [{"character_id": ids[0], "side": "a"},
                                                 {"character_id": ids[1], "side": "b"}]}))["id"]
 

@@ -3,6 +3,7 @@ each turn both sides roll a d6, the higher hits for the difference, first to 3 h
 from tracker.events import event
 from tracker.rules import duel
 from tracker.rules.base import Field, Refused, command, parse_fields, update
+from tracker.rules.contract import Fact, HistoryFacts, Statistic
 
 NAME = "coin"
 TITLE = "Coin test duel"
@@ -10,6 +11,11 @@ KINDS = {"plain": "Plain"}
 STATS = (Field("hp", "HP", "int", minimum=1, maximum=99),)
 TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp", "persists": True},)
 SETUP = (Field("hits", "Hits to win", "int", default=3, minimum=1, maximum=9),)
+TURNS_LABEL = "turns"
+HISTORY_EVENTS = ("CoinTurnPlayed",)
+STATISTICS = (Statistic("coin_rolls", sums={"margin": "amount"}),)
+HIDDEN_FROM_PLAYERS = ()
+GM_DETAILS = {}
 
 
 def validate_stats(raw):
@@ -110,3 +116,30 @@ def invariants(state):
                 if not 0 <= n <= state["settings"]["hits"]]
     return problems + duel.ending_problems(state, {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"]
                                                    else "the winner lacks the hits"})
+
+
+def secrets(state):
+    return []
+
+
+def history_facts(state, events):
+    """Each side's roll, and whether it hit (by how much)."""
+    a, b = (duel.side_of(state, side)[0]["id"] for side in "ab")
+    facts = [Fact("coin_rolls", who, str(mine), round=turn, won=mine > theirs, amount=max(mine - theirs, 0))
+             for turn, ev in enumerate(events, 1)
+             for who, mine, theirs in ((a, ev.roll_a, ev.roll_b), (b, ev.roll_b, ev.roll_a))]
+    return HistoryFacts(state["turns"], tuple(facts))
+
+
+class samples:
+    """Two coin duellists and a duel of theirs with typed dice."""
+
+    DUELISTS = ({"name": "Heads", "rank": "pj", "stats": {"coin": {"hp": 9}}},
+                {"name": "Tails", "rank": "villano", "stats": {"coin": {"hp": 9}}})
+    SETUPS = ({"hits": 3}, {"hits": 1})
+
+    @staticmethod
+    def scripted(ids):
+        return {"hits": 2}, [{"type": "Play", "dice_a": [5], "dice_b": [2]},
+                             {"type": "Play", "dice_a": [1], "dice_b": [4]},
+                             {"type": "Play", "dice_a": [6], "dice_b": [3]}]

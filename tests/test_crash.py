@@ -7,14 +7,14 @@ import threading
 import time
 import uuid
 
-from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel
+from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, shipped_rulesets, start_duel
 from tests.test_projections import snapshot
 from tracker.db import open_db
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore
 
 KILLS, WRITERS = 10, 4
-RULESETS = ("pirate", "rocet", "pf2e")
+RULESETS = shipped_rulesets()
 CUT = (OSError, http.client.HTTPException, RuntimeError)  # what a client sees when the server dies
 
 
@@ -28,7 +28,7 @@ def burst(server, duels, campaign, session, acknowledged, lock):
             while True:
                 command = None if table.over else table.next_command()
                 if command is None:  # the duel is over: the next one
-                    duels[index] = start_duel(client, campaign, session, RULESETS[index % 3])
+                    duels[index] = start_duel(client, campaign, session, RULESETS[index % len(RULESETS)])
                     table = Table(client, duels[index], rng)
                     continue
                 command["command_id"] = uuid.uuid4().hex
@@ -54,7 +54,7 @@ def test_killing_the_server_mid_burst_loses_nothing_acknowledged(tmp_path):
     with Server(path) as server:
         setup = Client(server.port, token)
         campaign, session = campaign_with_session(setup)
-        duels = [start_duel(setup, campaign, session, RULESETS[i % 3]) for i in range(WRITERS)]
+        duels = [start_duel(setup, campaign, session, RULESETS[i % len(RULESETS)]) for i in range(WRITERS)]
     for kill in range(KILLS):
         server = Server(path).start()
         server.token = token

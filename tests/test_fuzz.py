@@ -22,10 +22,8 @@ from tracker.handlers import HANDLERS
 FUZZ = dict(deadline=None, derandomize=True,
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
-# A duel of each real ruleset, with the demo characters made for it.
-DUELS = {"rocet": ((0, 1), {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"}),
-         "pirate": ((2, 3), {"kind": "sword", "sword_victory": "hits", "hits": 3}),
-         "pf2e": ((4, 5), {"kind": "combat"})}
+# A duel of each real ruleset: its sample duellists under its usual sample set-up.
+DUELS = {module.NAME: (module.samples.DUELISTS, module.samples.SETUPS[0]) for module in rules.shipped()}
 
 scalars = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
            | st.sampled_from(["", " ", "0", "-1", "1e309", "<script>alert(1)</script>", "../../etc", "\x00", "ñ" * 3]))
@@ -67,9 +65,9 @@ class World:
         return campaign, session
 
     def start(self, ruleset, client=None, session=None, campaign=None):
-        pair, setup = DUELS[ruleset]
+        sheets, setup = DUELS[ruleset]
         ids = [self.api({"type": "CreateCharacter", "campaign_id": campaign or self.campaign,
-                         **demo.CHARACTERS[i]}, client) for i in pair]
+                         **sheet}, client) for sheet in sheets]
         return self.api({"type": "StartDuel", "session_id": session or self.session, "ruleset": ruleset,
                          "duelists": [{"character_id": ids[0], "side": "a"}, {"character_id": ids[1], "side": "b"}],
                          "setup": setup}, client)

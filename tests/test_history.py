@@ -42,8 +42,10 @@ class Campaign:
         return self.service.handle({"type": command, "duel_id": duel,
                                     "expected_version": self.service.version(f"duel-{duel}"), **fields})
 
-    def rows(self, table, duel):
-        return self.service.db.execute(f"SELECT * FROM {table} WHERE duel_id = ? ORDER BY rowid", [duel]).fetchall()
+    def facts(self, kind, duel, columns):
+        """The duel's history facts of one kind, in the order they happened."""
+        return self.service.db.execute(f"SELECT {columns} FROM history_facts WHERE duel_id = ? AND kind = ?"
+                                       " ORDER BY seq", [duel, kind]).fetchall()
 
     def rocet_duel(self, session=None):
         """Inés and Lope, physical cards: Inés's Estocada Alta beats an Insulto, then Lope's Tajo
@@ -90,7 +92,7 @@ def campaign(service):
 
 def test_rocet_facts_are_every_card_laid_and_whether_it_won_the_turn(campaign):
     duel, ines, lope = campaign.rocet_duel()
-    cards = [row[3:] for row in campaign.rows("history_cards", duel)]
+    cards = campaign.facts("cards", duel, "character_id, round, subject, won")
     assert cards == [(ines, 1, "Estocada Alta", 1), (lope, 1, "Insulto", 0),
                      (ines, 2, "Insulto", 0), (lope, 2, "Tajo Circular", 1)]
     stats = history.campaign_stats(campaign.service.db, campaign.id)
@@ -100,7 +102,7 @@ def test_rocet_facts_are_every_card_laid_and_whether_it_won_the_turn(campaign):
 
 def test_pirate_facts_are_every_insult_tried(campaign):
     duel, mara, barba = campaign.wit_duel()
-    insults = [row[3:] for row in campaign.rows("history_insults", duel)]
+    insults = campaign.facts("insults", duel, "character_id, subject, won, amount")
     assert insults == [(mara, "Burla ingeniosa", 1, 3), (barba, "Burla ingeniosa", 0, 0)]
     stats = history.campaign_stats(campaign.service.db, campaign.id)
     assert stats["insults"] == [{"name": "Burla ingeniosa", "used": 2, "won": 1, "damage": 3, "rate": 50}]
@@ -108,7 +110,7 @@ def test_pirate_facts_are_every_insult_tried(campaign):
 
 def test_pf2e_facts_are_each_secret_skill_and_who_won_initiative(campaign):
     duel, seelah, vex = campaign.pf2e_duel()
-    rolls = [row[1:3] + row[4:] for row in campaign.rows("history_initiative", duel)]
+    rolls = campaign.facts("skills", duel, "round, character_id, subject, won, duel_won")
     assert sorted(rolls) == [(1, seelah, "intimidation", 1, 0), (1, vex, "deception", 0, 1),  # and won the duel
                              (2, seelah, "perception", 0, 0), (2, vex, "intimidation", 1, 1)]
     skills = {s["name"]: s for s in history.campaign_stats(campaign.service.db, campaign.id)["skills"]}
@@ -127,7 +129,7 @@ def test_a_retracted_turn_leaves_no_facts_and_rebuild_gives_the_same_rows(campai
                           " ORDER BY version DESC LIMIT 1", [f"duel-{duel}"]).fetchone()[0]
     campaign.service.handle({"type": "RetractEvent", "position": turn_two, "reason": "misread",
                              "expected_version": campaign.service.version(f"duel-{duel}")})
-    assert [row[5] for row in campaign.rows("history_cards", duel)] == ["Estocada Alta", "Insulto"]
+    assert [row[0] for row in campaign.facts("cards", duel, "subject")] == ["Estocada Alta", "Insulto"]
 
     def snapshot():
         return {t: sorted(db.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in history.TABLES}
@@ -136,6 +138,15 @@ def test_a_retracted_turn_leaves_no_facts_and_rebuild_gives_the_same_rows(campai
     rebuild(db, campaign.service.store)
     assert snapshot() == live and all(live.values())
     assert set(history.TABLES) <= set(schema.TABLES)
+
+
+def test_a_rebuild_drops_the_per_ruleset_tables_of_old_and_fills_the_one_fact_table(campaign):
+    duel, _, _ = campaign.rocet_duel()
+    db = campaign.service.db
+    db.execute("CREATE TABLE history_cards (duel_id TEXT, card TEXT)")
+    rebuild(db, campaign.service.store)
+    assert not db.execute("SELECT name FROM sqlite_master WHERE name = 'history_cards'").fetchall()
+    assert len(campaign.facts("cards", duel, "subject")) == 4
 
 
 # --- the history page -----------------------------------------------------------------------

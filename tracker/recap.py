@@ -4,8 +4,10 @@ or JSON.
 Two audiences. The GM's recap holds everything: session notes, the assumptions each duel ran
 under, the secrets at its end (hands, initiative skills, tradition focus) and every log line.
 The players' recap is built from each ruleset's ``public(state)`` and leaves out every line that
-gives a secret away (``HIDDEN_FROM_PLAYERS``). Nothing reads the clock, lists keep the log's
-order and JSON keys are sorted, so the same events always give the same bytes.
+gives a secret away (the ruleset's ``HIDDEN_FROM_PLAYERS``); the GM's secrets are the ruleset's
+``secrets(state)``, so the recap never needs to know which game it tells. Nothing reads the
+clock, lists keep the log's order and JSON keys are sorted, so the same events always give the
+same bytes.
 """
 from __future__ import annotations
 
@@ -24,12 +26,15 @@ FORMATS = {"md": "text/markdown; charset=utf-8", "html": "text/html; charset=utf
            "json": "application/json"}
 VERSION = "touche-recap/1"
 
-# A declined reaction is only ever logged when the defender (or an opponent) could have
-# reacted, so the line alone tells players which secret skill or focus was behind it.
-HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined")
 
-# What the GM's narrative adds beside a line: the secret the event holds and the line omits.
-GM_DETAILS = {"Pf2eInitiativeRolled": lambda data: f"rolled {str(data.get('skill', '?')).capitalize()}"}
+def _hidden_from_players() -> tuple[str, ...]:
+    """The event types whose log line alone gives a secret away, in every ruleset."""
+    return tuple(kind for module in rules.RULESETS.values() for kind in module.HIDDEN_FROM_PLAYERS)
+
+
+def _gm_detail_makers() -> dict:
+    """Event type -> the words for the secret its data holds, which the GM's narrative adds."""
+    return {kind: make for module in rules.RULESETS.values() for kind, make in module.GM_DETAILS.items()}
 
 
 def build(db, session_id: str, audience: str) -> dict:
@@ -69,10 +74,11 @@ def _in(values: list[str]) -> str:
 def _types(db, streams: list[str]) -> dict[str, dict[int, str]]:
     """The event type of each log line that players must not read, by stream and version."""
     found: dict[str, dict[int, str]] = {}
-    if streams:
+    hidden = _hidden_from_players()
+    if streams and hidden:
         for stream, version, kind in db.execute(
                 f"SELECT stream, version, type FROM log_entries WHERE stream IN ({_in(streams)})"
-                f" AND type IN ({_in(HIDDEN_FROM_PLAYERS)})", [*streams, *HIDDEN_FROM_PLAYERS]):
+                f" AND type IN ({_in(hidden)})", [*streams, *hidden]):
             found.setdefault(stream, {})[version] = kind
     return found
 
@@ -80,11 +86,12 @@ def _types(db, streams: list[str]) -> dict[str, dict[int, str]]:
 def _gm_details(db, streams: list[str]) -> dict[str, dict[int, str]]:
     """What the GM's narrative adds beside some lines, read from those few events alone."""
     found: dict[str, dict[int, str]] = {}
-    if streams:
+    makers = _gm_detail_makers()
+    if streams and makers:
         for stream, version, kind, data in db.execute(
                 f"SELECT stream, version, type, data FROM events WHERE stream IN ({_in(streams)})"
-                f" AND type IN ({_in(list(GM_DETAILS))})", [*streams, *GM_DETAILS]):
-            found.setdefault(stream, {})[version] = GM_DETAILS[kind](loads(data))
+                f" AND type IN ({_in(list(makers))})", [*streams, *makers]):
+            found.setdefault(stream, {})[version] = makers[kind](loads(data))
     return found
 
 
@@ -132,8 +139,8 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
         "wounds": wounds,
     }
     if gm:
-        duel["assumptions"] = list(module.assumptions(state)) if hasattr(module, "assumptions") else []
-        duel["secrets"] = _secrets(state)
+        duel["assumptions"] = list(module.assumptions(state))
+        duel["secrets"] = list(module.secrets(state))
     return duel
 
 
@@ -153,23 +160,6 @@ def _duelist(module, d: dict, wounds: list[dict], result: str | None) -> dict:
                        "end": max(0, start - lost), "persists": bool(t["persists"])})
     return {"id": d["id"], "name": d["name"], "side": d["side"], "rank": RANK_LABELS.get(d.get("rank"), ""),
             "result": result or "", "tracks": tracks}
-
-
-def _secrets(state: dict) -> list[str]:
-    """What only the GM knew at the duel's end, in words."""
-    found = []
-    if state.get("mode") == "virtual":  # Rocèt's server-dealt hands
-        for side in sorted(state.get("sides", {})):
-            duelist = state["sides"][side]
-            found.append(f"{duelist['name']}'s hand: {', '.join(duelist.get('hand') or []) or 'empty'}")
-    names = {d["id"]: d["name"] for d in state["duelists"]}
-    for who, roll in sorted((state.get("rolls") or {}).items()):
-        if isinstance(roll, dict) and roll.get("skill"):
-            found.append(f"{names.get(who, who)} rolled {roll['skill']} for initiative in the last round")
-    for who, focus in sorted((state.get("focus") or {}).items()):
-        if focus:
-            found.append(f"{names.get(who, who)}'s tradition focus: {focus}")
-    return found
 
 
 def _characters(duels: list[dict]) -> list[dict]:

@@ -194,7 +194,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
     """A character form: the common fields, then each ruleset's stats block that was filled in.
 
     Stats fields are named ``<ruleset>.<field>`` in forms; the JSON API may also send
-    ``{"stats": {"rocet": {...}}}``. A block left wholly blank is simply absent.
+    ``{"stats": {"<ruleset>": {...}}}``. A block left wholly blank is simply absent.
     """
     errors: dict[str, str] = {}
     try:

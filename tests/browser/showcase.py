@@ -5,16 +5,15 @@ import random
 from bench.corpus import SETUPS
 from bench.driver import play
 from tests.conftest import fixed_context
-from tracker import demo
+from tracker import bootstrap, demo
 from tracker.db import open_db
-from tracker.services import Service
 
 
 def seed(database: str) -> dict:
     """Fill the database; the ids a test starts from: campaign, session, and one duel per ruleset."""
     db = open_db(database)
     try:
-        service = Service(db, fixed_context())
+        service = bootstrap.service(db, fixed_context())
         rng = random.Random(5)
         campaign = demo.seed(db, service)
         session = db.execute("SELECT id FROM sessions WHERE campaign_id = ?", [campaign]).fetchone()[0]

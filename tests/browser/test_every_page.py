@@ -90,7 +90,7 @@ def site(browser, tmp_path_factory):
     ids = seed(database)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     threading.Thread(target=server.run, daemon=True).start()
-    base = f"http://127.0.0.1:{server.effective_port}"
+    base = app.config["BASE_URL"] = f"http://127.0.0.1:{server.effective_port}"  # players' links too
 
     context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800}, has_touch=True)
     page = context.new_page()

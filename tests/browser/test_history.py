@@ -23,6 +23,7 @@ def test_a_filter_swaps_the_table_and_the_url_can_be_bookmarked(page, live_app):
 
     page.goto(f"/campaigns/{table.id}")
     page.get_by_role("link", name="Duel history").click()
+    page.wait_for_url(re.compile(r"/history$"))  # count() does not wait for the page to load
     rows = page.locator("#history-duels tbody tr")
     assert rows.count() == 3
     page.get_by_label("Ruleset").select_option("pirate")

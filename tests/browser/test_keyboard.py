@@ -104,9 +104,9 @@ def test_a_refused_action_puts_the_focus_on_its_error_summary(page, live_app):
 
 def test_a_refused_form_page_opens_on_its_error_summary(page, live_app):
     from tracker.db import open_db
-    from tracker.services import Service
+    from tracker import bootstrap
 
-    service = Service(open_db(live_app.config["DATABASE"]))
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]))
     campaign = service.handle({"type": "CreateCampaign", "name": "Season of Steel", "ruleset": "rocet"}).key
     service.db.close()
     page.set_viewport_size({"width": 390, "height": 844})

@@ -22,7 +22,7 @@ def test_a_new_password_logs_other_browsers_out_and_log_out_everywhere_ends_this
     page.get_by_label("Current password").fill(GM_PASSWORD)
     page.get_by_label("New password").fill("a brand new secret")
     page.get_by_role("button", name="Change password").click()
-    expect(page.get_by_role("status")).to_contain_text("Your password was changed")
+    expect(page.locator("p.notice[role=status]")).to_contain_text("Your password was changed")
 
     other.goto("/")
     expect(other.get_by_role("heading", level=1)).to_have_text("Log in")

@@ -1,14 +1,16 @@
-"""The duel history read model: one row per duel and the per-ruleset facts the statistics count.
+"""The duel history read model: one row per duel and the facts the statistics count.
 
 ``write_duel`` runs from the duel writer, live and in ``rebuild``, so both leave the same rows.
 Facts no state keeps (every card played, every insult tried, every initiative skill) are read
-from the duel's own events, leaving out retracted ones exactly as ``refold`` does; each ruleset
-has ONE extractor below that knows its state and event shapes, and a test that plays a real duel.
+from the duel's own events, leaving out retracted ones exactly as ``refold`` does; each ruleset's
+``history_facts`` knows its state and event shapes, and this module writes what it returns into
+one narrow table, whatever the ruleset.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
+from tracker import rules
 from tracker.events import from_data
 from tracker.projections import replay
 from tracker.store import EventStore, dumps, loads
@@ -19,27 +21,24 @@ CREATE TABLE IF NOT EXISTS history_duels (
     status TEXT NOT NULL, ending TEXT NOT NULL, decided INTEGER NOT NULL, started INTEGER NOT NULL,
     started_at TEXT NOT NULL, turns INTEGER NOT NULL, lost INTEGER NOT NULL, losses TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS history_duels_campaign ON history_duels(campaign_id, started);
-CREATE TABLE IF NOT EXISTS history_cards (
+CREATE TABLE IF NOT EXISTS history_facts (
     duel_id TEXT NOT NULL, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL, character_id TEXT NOT NULL,
-    turn INTEGER NOT NULL, card TEXT NOT NULL, won INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
-CREATE INDEX IF NOT EXISTS history_cards_campaign ON history_cards(campaign_id, card, won);
-CREATE INDEX IF NOT EXISTS history_cards_character ON history_cards(character_id, card, won);
-CREATE TABLE IF NOT EXISTS history_insults (
-    duel_id TEXT NOT NULL, seq INTEGER NOT NULL, campaign_id TEXT NOT NULL, character_id TEXT NOT NULL,
-    insult TEXT NOT NULL, hit INTEGER NOT NULL, damage INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
-CREATE INDEX IF NOT EXISTS history_insults_campaign ON history_insults(campaign_id, insult);
-CREATE INDEX IF NOT EXISTS history_insults_character ON history_insults(character_id, insult);
-CREATE TABLE IF NOT EXISTS history_initiative (
-    duel_id TEXT NOT NULL, round INTEGER NOT NULL, character_id TEXT NOT NULL, campaign_id TEXT NOT NULL,
-    skill TEXT NOT NULL, won INTEGER NOT NULL, duel_won INTEGER NOT NULL, PRIMARY KEY (duel_id, round, character_id));
-CREATE INDEX IF NOT EXISTS history_initiative_campaign ON history_initiative(campaign_id, skill, won, duel_won);
-CREATE INDEX IF NOT EXISTS history_initiative_character ON history_initiative(character_id, skill, won, duel_won);
+    kind TEXT NOT NULL, subject TEXT NOT NULL, round INTEGER NOT NULL, won INTEGER NOT NULL,
+    amount INTEGER NOT NULL, duel_won INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
+CREATE INDEX IF NOT EXISTS history_facts_campaign
+    ON history_facts(campaign_id, kind, subject, won, amount, duel_won);
+CREATE INDEX IF NOT EXISTS history_facts_character
+    ON history_facts(character_id, kind, subject, won, amount, duel_won);
 """
 
-TABLES = ("history_duels", "history_cards", "history_insults", "history_initiative")
+TABLES = ("history_duels", "history_facts")
+# One table per ruleset's facts, before each ruleset declared its own: gone, history_facts holds them.
+RETIRED = ("history_cards", "history_insults", "history_initiative")
 
 
 def create(db) -> None:
+    for table in RETIRED:
+        db.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL.split(";"):
         if statement.strip():
             db.execute(statement)
@@ -52,9 +51,8 @@ def write_duel(db, key: str, version: int, state: dict) -> None:
     for table in TABLES:
         db.execute(f"DELETE FROM {table} WHERE duel_id = ?", [key])
     campaign = state["campaign_id"]
-    extractor = EXTRACTORS.get(state["ruleset"])
-    facts = extractor(state, _events(db, key, version, FACT_TYPES[state["ruleset"]])) if extractor else {}
-    turns = facts.get("turns", state.get("round") or state.get("turn") or 0)
+    module = rules.get(state["ruleset"])
+    found = module.history_facts(state, _events(db, key, version, module.HISTORY_EVENTS))
     losses: dict[str, int] = {}
     for w in state["wounds"]:
         losses[w["track"]] = losses.get(w["track"], 0) + w["amount"]
@@ -65,21 +63,12 @@ def write_duel(db, key: str, version: int, state: dict) -> None:
                " started, started_at, turns, lost, losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                [key, campaign, state["session_id"], state["ruleset"], "over" if outcome else "running",
                 outcome.get("ending", ""), int(bool(outcome.get("winner"))), started[0],
-                loads(started[1]).get("recorded_at", ""), turns, sum(losses.values()), dumps(losses)])
+                loads(started[1]).get("recorded_at", ""), found.turns, sum(losses.values()), dumps(losses)])
     results = outcome.get("results", {})
-    db.conn.executemany("INSERT INTO history_cards (duel_id, seq, campaign_id, character_id, turn, card, won)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [(key, seq, campaign, c["character"], c["turn"], c["card"], int(c["won"]))
-                         for seq, c in enumerate(facts.get("cards", ()))])
-    db.conn.executemany("INSERT INTO history_insults (duel_id, seq, campaign_id, character_id, insult, hit, damage)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [(key, seq, campaign, i["character"], i["insult"], int(i["hit"]), i["damage"])
-                         for seq, i in enumerate(facts.get("insults", ()))])
-    db.conn.executemany("INSERT INTO history_initiative (duel_id, round, character_id, campaign_id, skill, won,"
-                        " duel_won) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [(key, i["round"], i["character"], campaign, i["skill"], int(i["won"]),
-                          int(results.get(i["character"]) == "win"))
-                         for i in facts.get("initiative", ())])
+    db.conn.executemany("INSERT INTO history_facts (duel_id, seq, campaign_id, character_id, kind, subject, round,"
+                        " won, amount, duel_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [(key, seq, campaign, f.character, f.kind, f.subject, f.round, int(f.won), f.amount,
+                          int(results.get(f.character) == "win")) for seq, f in enumerate(found.facts)])
 
 
 def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
@@ -97,55 +86,6 @@ def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
         return [ev for v, t, ev in typed if t != "EventRetracted" and v not in gone]
     retracted = {v for _, t, ev in typed if t == "EventRetracted" for v in ev.versions}
     return [ev for v, t, ev in typed if t != "EventRetracted" and v not in retracted]
-
-
-# --- one extractor per ruleset ----------------------------------------------------------------
-# Each returns {"turns": int, and any of "cards", "insults", "initiative": [fact, …]}.
-
-def rocet_facts(state: dict, events: list) -> dict:
-    """DEPENDS ON the Rocèt state (``turn``, ``sides[side]["id"]``) and RocetTurnResolved
-    (``turn``, ``card_a``, ``card_b``, ``winner``): every card laid, and whether it won its turn."""
-    cards = []
-    for ev in events:
-        for side, card in (("a", ev.card_a), ("b", ev.card_b)):
-            cards.append({"character": state["sides"][side]["id"], "turn": ev.turn, "card": card,
-                          "won": ev.winner == side})
-    return {"turns": state["turn"], "cards": cards}
-
-
-def pirate_facts(state: dict, events: list) -> dict:
-    """DEPENDS ON the pirate state (``round``, ``fighters[side]["id"]``) and PirateInsultTraded
-    (``side``, ``insult``, ``hit``, ``damage``): every insult tried in a duelo de labia."""
-    insults = [{"character": state["fighters"][ev.side]["id"], "insult": ev.insult, "hit": ev.hit,
-                "damage": ev.damage if ev.hit else 0} for ev in events]
-    return {"turns": state["round"], "insults": insults}
-
-
-def pf2e_facts(state: dict, events: list) -> dict:
-    """DEPENDS ON the PF2e state (``round``, ``phase``) and Pf2eInitiativeRolled (``round``,
-    ``duelist``, ``skill``), Pf2eRoundOrdered (``tiers``, best first) and Pf2eTieBroken
-    (``first``): each duelist's secret skill per round, and whether it won that round's initiative."""
-    skills: dict[tuple[int, str], str] = {}
-    first: dict[int, str] = {}
-    for ev in events:
-        name = type(ev).__name__
-        if name == "Pf2eInitiativeRolled":
-            skills[(ev.round, ev.duelist)] = ev.skill
-        elif name == "Pf2eRoundOrdered" and ev.tiers and len(ev.tiers[0]) == 1:
-            first[ev.round] = ev.tiers[0][0]
-        elif name == "Pf2eTieBroken":
-            first[ev.round] = ev.first
-    initiative = [{"round": r, "character": who, "skill": skill, "won": first.get(r) == who}
-                  for (r, who), skill in sorted(skills.items())]
-    # A round counts once someone acted in it; a duel waiting on initiative has not begun the next.
-    rounds = state["round"] - (1 if state["phase"] == "initiative" and state["round"] > 1 else 0)
-    return {"turns": rounds, "initiative": initiative}
-
-
-EXTRACTORS: dict[str, Callable[[dict, list], dict]] = {
-    "rocet": rocet_facts, "pirate": pirate_facts, "pf2e": pf2e_facts}
-FACT_TYPES = {"rocet": ("RocetTurnResolved",), "pirate": ("PirateInsultTraded",),
-              "pf2e": ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")}
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -228,7 +168,7 @@ def filter_choices(db, campaign_id: str) -> dict:
 
 
 def campaign_stats(db, campaign_id: str) -> dict:
-    """The figures a GM shows the table: longest duels, Rocèt cards, insults, PF2e initiative skills."""
+    """The figures a GM shows the table: the longest duel of each ruleset and every ruleset's statistics."""
     longest = _rows(db, "SELECT d.ruleset, d.id, d.title, d.summary, MAX(h.turns) AS turns FROM history_duels h"
                         " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ? GROUP BY d.ruleset"
                         " ORDER BY turns DESC", [campaign_id])
@@ -238,16 +178,18 @@ def campaign_stats(db, campaign_id: str) -> dict:
 
 
 def _facts(db, column: str, value: str) -> dict:
-    """Cards, insults and initiative skills, counted for a campaign or for one character."""
-    cards = _rows(db, f"SELECT card AS name, COUNT(*) AS used, SUM(won) AS won FROM history_cards"
-                      f" WHERE {column} = ? GROUP BY card ORDER BY used DESC, card", [value])
-    insults = _rows(db, f"SELECT insult AS name, COUNT(*) AS used, SUM(hit) AS won, SUM(damage) AS damage"
-                        f" FROM history_insults WHERE {column} = ? GROUP BY insult ORDER BY used DESC, insult", [value])
-    skills = _rows(db, f"SELECT skill AS name, COUNT(*) AS used, SUM(won) AS won, SUM(duel_won) AS duels_won"
-                       f" FROM history_initiative WHERE {column} = ? GROUP BY skill ORDER BY used DESC, skill", [value])
-    for row in cards + insults + skills:
-        row["rate"] = round(100 * row["won"] / row["used"]) if row["used"] else 0
-    return {"cards": cards, "insults": insults, "skills": skills}
+    """Every ruleset's statistics (its facts counted by subject), for a campaign or for one character."""
+    found = {}
+    for module in rules.RULESETS.values():
+        for statistic in module.STATISTICS:
+            sums = "".join(f", SUM({source}) AS {name}" for name, source in statistic.sums.items())
+            rows = _rows(db, f"SELECT subject AS name, COUNT(*) AS used, SUM(won) AS won{sums} FROM history_facts"
+                             f" WHERE {column} = ? AND kind = ? GROUP BY subject ORDER BY used DESC, subject",
+                         [value, statistic.kind])
+            for row in rows:
+                row["rate"] = round(100 * row["won"] / row["used"]) if row["used"] else 0
+            found[statistic.kind] = rows
+    return found
 
 
 def character_record(db, character_id: str, recent: int = 50) -> dict:

@@ -86,6 +86,6 @@ def update(campaign_id):
 @bp.post("/campaigns/<campaign_id>/rules/<ruleset>")
 @shows_form(_edit_page)
 def change_rules(campaign_id, ruleset):
-    """Change the campaign's own settings for a ruleset (e.g. the pirate insult table)."""
+    """Change the campaign's own settings for a ruleset (e.g. a table every duel of it starts from)."""
     service().handle({**form_data(), "type": "ChangeCampaignRules", "campaign_id": campaign_id, "ruleset": ruleset})
     return redirect(url_for("campaigns.edit", campaign_id=campaign_id))

@@ -24,10 +24,10 @@ def index(campaign_id):
 
 @bp.get("/campaigns/<campaign_id>/statistics")
 def statistics(campaign_id):
-    """Show the campaign's duel statistics: longest duels, cards, insults, initiative skills."""
+    """Show the campaign's duel statistics: the longest duels and each ruleset's own figures."""
     db = get_db()
     return render_template("history/statistics.html", campaign=queries.campaign(db, campaign_id),
-                           stats=history.campaign_stats(db, campaign_id))
+                           stats=history.campaign_stats(db, campaign_id), rulesets=rules.RULESETS)
 
 
 @bp.get("/characters/<character_id>/record")
@@ -37,4 +37,5 @@ def record(character_id):
     character = queries.character(db, character_id)
     return render_template("history/character.html", character=character,
                            campaign=queries.campaign(db, character["campaign_id"]), only_filled=True,
+                           rulesets=rules.RULESETS,
                            **history.character_record(db, character_id))

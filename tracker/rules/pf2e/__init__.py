@@ -14,11 +14,14 @@ from tracker.rules.duel import (Abandon, Disqualify, DuelStarted, Yield, decide_
                                 whole_suffix)
 
 from . import commands as c
-from . import ending, rounds, spells, strikes
+from . import ending, rounds, samples, spells, strikes
 from .commands import COMMANDS
 from .face import actions, describe, progress, public
 from .fold import check, fold, started
 from .invariants import invariants
+from .fold import fold, started
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import KINDS, SETUP, assumptions, start
 from .sheet import STATS, TRACKS, validate_stats
 from .view import board, choices
@@ -78,5 +81,5 @@ def evolve(state: dict | None, event, at: int) -> dict:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
-           "retraction_carries", "invariants"]
+           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from tracker.rules.duel import suffix_except
 
+from . import samples
 from .commands import COMMANDS
 from .events import PirateWorthinessMarked
 from .fold import describe, evolve, round_word
 from .invariants import invariants
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .play import ACTION, VERB, decide, fallen
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import KINDS, NAME, SETUP, assumptions, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 
@@ -39,7 +42,8 @@ def validate_campaign_settings(raw) -> dict:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
-           "assumptions", "warnings", "progress", "retraction_carries", "invariants"]
+           "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
+           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
 
 ENDINGS = ["MarkWorthiness", "Yield", "Disqualify", "Abandon"]
 

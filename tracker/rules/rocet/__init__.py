@@ -12,9 +12,12 @@ from tracker.rules.duel import ENDING_COMMANDS, whole_suffix
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
 )
+from tracker.rules.rocet import samples
 from tracker.rules.rocet.decide import decide
 from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.invariants import invariants
+from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
@@ -54,4 +57,5 @@ def actions(state: dict) -> list[str]:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
-           "last_rolls", "beats", "meter_text", "CARDS", "retraction_carries", "invariants"]
+           "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS",
+           "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

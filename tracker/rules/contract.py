@@ -1,0 +1,130 @@
+"""The face every ruleset shows the core, declared once: the ``Ruleset`` protocol, the sample
+duels each brings for tests and benchmarks, and the small records its history hooks return.
+
+The core (services, read models, recaps, web pages) asks a ruleset only through these names
+and never names a ruleset itself; ``tracker.rules.register`` refuses a module that lacks one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+from tracker.rules.base import Dice, Field as FormField
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing a duelist did that the statistics count: a card laid, an insult tried, a skill
+    chosen for initiative. ``kind`` names the statistic it feeds (see ``Statistic``)."""
+
+    kind: str
+    character: str
+    subject: str
+    round: int = 0
+    won: bool = False  # won its turn, hit, won initiative: the statistic's "won" column
+    amount: int = 0  # damage dealt by it, when the statistic counts damage
+
+
+@dataclass(frozen=True)
+class HistoryFacts:
+    """What a duel leaves in the history besides its outcome: how long it ran and its facts."""
+
+    turns: int
+    facts: tuple[Fact, ...] = ()
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One statistics section of a ruleset: its facts of ``kind`` counted by subject.
+
+    Every row has ``name``, ``used``, ``won`` and ``rate`` (won per used, in %); ``sums`` adds
+    columns, row key -> summed fact column (``amount``, or ``duel_won``: the duelist won the duel).
+    """
+
+    kind: str
+    sums: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Both end up in the SQL that counts the facts: only known columns, only plain names.
+        unknown = set(self.sums.values()) - SUMMABLE
+        if unknown:
+            raise ValueError(f"a statistic sums only {sorted(SUMMABLE)}, not {sorted(unknown)}")
+        if not all(name.isidentifier() for name in self.sums):
+            raise ValueError(f"a statistic's column names must be plain names: {sorted(self.sums)}")
+
+
+SUMMABLE = frozenset({"amount", "duel_won"})
+
+
+@runtime_checkable
+class Samples(Protocol):
+    """Sample duels of a ruleset, for the conformance test, the fuzz and crash tests and the benches."""
+
+    DUELISTS: Sequence[Mapping[str, Any]]  # two character sheets (CreateCharacter fields), sides a and b
+    SETUPS: Sequence[Mapping[str, Any]]  # set-ups that start a duel between them; the first is the usual one
+
+    def scripted(self, ids: Mapping[str, str]) -> tuple[Mapping[str, Any], list[dict]]:
+        """A set-up and the commands of a short duel with every die typed (``ids``: character by side)."""
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What the core asks of a ruleset module."""
+
+    NAME: str  # stored in DuelStarted
+    TITLE: str
+    KINDS: Mapping[str, str]  # kind -> label
+    STATS: Sequence[FormField]  # the character stats block it needs
+    TRACKS: Sequence[Mapping[str, Any]]  # {"track", "label", "max_stat", "persists"}
+    SETUP: Sequence[FormField]  # the duel set-up form
+    COMMANDS: Mapping[str, type]  # command name -> command class (with its FIELDS)
+    TURNS_LABEL: str  # what its duels count: "turns", "rounds"
+    HISTORY_EVENTS: tuple[str, ...]  # the event types ``history_facts`` reads
+    STATISTICS: tuple[Statistic, ...]  # its sections on the statistics and record pages
+    HIDDEN_FROM_PLAYERS: tuple[str, ...]  # event types whose log line alone gives a secret away
+    GM_DETAILS: Mapping[str, Callable[[dict], str]]  # event type -> the secret its data holds, in words
+    samples: Samples
+
+    def validate_stats(self, raw: Mapping[str, Any]) -> dict: ...
+
+    def start(self, header: dict, setup: Mapping[str, Any], duelists: list[dict], dice: Dice) -> list: ...
+
+    def decide(self, state: dict, command: Any, dice: Dice) -> list: ...
+
+    def evolve(self, state: dict | None, event: Any, at: int) -> dict: ...
+
+    def actions(self, state: dict) -> list[str]: ...
+
+    def describe(self, state: dict, event: Any) -> str: ...
+
+    def public(self, state: dict) -> dict: ...
+
+    def progress(self, state: dict) -> str: ...
+
+    def assumptions(self, state: dict) -> list[str]: ...
+
+    def secrets(self, state: dict) -> list[str]: ...
+
+    def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
+
+
+# Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent) and CAMPAIGN_SETTINGS with
+# validate_campaign_settings(raw) (what a campaign keeps for every duel of the ruleset).
+OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings")
+
+
+def missing(module: ModuleType) -> list[str]:
+    """The names of the interface ``module`` lacks (its samples' included), in declaration order."""
+    lacking = [name for name in _members(Ruleset) if not hasattr(module, name)]
+    samples = getattr(module, "samples", None)
+    if samples is not None:
+        lacking += [f"samples.{name}" for name in _members(Samples) if not hasattr(samples, name)]
+    if hasattr(module, "CAMPAIGN_SETTINGS") != hasattr(module, "validate_campaign_settings"):
+        lacking.append("CAMPAIGN_SETTINGS and validate_campaign_settings (both or neither)")
+    return lacking
+
+
+def _members(protocol: type) -> list[str]:
+    own = [name for name in vars(protocol) if not name.startswith("_")]
+    return list(protocol.__annotations__) + [name for name in own if name not in protocol.__annotations__]
