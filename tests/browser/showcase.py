@@ -21,8 +21,8 @@ def seed(database: str) -> dict:
         duels = {}
         for index, (ruleset, pair, setup) in enumerate(SETUPS):
             rivals = [service.handle({"type": "CreateCharacter", "campaign_id": campaign,
-                                      **dict(demo.CHARACTERS[i], name=f"{demo.CHARACTERS[i]['name']} {index}")}).key
-                      for i in pair]
+                                      **dict(sheet, name=f"{sheet['name']} {index}")}).key
+                      for sheet in pair]
             duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": ruleset, "setup": setup,
                                    "duelists": [{"character_id": rivals[0], "side": "a"},
                                                 {"character_id": rivals[1], "side": "b"}]}).key
