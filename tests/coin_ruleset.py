@@ -2,7 +2,9 @@
 each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
 from tracker.events import event
 from tracker.rules import duel
-from tracker.rules.base import Field, Refused, command, parse_fields, update
+from tracker.rules.base import Refused
+from tracker.rules.fields import Field, command, parse_fields
+from tracker.rules.state import update
 
 NAME = "coin"
 TITLE = "Coin test duel"

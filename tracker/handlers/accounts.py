@@ -9,7 +9,8 @@ from typing import Any, Mapping
 from tracker import accounts
 from tracker.errors import NotFound
 from tracker.handlers.fields import key
-from tracker.rules.base import Field, Invalid, Refused, parse_fields
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.fields import Field, parse_fields
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
 

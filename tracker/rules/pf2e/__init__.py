@@ -9,14 +9,15 @@ confirms the victory the rules propose. The modules: ``sheet`` (stats block), ``
 """
 from __future__ import annotations
 
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import (Abandon, Disqualify, DuelStarted, Yield, decide_ending, evolve_ending, require_running,
                                 whole_suffix)
 
 from . import commands as c
 from . import ending, rounds, spells, strikes
 from .commands import COMMANDS
-from .face import actions, describe, progress, public
+from .describe import actions, describe, progress, public
 from .fold import check, fold, started
 from .invariants import invariants
 from .setup import KINDS, SETUP, assumptions, start

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Field, Refused, parse_fields
+from tracker.rules.base import Refused
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
 
 KINDS = {"combat": "Combat duel", "spellcasting": "Spellcasting duel", "mixed": "Mixed duel (combat and spells)"}

@@ -13,7 +13,7 @@ from .commands import COMMANDS
 from .events import PirateWorthinessMarked
 from .fold import describe, evolve, round_word
 from .invariants import invariants
-from .play import ACTION, VERB, decide, fallen
+from .decide import ACTION, VERB, decide, fallen
 from .setup import KINDS, NAME, SETUP, assumptions, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.base import ImpossibleHistory, update
+from tracker.rules.base import ImpossibleHistory
+from tracker.rules.state import update
 from tracker.rules.duel import (SIDES, DuelDrawn, DuelStarted, DuelWon, describe_ending, evolve_ending, initial,
                                 other, wound)
 

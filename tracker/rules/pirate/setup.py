@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Dice, Field, Invalid, Refused, parse_fields
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
 
 from .rolls import max_damage

@@ -18,7 +18,7 @@ from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
-from tracker.rules.rocet.text import assumptions, beats, describe, last_rolls, meter_text, progress, public
+from tracker.rules.rocet.describe import assumptions, beats, describe, last_rolls, meter_text, progress, public
 
 COMMANDS = {
     "PlayTurn": PlayTurn,

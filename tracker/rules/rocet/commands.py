@@ -1,7 +1,7 @@
 """What the GM can do in a Rocèt duel (besides the common Yield, Disqualify, Abandon)."""
 from __future__ import annotations
 
-from tracker.rules.base import Field, command
+from tracker.rules.fields import Field, command
 from tracker.rules.duel import SIDE_CHOICES
 from tracker.rules.rocet.terms import CARDS
 

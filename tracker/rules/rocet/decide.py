@@ -1,7 +1,8 @@
 """Rocèt's decisions: a command and the state give new events, or a refusal the GM reads."""
 from __future__ import annotations
 
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import (
     ENDING_COMMANDS, DuelWon, SIDES, other, require_running, decide_ending,
 )

@@ -16,7 +16,7 @@ from tracker.rules.rocet.events import (
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
-from tracker.rules.rocet.text import describe
+from tracker.rules.rocet.describe import describe
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import (ENDING_COMMANDS, SIDES, DuelDrawn, DuelWon, decide_ending, other,
                                 require_running)
 
