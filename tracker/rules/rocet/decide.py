@@ -27,9 +27,7 @@ def decide(state: dict, cmd, dice: Dice) -> list:
     if type(cmd) in ENDING_COMMANDS.values():
         return decide_ending(state, cmd)
     require_running(state)
-    handlers = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
-                ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
-    handler = handlers.get(type(cmd))
+    handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise Refused(f"unknown command {type(cmd).__name__}")
     return handler(state, cmd, dice)
@@ -220,3 +218,7 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
     down = _fallen(state)
     return [RocetDuelistFell(side=down, condition="dead"),
             DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
+
+
+HANDLERS = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+            ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
