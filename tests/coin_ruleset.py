@@ -60,22 +60,20 @@ def decide(state, cmd, dice):
     return duel.decide_ending(state, cmd)
 
 
-def evolve(state, ev, at):
-    if isinstance(ev, duel.DuelStarted):
-        return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
-    ended = duel.evolve_ending(state, ev)
-    if ended is not None:
-        return update(ended, history=state["history"] + [{"at": at, "text": describe(state, ev)}])
-    if isinstance(ev, CoinTurnPlayed):
-        state = update(state, turns=state["turns"] + 1,
-                       history=state["history"] + [{"at": at, "text": describe(state, ev)}])
-        if ev.roll_a != ev.roll_b:
-            winner = "a" if ev.roll_a > ev.roll_b else "b"
-            loser = duel.side_of(state, duel.other(winner))[0]
-            state = update(state, hits={**state["hits"], winner: state["hits"][winner] + 1})
-            state = duel.wound(state, loser["id"], "HP", abs(ev.roll_a - ev.roll_b), at, "coin hit")
-        return state
-    raise TypeError(type(ev).__name__)
+def started(ev):
+    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
+
+
+def mutate(ev, state, at):
+    if not isinstance(ev, CoinTurnPlayed):
+        raise TypeError(type(ev).__name__)
+    state = update(state, turns=state["turns"] + 1)
+    if ev.roll_a != ev.roll_b:
+        winner = "a" if ev.roll_a > ev.roll_b else "b"
+        loser = duel.side_of(state, duel.other(winner))[0]
+        state = update(state, hits={**state["hits"], winner: state["hits"][winner] + 1})
+        state = duel.wound(state, loser["id"], "HP", abs(ev.roll_a - ev.roll_b), at, "coin hit")
+    return state
 
 
 def actions(state):
@@ -106,9 +104,15 @@ def progress(state):
 retraction_carries = duel.whole_suffix
 
 
+ENDINGS = {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"] else "the winner lacks the hits"}
+
+
 def invariants(state):
     """Hits never pass the number that wins, and a win by hits has them."""
     problems = [f"side {side} has {n} hits" for side, n in state["hits"].items()
                 if not 0 <= n <= state["settings"]["hits"]]
-    return problems + duel.ending_problems(state, {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"]
-                                                   else "the winner lacks the hits"})
+    return problems + duel.ending_problems(state, ENDINGS)
+
+
+# Built last: it folds with describe and ENDINGS above.
+evolve = duel.evolver(started, mutate, describe, ENDINGS)

@@ -1,4 +1,5 @@
-"""What the duel page draws from a Pathfinder 2e state: plain data, no markup, no decisions.
+"""What a Pathfinder 2e duel shows: the players' view, progress, legal actions, assumptions, and
+what the duel page draws (plain data, no markup, no decisions).
 
 ``board`` works on the GM's state and on ``public(state)`` alike: it reads secret keys
 (initiative skills, reactions, tradition focus, pending reactions) only when they are there,
@@ -6,8 +7,10 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 """
 from __future__ import annotations
 
+from .setup import judge_name
 from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
-from .table import REACTION_NAMES, initiative_skills
+from .table import REACTION_NAMES, able, initiative_skills, name, opponents
+from .terms import TEAMS, VICTORIES
 
 SIDE_LABELS = {"a": "Side A", "b": "Side B"}
 
@@ -220,3 +223,110 @@ def _tag_sides(state: dict) -> list[dict]:
         if into and state["hp"][into["id"]] > 0 and (state.get("turn") == out_id or state["hp"][out_id] <= 0):
             out.append({"side": side, "out": _name(state, out_id), "into": into["name"]})
     return out
+
+
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending")
+
+
+def public(state: dict) -> dict:
+    """The state without initiative skills (nor what they grant) and without pending reactions."""
+    view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
+    view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
+    view["waiting"] = state["pending"] is not None
+    return view
+
+
+def progress(state: dict) -> str:
+    if state.get("outcome"):
+        return "Over" + (", escalated to combat" if state["escalated"] else "")
+    if state["proposal"]:
+        return f"Round {state['round']}, the judge must confirm"
+    if state["turn"]:
+        return f"Round {state['round']}, {name(state, state['turn'])}'s turn"
+    if state["phase"] == "ordering":
+        return f"Round {state['round']}, initiative tie"
+    return f"Round {state['round']}, initiative"
+
+
+def actions(state: dict) -> list[str]:
+    """The commands legal right now."""
+    if state.get("outcome"):
+        return [] if state["escalated"] else ["EscalateToCombat"]
+    endings = ["Yield", "Disqualify", "Abandon"]
+    if state["proposal"]:
+        return ["ConfirmVictory", "DeclineVictory"] + endings
+    pending = state["pending"]
+    if pending:
+        moves = ["DeceptiveSidestep", "DeclineSidestep"] if pending["kind"] == "strike" else \
+            ["DuelingCounter", "DeclineCounter"]
+        return moves + endings
+    moves = []
+    if state["phase"] == "initiative":
+        moves.append("RollInitiative")
+    elif state["phase"] == "ordering":
+        moves.append("BreakTie")
+    elif state["turn"]:
+        moves += _turn_actions(state, state["turn"])
+    if state["active"] is not None and _can_tag(state):
+        moves.append("Tag")
+    if state["settings"]["victory"] == "custom":
+        moves.append("ConfirmVictory")
+    return moves + endings
+
+
+def _turn_actions(state: dict, who: str) -> list[str]:
+    moves = []
+    if state["kind"] != "spellcasting" and not state["acted"] and state["order"][:1] == [who] \
+            and len(state["order"]) > 1:
+        moves.append("ActSecond")
+    if able(state, who) and opponents(state, who):
+        if state["kind"] != "spellcasting":
+            moves.append("Strike")
+        if state["kind"] != "combat":
+            moves.append("CastSpell")
+    if state["refocus"].get(who):
+        moves.append("ChangeTraditionFocus")
+    return moves + ["EndTurn"]
+
+
+def _can_tag(state: dict) -> bool:
+    for out in state["active"].values():
+        into = next(d["id"] for d in state["duelists"] if d["side"] == _side(state, out) and d["id"] != out)
+        if state["hp"][into] > 0 and (state["turn"] == out or state["hp"][out] <= 0):
+            return True
+    return False
+
+
+def _side(state: dict, who: str) -> str:
+    return next(d["side"] for d in state["duelists"] if d["id"] == who)
+
+
+def assumptions(state: dict) -> list[str]:
+    """The readings this duel runs under where the source leaves room, with their settings."""
+    s = state["settings"]
+    victory = VICTORIES[s["victory"]] + (f": {s['victory_text']}" if s["victory"] == "custom" else "")
+    notes = [
+        f"Duelists: {TEAMS[s['teams']]}.",
+        f"Victory condition: {victory}; the rules propose it and {judge_name(state)} confirms it.",
+        "Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides.",
+        "Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
+        "it drops by 1 at the end of its holder's turn.",
+        "Each duelist has one reaction per round; reactions come back when a new round starts.",
+        "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
+        "Multiple attack penalty " + ("applies (−5/−10, agile −4/−8)." if s["attack_penalty"] else "is off."),
+    ]
+    if s["kind"] != "combat":
+        notes.append("Counteract check: d20 + " + (
+            "the focus skill's modifier" if s["counteract_with"] == "skill" else "spell attack (spell DC − 10)")
+            + " against the caster's spell DC; the counteract rank is the expended slot's rank.")
+        notes.append("A spell waits while an opponent with the matching tradition focus may counter it.")
+    if s["kind"] == "mixed":
+        notes.append("Mixed duel: the tradition focus comes from that round's initiative roll and lasts the round.")
+    if s["kind"] == "spellcasting":
+        notes.append("Spellcasting duel: Strikes are not allowed; initiative holds for the whole duel.")
+    if s["teams"] == "tag":
+        notes.append("Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be done at once when the "
+                     "active duelist is knocked out); the partner rolls initiative from the next round.")
+    if s["melee_only"]:
+        notes.append("Only melee Strikes are accepted.")
+    return notes
