@@ -18,7 +18,8 @@ from .invariants import invariants
 from .setup import SETUP, start
 from .sheet import STATS, TRACKS, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
-from .view import actions, assumptions, board, choices, progress, public
+from .board import board, choices
+from .view import actions, assumptions, progress, public
 
 # Every PF2e event stands on the ones before it (the order, HP, reactions, slots, a proposal):
 # a retraction rewinds the duel to just before the command it names.
