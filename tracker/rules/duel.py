@@ -195,15 +195,16 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     """
 
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
+        told = not isinstance(ev, quiet)
         if isinstance(ev, DuelStarted):
-            new, text = started(ev), describe(None, ev)
+            new, text = started(ev), told and describe(None, ev)
         else:
             _check_possible(state, ev, endings, after_the_end)
-            text = describe(state, ev)
+            text = told and describe(state, ev)  # from the state before the event, as it read then
             new = evolve_ending(state, ev)
             if new is None:
                 new = mutate(ev, state, at)
-        if isinstance(ev, quiet):
+        if not told:
             return new
         return dict(new, history=new["history"] + [{"at": at, "text": text}])
 
