@@ -200,7 +200,7 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
             new, text = started(ev), told and describe(None, ev)
         else:
             _check_possible(state, ev, endings, after_the_end)
-            text = told and describe(state, ev)  # from the state before the event, as it read then
+            text = told and describe(state, ev)  # told from the state before the event
             new = evolve_ending(state, ev)
             if new is None:
                 new = mutate(ev, state, at)
