@@ -10,7 +10,8 @@ from tracker import accounts
 from tracker.errors import NotFound
 from tracker.handlers.fields import key
 from tracker.projections import queries
-from tracker.rules.base import Field, Invalid, Refused, parse_fields
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.fields import Field, parse_fields
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
 

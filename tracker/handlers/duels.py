@@ -8,7 +8,9 @@ from tracker import rules
 from tracker.errors import NotFound
 from tracker.handlers.fields import as_list, expected, key
 from tracker.projections import queries
-from tracker.rules.base import Dice, Field, Invalid, Refused, parse_command, parse_fields
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field, parse_command, parse_fields
 from tracker.services import Outcome, Service
 
 START_FIELDS = (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.base import LARGEST_INT, Invalid
+from tracker.rules.base import Invalid
+from tracker.rules.fields import LARGEST_INT
 
 
 def key(value: Any, name: str) -> str:

@@ -8,7 +8,8 @@ from tracker import workspace
 from tracker.errors import NotFound
 from tracker.handlers.fields import expected, key
 from tracker.projections import replay
-from tracker.rules.base import Field, ImpossibleHistory, Refused, parse_fields
+from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.fields import Field, parse_fields
 from tracker.services import Outcome, Service
 
 

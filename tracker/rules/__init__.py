@@ -7,6 +7,32 @@ lacks part of it. Adding a ruleset means its package, its docs and one line in `
 
 A duel's state is plain JSON-able data. It always holds ``outcome`` (None while the duel runs)
 and ``wounds`` (the damage the duel dealt, each with the ``at`` of the event that dealt it).
+
+Every ruleset package has the same files for the same roles (its ``__init__`` only gathers them):
+
+- ``terms.py``: ``NAME``, ``TITLE``, ``KINDS`` and the game's vocabulary and constants;
+- ``sheet.py``: ``STATS``, ``TRACKS``, ``validate_stats``;
+- ``setup.py``: ``SETUP`` and ``start``;
+- ``commands.py``: the command classes and ``COMMANDS``;
+- ``events.py``: the ruleset's own events;
+- ``decide.py``: ``decide``: the common endings, then a table command type -> handler;
+- ``fold.py``: ``evolve``, built by ``duel.evolver`` from the ruleset's ``started(event)`` and its
+  ``functools.singledispatch`` mutators: the skeleton (the start, the common endings and
+  checks, the history line, never changing the input) is written once, in ``duel``;
+- ``describe.py``: ``describe``, each event in plain language;
+- ``view.py``: ``public``, ``actions``, ``progress``, ``assumptions`` (and what the page draws);
+- ``invariants.py``: ``invariants`` and ``ENDINGS``, the checks an ending must pass;
+- ``history.py``: the facts its duels leave for the history and the statistics they feed;
+- ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
+- ``samples.py``: two sample duellists, set-ups and a scripted duel, for tests, benches and the demo.
+
+Its page templates live in ``templates/duels/<NAME>/``.
+
+Anything else in a package is a helper of one game (Rocèt's ``effects``, the pirate ``rolls``,
+PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``). What every
+ruleset shares lives beside them: ``base`` (the refusals), ``fields`` (form fields and commands
+built from them), ``dice`` (the dice tray), ``dice_expr`` (damage expressions), ``state``
+(copying a state) and ``duel`` (the common events, endings and the evolve skeleton).
 """
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
-from tracker.rules.base import Dice, Field as FormField
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field as FormField
 
 
 @dataclass(frozen=True)
