@@ -198,7 +198,9 @@ class Table:
     def next_command(self, tries: int = 50) -> dict | None:
         """A legal next action (checked against the rules here, with dice of our own), or None."""
         from bench.driver import ENDINGS, hand_fields, random_value
-        from tracker.rules.base import Dice, Invalid, Refused, parse_command
+        from tracker.rules.base import Invalid, Refused
+        from tracker.rules.dice import Dice
+        from tracker.rules.fields import parse_command
 
         legal = [a for a in self.module.actions(self.state) if a not in ENDINGS]
         for _ in range(tries if legal else 0):

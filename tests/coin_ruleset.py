@@ -2,7 +2,9 @@
 each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
 from tracker.events import event
 from tracker.rules import duel
-from tracker.rules.base import Field, Refused, command, parse_fields, update
+from tracker.rules.base import Refused
+from tracker.rules.fields import Field, command, parse_fields
+from tracker.rules.state import update
 from tracker.rules.contract import Fact, HistoryFacts, Statistic
 
 NAME = "coin"
@@ -64,22 +66,20 @@ def decide(state, cmd, dice):
     return duel.decide_ending(state, cmd)
 
 
-def evolve(state, ev, at):
-    if isinstance(ev, duel.DuelStarted):
-        return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
-    ended = duel.evolve_ending(state, ev)
-    if ended is not None:
-        return update(ended, history=state["history"] + [{"at": at, "text": describe(state, ev)}])
-    if isinstance(ev, CoinTurnPlayed):
-        state = update(state, turns=state["turns"] + 1,
-                       history=state["history"] + [{"at": at, "text": describe(state, ev)}])
-        if ev.roll_a != ev.roll_b:
-            winner = "a" if ev.roll_a > ev.roll_b else "b"
-            loser = duel.side_of(state, duel.other(winner))[0]
-            state = update(state, hits={**state["hits"], winner: state["hits"][winner] + 1})
-            state = duel.wound(state, loser["id"], "HP", abs(ev.roll_a - ev.roll_b), at, "coin hit")
-        return state
-    raise TypeError(type(ev).__name__)
+def started(ev):
+    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
+
+
+def mutate(ev, state, at):
+    if not isinstance(ev, CoinTurnPlayed):
+        raise TypeError(type(ev).__name__)
+    state = update(state, turns=state["turns"] + 1)
+    if ev.roll_a != ev.roll_b:
+        winner = "a" if ev.roll_a > ev.roll_b else "b"
+        loser = duel.side_of(state, duel.other(winner))[0]
+        state = update(state, hits={**state["hits"], winner: state["hits"][winner] + 1})
+        state = duel.wound(state, loser["id"], "HP", abs(ev.roll_a - ev.roll_b), at, "coin hit")
+    return state
 
 
 def actions(state):
@@ -110,12 +110,15 @@ def progress(state):
 retraction_carries = duel.whole_suffix
 
 
+ENDINGS = {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"] else "the winner lacks the hits"}
+
+
 def invariants(state):
     """Hits never pass the number that wins, and a win by hits has them."""
     problems = [f"side {side} has {n} hits" for side, n in state["hits"].items()
                 if not 0 <= n <= state["settings"]["hits"]]
-    return problems + duel.ending_problems(state, {"hits": lambda s, w: "" if s["hits"][w] >= s["settings"]["hits"]
-                                                   else "the winner lacks the hits"})
+    return problems + duel.ending_problems(state, ENDINGS)
+
 
 
 def secrets(state):
@@ -143,3 +146,7 @@ class samples:
         return {"hits": 2}, [{"type": "Play", "dice_a": [5], "dice_b": [2]},
                              {"type": "Play", "dice_a": [1], "dice_b": [4]},
                              {"type": "Play", "dice_a": [6], "dice_b": [3]}]
+
+
+# Built last: it folds with describe and ENDINGS above.
+evolve = duel.evolver(started, mutate, describe, ENDINGS)

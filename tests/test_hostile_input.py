@@ -8,7 +8,8 @@ import logging
 import pytest
 
 from tests.conftest import count_events, logged_in, text_of
-from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.base import Invalid
+from tracker.rules.fields import Field, parse_fields
 
 HUGE = 10**30
 BEYOND_SQLITE = 2**63  # one past the largest integer SQLite stores

@@ -18,7 +18,8 @@ from tracker.db import open_db
 from tracker.projections import history
 from tracker.projections.engine import rebuild, refold
 from tracker.rules import contract
-from tracker.rules.base import Dice, parse_command
+from tracker.rules.dice import Dice
+from tracker.rules.fields import parse_command
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates")
 RULESETS = list(rules.RULESETS.values())

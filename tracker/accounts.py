@@ -9,7 +9,9 @@ import hashlib
 from typing import Any
 
 from tracker.events import event
-from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.fields import Field, parse_fields
+from tracker.rules.state import update
 
 
 @event

@@ -10,7 +10,9 @@ from typing import Any, Mapping
 
 from tracker import accounts, rules
 from tracker.events import event, upcaster
-from tracker.rules.base import Field, Invalid, Refused, parse_fields, update
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.fields import Field, parse_fields
+from tracker.rules.state import update
 
 RANKS = (("pj", "PJ (player character)"), ("villano", "Villano"), ("elite", "Élite"),
          ("campeon", "Campeón"), ("minor", "Minor NPC"))

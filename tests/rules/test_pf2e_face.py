@@ -9,7 +9,8 @@ import pytest
 from test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
 from tracker.events import from_data, to_data
 from tracker.rules import pf2e
-from tracker.rules.base import ImpossibleHistory, Invalid, Refused, fixed_dice
+from tracker.rules.base import ImpossibleHistory, Invalid, Refused
+from tracker.rules.dice import fixed_dice
 from tracker.rules.pf2e import events as pf2e_events
 from tracker.rules.pf2e.commands import CastSpell, DeclineSidestep, RollInitiative, Strike
 from tracker.rules.pf2e.sheet import SKILLS

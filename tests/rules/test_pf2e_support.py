@@ -6,7 +6,8 @@ import json
 import pytest
 
 from tracker.rules import pf2e
-from tracker.rules.base import Refused, fixed_dice
+from tracker.rules.base import Refused
+from tracker.rules.dice import fixed_dice
 
 HEADER = {"duel_id": "d1", "campaign_id": "c1", "session_id": "s1", "stakes": "the family sword",
           "judge": "Magistrate Ilse", "challenger": "a"}

@@ -8,7 +8,8 @@ import pytest
 
 from tracker.events import from_data, to_data, type_name
 from tracker.rules import get
-from tracker.rules.base import Dice, Invalid, Refused, fixed_dice
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice, fixed_dice
 from tracker.rules.duel import (Abandon, Disqualify, DuelDisqualified, DuelDrawn, DuelStarted, DuelWon,
                                 DuelYielded, Yield)
 from tracker.rules.pirate import DEFAULT_INSULTS

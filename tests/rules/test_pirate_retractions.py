@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tracker.rules import get
-from tracker.rules.base import ImpossibleHistory, fixed_dice
+from tracker.rules.base import ImpossibleHistory
+from tracker.rules.dice import fixed_dice
 from tracker.rules.pirate.commands import Attack, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot
 
 pirate = get("pirate")

@@ -7,7 +7,8 @@ import pytest
 
 from tracker import events as registry
 from tracker.rules import rocet
-from tracker.rules.base import Dice, Invalid, Refused
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import Abandon, Disqualify, DuelWon, DuelYielded, Yield
 from tracker.rules.rocet.commands import ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn
 from tracker.rules.rocet.events import RocetCardDiscarded, RocetCardsDrawn, RocetDeckShuffled

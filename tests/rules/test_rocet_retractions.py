@@ -9,7 +9,8 @@ import random
 import pytest
 
 from tracker.rules import rocet
-from tracker.rules.base import Dice, ImpossibleHistory, Refused
+from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import Yield
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,

@@ -13,7 +13,9 @@ from tracker.db import get_db, open_db
 from tracker.projections import engine, queries, schema
 from tracker.projections.engine import rebuild
 from tracker.rules import pf2e
-from tracker.rules.base import Dice, Invalid, Refused, parse_command
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import parse_command
 from tracker.rules.pf2e.sheet import SKILLS
 from tracker import bootstrap
 from tests.conftest import count_events, text_of, redirect_key as key

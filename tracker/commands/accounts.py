@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 
 from tracker import accounts
 from tracker.commands.base import Command, key
-from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.base import Invalid
+from tracker.rules.fields import Field, parse_fields
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from tracker.rules.base import LARGEST_INT, Invalid
+from tracker.rules.base import Invalid
+from tracker.rules.fields import LARGEST_INT
 
 ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is sent, not what it says
 

@@ -6,7 +6,8 @@ from typing import Any, Mapping
 
 from tracker import rules
 from tracker.commands.base import Command, as_list, key
-from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.base import Invalid
+from tracker.rules.fields import Field, parse_fields
 
 START_FIELDS = (
     Field("stakes", "Stakes", "text", required=False, maximum=2000),

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from tracker import workspace
 from tracker.commands.base import Command, expected, key
-from tracker.rules.base import Field, parse_fields
+from tracker.rules.fields import Field, parse_fields
 
 
 @dataclass(frozen=True)

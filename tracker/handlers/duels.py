@@ -6,7 +6,9 @@ from tracker import rules
 from tracker.commands import DuelCommand, StartDuel, expected
 from tracker.errors import NotFound
 from tracker.projections import queries
-from tracker.rules.base import Dice, Invalid, Refused, parse_command
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import parse_command
 from tracker.services import Outcome, Service
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
-from tracker.rules.base import Dice, Field as FormField
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field as FormField
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,19 @@ class Ruleset(Protocol):
     def secrets(self, state: dict) -> list[str]: ...
 
     def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
+
+    def retraction_carries(self, target: Any, later: Sequence[tuple[int, Any]]) -> Sequence[int]:
+        """The versions of the ``later`` (version, event) pairs still standing after the retracted
+        command (whose first event is ``target``) that the retraction must take back with it; the
+        core takes each of their commands whole. ``duel.whole_suffix`` (the duel rewinds to just
+        before the command) unless the ruleset knows better: ``duel.suffix_except`` names events
+        nothing stands on (a note), taken back alone and left standing by a rewind."""
+
+    def invariants(self, state: dict) -> list[str]:
+        """What a state the rules can reach always satisfies, as the violations in plain language
+        (empty when it holds): written once, checked by the property tests after every command and
+        retraction. ``evolve`` raises ``ImpossibleHistory`` rather than fold an event the state
+        could not have produced, and ``decide`` refuses to produce one."""
 
 
 # Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent) and CAMPAIGN_SETTINGS with

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import d20
 from d20 import diceast
 
-from tracker.rules.base import Dice
+from tracker.rules.dice import Dice
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,12 @@ with a yield, a disqualification or by abandoning it.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from tracker.events import event
-from tracker.rules.base import Field, Refused, command, update
+from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.fields import Field, command
+from tracker.rules.state import update
 
 SIDES = ("a", "b")
 
@@ -170,6 +172,63 @@ def evolve_ending(state: dict, ev: Any) -> dict | None:
     if isinstance(ev, DuelAbandoned):
         return finish(state, None, "abandoned", "abandoned" + (f": {ev.reason}" if ev.reason else ""))
     return None
+
+
+# --- the one evolve skeleton --------------------------------------------------------------------
+
+Started = Callable[[DuelStarted], dict]
+Mutator = Callable[[Any, dict, int], dict]
+Describer = Callable[[Any, Any], str]
+EndingCheck = Callable[[dict, Any], str]
+
+
+def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Mapping[str, EndingCheck],
+            *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = ()) -> Callable[[Any, Any, int], dict]:
+    """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
+
+    ``started(ev)`` is the state a ``DuelStarted`` opens; ``mutate(ev, state, at)`` the state after
+    one of the ruleset's own events (a new state: the input is never changed); ``describe(state, ev)``
+    the event's line, from the state before it (None before the start); ``endings`` the checks
+    (as in ``ending_problems``) a ``DuelWon`` or ``DuelDrawn`` must pass; ``quiet`` the events
+    folded into another's line, so given none of their own; ``after_the_end`` the events that may
+    still follow an ending. Everything else every duel folds the same way, here.
+    """
+
+    def evolve(state: dict | None, ev: Any, at: int) -> dict:
+        told = not isinstance(ev, quiet)
+        if isinstance(ev, DuelStarted):
+            new, text = started(ev), told and describe(None, ev)
+        else:
+            _check_possible(state, ev, endings, after_the_end)
+            text = told and describe(state, ev)  # told from the state before the event
+            new = evolve_ending(state, ev)
+            if new is None:
+                new = mutate(ev, state, at)
+        if not told:
+            return new
+        return dict(new, history=new["history"] + [{"at": at, "text": text}])
+
+    return evolve
+
+
+def impossible(why: str):
+    """Refuse to fold a history the rules could not have produced."""
+    raise ImpossibleHistory(why)
+
+
+def _check_possible(state: dict | None, ev: Any, endings: Mapping[str, EndingCheck],
+                    after_the_end: tuple[type, ...]) -> None:
+    """What every duel refuses to fold: an event before the start or after the end, and an
+    ending the state does not support."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"] and not isinstance(ev, after_the_end):
+        impossible(f"{type(ev).__name__} after the duel ended")
+    if isinstance(ev, (DuelWon, DuelDrawn)):
+        check = endings.get(ev.ending)
+        why = check(state, getattr(ev, "side", None)) if check else f"this ruleset has no {ev.ending} ending"
+        if why:
+            impossible(f"an ending by {ev.ending}, but {why}")
 
 
 def finish(state: dict, winner: str | None, ending: str, detail: str) -> dict:

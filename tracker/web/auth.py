@@ -10,7 +10,7 @@ from tracker.db import get_db
 from tracker.errors import Denied
 from tracker.logins import current_generation, new_session_id, verify_password
 from tracker.projections import queries
-from tracker.rules.base import Field
+from tracker.rules.fields import Field
 from tracker.web import form_data, service
 from tracker.web.redirects import same_site_path
 from tracker.web.rejections import shows_form

@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter, ValidationError
 
 from tracker import strictjson
-from tracker.rules.base import LARGEST_INT
+from tracker.rules.fields import LARGEST_INT
 
 
 class StoredInteger(IntegerConverter):

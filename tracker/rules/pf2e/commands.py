@@ -1,7 +1,7 @@
 """What the GM can tell a Pathfinder 2e duel to do: one command per table action."""
 from __future__ import annotations
 
-from tracker.rules.base import Field, command
+from tracker.rules.fields import Field, command
 from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 
 from .sheet import SKILLS, TRADITION_CHOICES

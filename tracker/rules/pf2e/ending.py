@@ -2,7 +2,8 @@
 (with the agreed penalty), a duelist yields; fighting on afterwards escalates to normal combat."""
 from __future__ import annotations
 
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import DuelDisqualified, DuelWon, names, other, require_running
 
 from . import events as ev

@@ -11,17 +11,17 @@ import copy
 from functools import singledispatch
 
 from tracker.rules import duel
-from tracker.rules.base import ImpossibleHistory
-from tracker.rules.duel import DuelStarted, DuelWon
+from tracker.rules.duel import DuelStarted, impossible
 
 from . import events as ev
+from .describe import describe
 from .invariants import ENDINGS
 from .setup import hp_at_start
 from .sheet import parse_slots
 from .table import gains, stats
 
 
-def started(event: DuelStarted) -> dict:
+def _started(event: DuelStarted) -> dict:
     state = duel.initial(event)
     ids = [d["id"] for d in event.duelists]
     by_side = {}
@@ -40,28 +40,26 @@ def started(event: DuelStarted) -> dict:
     return state
 
 
-def impossible(why: str):
-    raise ImpossibleHistory(why)
-
-
 AFTER_THE_END = (ev.Pf2ePenaltyImposed, ev.Pf2eDuelEscalated)  # what may follow an ending
 
 
-def check(e, state: dict | None) -> None:
-    """Refuse to fold an event the state could not have produced."""
-    if state is None:
-        impossible("a duel starts with DuelStarted")
-    if state["outcome"] and not isinstance(e, AFTER_THE_END):
-        impossible(f"{type(e).__name__} after the duel ended")
-    if isinstance(e, ev.Pf2ePenaltyImposed) and (state["outcome"] or {}).get("ending") != "disqualification":
+def mutate(e, state: dict, at: int) -> dict:
+    """The state after one of the duel's own events, once its check (``CHECKS``) finds the state
+    could have produced it."""
+    check = CHECKS.get(type(e))
+    if check:
+        check(e, state)
+    return fold(e, state, at)
+
+
+def _penalty(e, state):
+    if (state["outcome"] or {}).get("ending") != "disqualification":
         impossible("a penalty without a disqualification")
-    if isinstance(e, ev.Pf2eDuelEscalated) and (not state["outcome"] or state["escalated"]):
+
+
+def _escalated(e, state):
+    if not state["outcome"] or state["escalated"]:
         impossible("an escalation of a duel that had not ended, or had already escalated")
-    if isinstance(e, DuelWon):
-        why = ENDINGS[e.ending](state, e.side) if e.ending in ENDINGS else ""
-        if why:
-            impossible(f"a victory by {e.ending}, but {why}")
-    CHECKS.get(type(e), lambda e, state: None)(e, state)
 
 
 def _damage_lands(e, state):
@@ -143,11 +141,12 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
           ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eVictoryProposed: _proposed,
-          ev.Pf2eVictoryDeclined: _declined}
+          ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
 
 
 @singledispatch
 def fold(event, state: dict, at: int) -> dict:
+    """The state after ``event``, unchecked (``decide`` folds what it just decided)."""
     raise TypeError(f"not a pf2e event: {type(event).__name__}")
 
 
@@ -328,3 +327,6 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     slots[who][key] = slots[who].get(key, 0) - 1  # the check saw a slot was left
     expended[who][key] = expended[who].get(key, 0) + 1
     return dict(state, slots=slots, expended=expended)
+
+
+evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END)

@@ -18,7 +18,11 @@ def _knockout(state: dict, winner: str) -> str:
     return "" if not standing else f"{', '.join(standing)} still stand"
 
 
-ENDINGS = {"first_blood": _first_blood, "knockout": _knockout}
+def _custom(state: dict, winner: str) -> str:
+    return "" if state["settings"]["victory"] == "custom" else "the agreed victory is not a custom one"
+
+
+ENDINGS = {"first_blood": _first_blood, "knockout": _knockout, "custom": _custom}
 
 
 def invariants(state: dict) -> list[str]:

@@ -1,7 +1,8 @@
 """Initiative with a secret skill, ties, acting second, ending turns and tagging in."""
 from __future__ import annotations
 
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 
 from . import events as ev
 from .fold import fold

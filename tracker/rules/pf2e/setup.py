@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Field, Refused, parse_fields
+from tracker.rules.base import Refused
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
 
-KINDS = {"combat": "Combat duel", "spellcasting": "Spellcasting duel", "mixed": "Mixed duel (combat and spells)"}
-TEAMS = {"single": "one against one", "together": "pairs fighting together", "tag": "pairs as tag teams"}
-VICTORIES = {"first_blood": "first blood", "knockout": "knockout", "custom": "a custom condition"}
+from .terms import KINDS, NAME, TEAMS, VICTORIES
+
 
 SETUP = (
     Field("kind", "Kind of duel", "choice", default="combat", choices=tuple(KINDS.items())),
@@ -50,7 +50,7 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice) -> list:
         if hp_at_start(d) <= 0:
             raise Refused(f"{d['name']} is at 0 HP and cannot duel", field=f"side_{d['side']}")
     return [DuelStarted(duel_id=header["duel_id"], campaign_id=header["campaign_id"],
-                        session_id=header["session_id"], ruleset="pf2e", kind=settings["kind"],
+                        session_id=header["session_id"], ruleset=NAME, kind=settings["kind"],
                         duelists=tuple(dict(d) for d in duelists), settings=settings,
                         challenger=header.get("challenger", ""), stakes=header.get("stakes", ""),
                         judge=header.get("judge", ""))]
@@ -63,34 +63,3 @@ def hp_at_start(duelist: dict) -> int:
 
 def judge_name(state: dict) -> str:
     return state.get("judge") or "the GM"
-
-
-def assumptions(state: dict) -> list[str]:
-    """The readings this duel runs under where the source leaves room, with their settings."""
-    s = state["settings"]
-    victory = VICTORIES[s["victory"]] + (f": {s['victory_text']}" if s["victory"] == "custom" else "")
-    notes = [
-        f"Duelists: {TEAMS[s['teams']]}.",
-        f"Victory condition: {victory}; the rules propose it and {judge_name(state)} confirms it.",
-        "Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides.",
-        "Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
-        "it drops by 1 at the end of its holder's turn.",
-        "Each duelist has one reaction per round; reactions come back when a new round starts.",
-        "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
-        "Multiple attack penalty " + ("applies (−5/−10, agile −4/−8)." if s["attack_penalty"] else "is off."),
-    ]
-    if s["kind"] != "combat":
-        notes.append("Counteract check: d20 + " + (
-            "the focus skill's modifier" if s["counteract_with"] == "skill" else "spell attack (spell DC − 10)")
-            + " against the caster's spell DC; the counteract rank is the expended slot's rank.")
-        notes.append("A spell waits while an opponent with the matching tradition focus may counter it.")
-    if s["kind"] == "mixed":
-        notes.append("Mixed duel: the tradition focus comes from that round's initiative roll and lasts the round.")
-    if s["kind"] == "spellcasting":
-        notes.append("Spellcasting duel: Strikes are not allowed; initiative holds for the whole duel.")
-    if s["teams"] == "tag":
-        notes.append("Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be done at once when the "
-                     "active duelist is knocked out); the partner rolls initiative from the next round.")
-    if s["melee_only"]:
-        notes.append("Only melee Strikes are accepted.")
-    return notes

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.base import Invalid
+from tracker.rules.fields import Field, parse_fields
 
 RANKS = ("untrained", "trained", "expert", "master", "legendary")
 RANK_CHOICES = tuple((r, r.capitalize()) for r in RANKS)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 
 from . import events as ev
 from .checks import counteracts, degree

@@ -1,7 +1,7 @@
 """What a GM can ask of a pirate duel: one command per roll at the table."""
 from __future__ import annotations
 
-from tracker.rules.base import Field, command
+from tracker.rules.fields import Field, command
 from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 
 from .sheet import INSULT_HELP

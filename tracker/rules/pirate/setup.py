@@ -1,17 +1,17 @@
-"""How a pirate duel is agreed and opened: its kinds, terms, warnings and assumptions."""
+"""How a pirate duel is agreed and opened: its terms, and the warnings they call for."""
 from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Dice, Field, Invalid, Refused, parse_fields
+from tracker.rules.base import Invalid, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
 
 from .rolls import max_damage
 from .sheet import DEFAULT_INSULTS, INSULT_HELP, insult_lines, parse_insults
+from .terms import KINDS, NAME
 
-NAME = "pirate"
-KINDS = {"sword": "Sword duel", "pistol": "Pistol duel", "wit": "Duelo de labia (wit duel)"}
-VICTORIES = {"first_blood": "first blood", "hits": "a number of hits", "death": "the death"}
 
 SETUP = (
     Field("kind", "Kind of duel", "choice", default="sword", choices=tuple(KINDS.items())),
@@ -132,52 +132,3 @@ def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
             found.append(f"{by_side[side]['name']} has {pv} PV: {times} of {by_side[opponent]['name']}'s "
                          f"{weapon['name']} ({weapon['damage']}) can deal up to {most}: this duel can kill.")
     return found
-
-
-def assumptions(state: dict) -> list[str]:
-    """Every rule this duel runs under that the source leaves open, with its setting."""
-    s = state["settings"]
-    kind = s["kind"]
-    both = ["Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
-            "rerolled by both; the higher acts first."]
-    edge = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
-    if kind == "sword":
-        fought = {"first_blood": "first blood", "hits": f"{s.get('hits')} hits", "death": "the death"}
-        return both + [
-            f"Fought to {fought[s['sword_victory']]}.",
-            "An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher "
-            "than DEF; a hit rolls the weapon's damage against PV. No natural 20 or 1 rules.",
-            "Only a hit that deals damage counts toward first blood or the hits.",
-            "At 0 PV the duel waits for the GM to record the duelist down or dead; in a duel to the death "
-            "only death (or a yield, disqualification or abandon) ends it.",
-            edge,
-        ]
-    if kind == "pistol":
-        return both + [
-            f"Each duelist has {s['shots']} shots; both out of shots with no hit is a draw.",
-            "A shot is d20 + ATQ against the target's DEF, hitting on equal or higher; the first hit ends the duel.",
-            f"Shots from beyond the pistol's range (distance {s['distance']} paces greater than the range) "
-            "are at Desventaja.",
-            "A hit deals the pistol's damage to PV." if s["bullet"] == "wounds" else "A hit deals no PV damage.",
-            edge,
-        ]
-    table = "; ".join(f"{i['name']} {i['to_hit']:+d} to hit, {i['damage']}"
-                      + (f", the insulter takes {i['backlash']} on a miss" if i["backlash"] else "")
-                      for i in s["insults"])
-    ending = (f"After {s['exchanges']} exchanges the most damage dealt wins; losing all CAR ends it at once."
-              if s["wit_end"] == "points" else "Only humiliation (CAR 0) ends it; exchanges are not counted.")
-    tie = ("A tie on points goes to sudden death: more exchanges until one leads after a full exchange."
-           if s["tie"] == "sudden_death" else "A tie on points is a draw.")
-    rules = both + [
-        "In an exchange each duelist insults once, in initiative order.",
-        "An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or "
-        "higher; a hit rolls its damage against CAR, which never touches PV.",
-        f"Insult table: {table}.",
-        ending,
-        "Points are the damage dealt to the opponent; damage an insulter takes on a miss is not the "
-        "opponent's point.",
-        edge,
-    ]
-    if s["wit_end"] == "points":
-        rules.insert(5, tie)
-    return rules

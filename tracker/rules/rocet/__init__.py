@@ -8,12 +8,11 @@ superioridad, ¡a muerte!. Cards are virtual (server-shuffled) or physical (coun
 """
 from __future__ import annotations
 
-from tracker.rules.duel import ENDING_COMMANDS, whole_suffix
-from tracker.rules.rocet.commands import (
-    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
-)
+from tracker.rules.duel import whole_suffix
 from tracker.rules.rocet import samples
+from tracker.rules.rocet.commands import COMMANDS
 from tracker.rules.rocet.decide import decide
+from tracker.rules.rocet.describe import describe, meter_text
 from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
@@ -21,39 +20,11 @@ from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
-from tracker.rules.rocet.text import assumptions, beats, describe, last_rolls, meter_text, progress, public
-
-COMMANDS = {
-    "PlayTurn": PlayTurn,
-    "Discard": Discard,
-    "DealDamage": DealDamage,
-    "DeclineDamage": DeclineDamage,
-    "ConfirmUnconscious": ConfirmUnconscious,
-    "ConfirmDeath": ConfirmDeath,
-    **ENDING_COMMANDS,
-}
-ENDINGS = list(ENDING_COMMANDS)
+from tracker.rules.rocet.view import actions, assumptions, beats, last_rolls, progress, public
 
 # Every Rocèt event stands on the ones before it (the pile, the hands, the clocks): a retraction
 # rewinds the duel to just before the command it names.
 retraction_carries = whole_suffix
-
-
-def actions(state: dict) -> list[str]:
-    """The command names legal now."""
-    if state["outcome"]:
-        return []
-    damage, down = state["pending_damage"], state["pending_down"]
-    if damage and damage["win"]:
-        return ["DealDamage", "DeclineDamage"] + ENDINGS
-    if down:
-        confirm = ["ConfirmDeath"] if state["variant"] == "a_muerte" else ["ConfirmUnconscious", "ConfirmDeath"]
-        return confirm + ENDINGS
-    now = ["Discard"] if state["pending_discard"] else ["PlayTurn"]
-    if damage:
-        now += ["DealDamage", "DeclineDamage"]
-    return now + ENDINGS
-
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",

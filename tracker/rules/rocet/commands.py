@@ -1,8 +1,8 @@
 """What the GM can do in a Rocèt duel (besides the common Yield, Disqualify, Abandon)."""
 from __future__ import annotations
 
-from tracker.rules.base import Field, command
-from tracker.rules.duel import SIDE_CHOICES
+from tracker.rules.fields import Field, command
+from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 from tracker.rules.rocet.terms import CARDS
 
 CARD_CHOICES = tuple((card, card) for card in CARDS)
@@ -60,3 +60,14 @@ class ConfirmUnconscious:
 @command
 class ConfirmDeath:
     FIELDS = ()
+
+
+COMMANDS = {
+    "PlayTurn": PlayTurn,
+    "Discard": Discard,
+    "DealDamage": DealDamage,
+    "DeclineDamage": DeclineDamage,
+    "ConfirmUnconscious": ConfirmUnconscious,
+    "ConfirmDeath": ConfirmDeath,
+    **ENDING_COMMANDS,
+}

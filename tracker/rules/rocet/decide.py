@@ -1,7 +1,8 @@
 """Rocèt's decisions: a command and the state give new events, or a refusal the GM reads."""
 from __future__ import annotations
 
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import (
     ENDING_COMMANDS, DuelWon, SIDES, other, require_running, decide_ending,
 )
@@ -26,9 +27,7 @@ def decide(state: dict, cmd, dice: Dice) -> list:
     if type(cmd) in ENDING_COMMANDS.values():
         return decide_ending(state, cmd)
     require_running(state)
-    handlers = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
-                ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
-    handler = handlers.get(type(cmd))
+    handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise Refused(f"unknown command {type(cmd).__name__}")
     return handler(state, cmd, dice)
@@ -219,3 +218,7 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
     down = _fallen(state)
     return [RocetDuelistFell(side=down, condition="dead"),
             DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
+
+
+HANDLERS = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+            ConfirmUnconscious: _unconscious, ConfirmDeath: _death}

@@ -7,8 +7,9 @@ later event of the duel with it, so a history built by the rules always folds.
 """
 from __future__ import annotations
 
-from tracker.rules.base import ImpossibleHistory
-from tracker.rules.duel import DuelStarted, DuelWon, SIDES, evolve_ending, initial, other, wound
+from functools import singledispatch
+
+from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
@@ -16,45 +17,13 @@ from tracker.rules.rocet.events import (
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
-from tracker.rules.rocet.text import describe
+from tracker.rules.rocet.describe import describe
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
 
 
-def evolve(state: dict | None, ev, at: int) -> dict:
-    """The state after ``ev`` (the input state is never changed)."""
-    if not isinstance(ev, DuelStarted):
-        _check(state, ev)
-    text = describe(state, ev)
-    if isinstance(ev, DuelStarted):
-        new = _started(ev)
-    else:
-        ended = evolve_ending(state, ev)
-        new = ended if ended is not None else _apply(_working_copy(state), ev, at)
-    if not isinstance(ev, QUIET):
-        new = dict(new, history=new["history"] + [{"at": at, "text": text}])
-    return new
-
-
-def impossible(why: str):
-    raise ImpossibleHistory(why)
-
-
-def _check(state: dict | None, ev) -> None:
-    """Refuse to fold an event the state could not have produced."""
-    if state is None:
-        impossible("a duel starts with DuelStarted")
-    if state["outcome"]:
-        impossible(f"{type(ev).__name__} after the duel ended")
-    if isinstance(ev, DuelWon):
-        check = ENDINGS.get(ev.ending)
-        why = check(state, ev.side) if check else f"Rocèt has no {ev.ending} ending"
-        if why:
-            impossible(f"a win by {ev.ending}, but {why}")
-
-
 def _working_copy(state: dict) -> dict:
-    """A copy ``_apply`` may change in place: new dicts for what it changes in place (the top,
+    """A copy ``apply`` may change in place: new dicts for what it changes in place (the top,
     each side, each deck, the fallen); the lists inside are only ever replaced, never changed,
     so they are shared, and a long duel costs no more to fold per event than a short one."""
     return dict(state, sides={k: dict(v) for k, v in state["sides"].items()},
@@ -90,50 +59,77 @@ def _started(ev: DuelStarted) -> dict:
     return state
 
 
-def _apply(state: dict, ev, at: int) -> dict:
+def _mutate(ev, state: dict, at: int) -> dict:
+    """The state after one of Rocèt's own events, changed on a working copy."""
+    return apply(ev, _working_copy(state), at)
+
+
+@singledispatch
+def apply(ev, state: dict, at: int) -> dict:
+    """Apply ``ev`` to the working copy ``state`` in place, and return it."""
+    raise TypeError(f"not a Rocèt event: {type(ev).__name__}")
+
+
+@apply.register
+def _(ev: RocetDeckShuffled, state, at):
+    deck = state["decks"][ev.deck]
+    if ev.reason == "reshuffle":
+        _reshuffled(state, deck, ev)
+        deck.update(discard=[], discard_size=0)
+    deck.update(pile=list(ev.cards), pile_size=ev.count)
+    return state
+
+
+@apply.register
+def _(ev: RocetCardsDrawn, state, at):
+    deck, hand = state["decks"][deck_of(state, ev.side)], state["sides"][ev.side]
+    if ev.count > deck["pile_size"] or hand["hand_size"] + ev.count > HAND:
+        impossible(f"{ev.count} cards drawn to a hand of {hand['hand_size']} from a pile of {deck['pile_size']}")
+    if state["mode"] == "virtual" and list(ev.cards) != deck["pile"][:ev.count]:
+        impossible(f"drew {', '.join(ev.cards)} but the pile's top holds {', '.join(deck['pile'][:ev.count])}")
+    deck.update(pile=deck["pile"][ev.count:], pile_size=deck["pile_size"] - ev.count)
+    hand.update(hand=hand["hand"] + list(ev.cards), hand_size=hand["hand_size"] + ev.count)
+    return state
+
+
+@apply.register
+def _(ev: RocetCardsPlayed, state, at):
+    if ev.turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"] \
+            or (state["pending_damage"] or {}).get("win"):
+        impossible(f"turn {ev.turn} played where the duel could not play it")
+    state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
+    for side, card in (("a", ev.card_a), ("b", ev.card_b)):
+        _take(state["sides"][side], card, state["mode"])
+    state.update(pending_damage=None)  # playing on lets the damage nobody dealt lapse
+    return state
+
+
+@apply.register
+def _(ev: RocetCardDiscarded, state, at):
     sides = state["sides"]
-    if isinstance(ev, RocetDeckShuffled):
-        deck = state["decks"][ev.deck]
-        if ev.reason == "reshuffle":
-            _reshuffled(state, deck, ev)
-            deck.update(discard=[], discard_size=0)
-        deck.update(pile=list(ev.cards), pile_size=ev.count)
-    elif isinstance(ev, RocetCardsDrawn):
-        deck, hand = state["decks"][deck_of(state, ev.side)], sides[ev.side]
-        if ev.count > deck["pile_size"] or hand["hand_size"] + ev.count > HAND:
-            impossible(f"{ev.count} cards drawn to a hand of {hand['hand_size']} from a pile of {deck['pile_size']}")
-        if state["mode"] == "virtual" and list(ev.cards) != deck["pile"][:ev.count]:
-            impossible(f"drew {', '.join(ev.cards)} but the pile's top holds {', '.join(deck['pile'][:ev.count])}")
-        deck.update(pile=deck["pile"][ev.count:], pile_size=deck["pile_size"] - ev.count)
-        hand.update(hand=hand["hand"] + list(ev.cards), hand_size=hand["hand_size"] + ev.count)
-    elif isinstance(ev, RocetCardsPlayed):
-        if ev.turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"] \
-                or (state["pending_damage"] or {}).get("win"):
-            impossible(f"turn {ev.turn} played where the duel could not play it")
-        state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
-        for side, card in (("a", ev.card_a), ("b", ev.card_b)):
-            _take(sides[side], card, state["mode"])
-        state.update(pending_damage=None)  # playing on lets the damage nobody dealt lapse
-    elif isinstance(ev, RocetTurnResolved):
-        state = _resolved(state, ev, at)
-    elif isinstance(ev, RocetCardDiscarded):
-        if state["pending_discard"] != ev.side or (not ev.card and sides[ev.side]["hand_size"]):
-            impossible("a discard nobody owed")
-        if ev.card:
-            _take(sides[ev.side], ev.card, state["mode"])
-            _to_discard(state, ev.side, ev.card)
-        state["pending_discard"] = None
-    elif isinstance(ev, RocetDamageDealt):
-        state = _damage(state, ev, at)
-    elif isinstance(ev, RocetDamageDeclined):
-        if not state["pending_damage"] or state["pending_damage"]["side"] != ev.side:
-            impossible("damage declined that was not on offer")
-        state["pending_damage"] = None
-    elif isinstance(ev, RocetDuelistFell):
-        if state["pending_down"] != ev.side:
-            impossible("a fall ruled on a duelist not at 0 PG")
-        state["fallen"][ev.side] = ev.condition
-        state["pending_down"] = None
+    if state["pending_discard"] != ev.side or (not ev.card and sides[ev.side]["hand_size"]):
+        impossible("a discard nobody owed")
+    if ev.card:
+        _take(sides[ev.side], ev.card, state["mode"])
+        _to_discard(state, ev.side, ev.card)
+    state["pending_discard"] = None
+    return state
+
+
+@apply.register
+def _(ev: RocetDamageDeclined, state, at):
+    if not state["pending_damage"] or state["pending_damage"]["side"] != ev.side:
+        impossible("damage declined that was not on offer")
+    state["pending_damage"] = None
+    return state
+
+
+@apply.register
+def _(ev: RocetDuelistFell, state, at):
+    if state["pending_down"] != ev.side:
+        impossible("a fall ruled on a duelist not at 0 PG")
+    state["fallen"][ev.side] = ev.condition
+    state["pending_down"] = None
     return state
 
 
@@ -165,7 +161,8 @@ def _to_discard(state: dict, side: str, card: str) -> None:
     deck.update(discard=deck["discard"] + [card], discard_size=deck["discard_size"] + 1)
 
 
-def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
+@apply.register
+def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     sides, winner = state["sides"], ev.winner
     loser = other(winner)
     if state["table"] != {"a": ev.card_a, "b": ev.card_b} or ev.turn != state["turn"]:
@@ -202,7 +199,8 @@ def _resolved(state: dict, ev: RocetTurnResolved, at: int) -> dict:
     return state
 
 
-def _damage(state: dict, ev: RocetDamageDealt, at: int) -> dict:
+@apply.register
+def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     pending, loser = state["pending_damage"], other(ev.side)
     offered = {o["kind"]: o["amount"] for o in (pending or {}).get("offers", [])}
     if not pending or pending["side"] != ev.side or offered.get(ev.kind) != ev.amount:
@@ -217,3 +215,6 @@ def _damage(state: dict, ev: RocetDamageDealt, at: int) -> dict:
     if target["pg"] == 0 and loser not in state["fallen"]:
         state["pending_down"] = loser
     return state
+
+
+evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET)

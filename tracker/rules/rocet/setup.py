@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Dice, Field, Refused, parse_fields
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import DuelStarted, SIDES, other
 from tracker.rules.rocet.events import RocetCardsDrawn, RocetDeckShuffled
 from tracker.rules.rocet.terms import HAND, KINDS, NAME, WEAPON_TYPES, deck_cards

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tracker.rules.base import Field, Invalid, parse_fields
+from tracker.rules.base import Invalid
+from tracker.rules.fields import Field, parse_fields
 from tracker.rules.rocet.terms import WEAPON_TYPES
 
 WEAPON_LINE = "Espada ropera | Espada | 3"

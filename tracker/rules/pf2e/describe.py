@@ -1,4 +1,4 @@
-"""What a Pathfinder 2e duel shows: the log's plain lines, the players' view, the legal actions."""
+"""A Pathfinder 2e duel in plain language: one line for the log per event."""
 from __future__ import annotations
 
 from functools import singledispatch
@@ -7,8 +7,9 @@ from tracker.rules.duel import DuelStarted, describe_ending, names
 
 from . import events as ev
 from .checks import DEGREE_LABELS
-from .setup import KINDS, VICTORIES, judge_name
-from .table import REACTION_NAMES, able, name, opponents
+from .setup import judge_name
+from .table import REACTION_NAMES, name
+from .terms import KINDS, VICTORIES
 
 
 def describe(state: dict, event) -> str:
@@ -159,82 +160,3 @@ def _(e: ev.Pf2ePenaltyImposed, state):
 def _(e: ev.Pf2eDuelEscalated, state):
     who = f"{names(state, e.side)} fought on" if e.side else "The fight went on"
     return f"{who} after the duel's end: it is now normal combat" + (f" ({e.detail})." if e.detail else ".")
-
-
-# --- the players' view, progress and legal actions -----------------------------------
-
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending")
-
-
-def public(state: dict) -> dict:
-    """The state without initiative skills (nor what they grant) and without pending reactions."""
-    view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
-    view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
-    view["waiting"] = state["pending"] is not None
-    return view
-
-
-def progress(state: dict) -> str:
-    if state.get("outcome"):
-        return "Over" + (", escalated to combat" if state["escalated"] else "")
-    if state["proposal"]:
-        return f"Round {state['round']}, the judge must confirm"
-    if state["turn"]:
-        return f"Round {state['round']}, {name(state, state['turn'])}'s turn"
-    if state["phase"] == "ordering":
-        return f"Round {state['round']}, initiative tie"
-    return f"Round {state['round']}, initiative"
-
-
-def actions(state: dict) -> list[str]:
-    """The commands legal right now."""
-    if state.get("outcome"):
-        return [] if state["escalated"] else ["EscalateToCombat"]
-    endings = ["Yield", "Disqualify", "Abandon"]
-    if state["proposal"]:
-        return ["ConfirmVictory", "DeclineVictory"] + endings
-    pending = state["pending"]
-    if pending:
-        moves = ["DeceptiveSidestep", "DeclineSidestep"] if pending["kind"] == "strike" else \
-            ["DuelingCounter", "DeclineCounter"]
-        return moves + endings
-    moves = []
-    if state["phase"] == "initiative":
-        moves.append("RollInitiative")
-    elif state["phase"] == "ordering":
-        moves.append("BreakTie")
-    elif state["turn"]:
-        moves += _turn_actions(state, state["turn"])
-    if state["active"] is not None and _can_tag(state):
-        moves.append("Tag")
-    if state["settings"]["victory"] == "custom":
-        moves.append("ConfirmVictory")
-    return moves + endings
-
-
-def _turn_actions(state: dict, who: str) -> list[str]:
-    moves = []
-    if state["kind"] != "spellcasting" and not state["acted"] and state["order"][:1] == [who] \
-            and len(state["order"]) > 1:
-        moves.append("ActSecond")
-    if able(state, who) and opponents(state, who):
-        if state["kind"] != "spellcasting":
-            moves.append("Strike")
-        if state["kind"] != "combat":
-            moves.append("CastSpell")
-    if state["refocus"].get(who):
-        moves.append("ChangeTraditionFocus")
-    return moves + ["EndTurn"]
-
-
-def _can_tag(state: dict) -> bool:
-    for out in state["active"].values():
-        into = next(d["id"] for d in state["duelists"] if d["side"] == _side(state, out) and d["id"] != out)
-        if state["hp"][into] > 0 and (state["turn"] == out or state["hp"][out] <= 0):
-            return True
-    return False
-
-
-def _side(state: dict, who: str) -> str:
-    return next(d["side"] for d in state["duelists"] if d["id"] == who)
-

@@ -4,29 +4,36 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Dice, Refused
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
 from tracker.rules.duel import (ENDING_COMMANDS, SIDES, DuelDrawn, DuelWon, decide_ending, other,
                                 require_running)
 
 from .commands import Attack, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot
 from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
-from .fold import evolve, round_word
+from .fold import evolve, fallen
 from .rolls import edge, initiative, strike
-
-ACTION = {"sword": "Attack", "pistol": "Shoot", "wit": "Insult"}
-VERB = {"sword": "attack", "pistol": "shoot", "wit": "insult"}
+from .terms import ACTION, VERB, round_word
 
 
 def decide(state: dict, cmd: Any, dice: Dice) -> list:
     """The events that follow from ``cmd``, or Refused with the reason."""
-    require_running(state)
     if type(cmd) in ENDING_COMMANDS.values():
         return decide_ending(state, cmd)
-    if isinstance(cmd, MarkWorthiness):
-        return [PirateWorthinessMarked(side=cmd.side, worthy=cmd.verdict == "worthy", note=cmd.note or "")]
-    if isinstance(cmd, RecordFall):
-        return _fall(state, cmd)
+    require_running(state)
+    handler = HANDLERS.get(type(cmd))
+    if handler is None:
+        raise Refused(f"unknown command {type(cmd).__name__}")
+    return handler(state, cmd, dice)
+
+
+def _mark(state: dict, cmd: MarkWorthiness, dice: Dice) -> list:
+    return [PirateWorthinessMarked(side=cmd.side, worthy=cmd.verdict == "worthy", note=cmd.note or "")]
+
+
+def _not_waiting(state: dict) -> None:
+    """Nothing is rolled while the duel waits on a fall to be ruled."""
     waiting = fallen(state)
     if waiting:
         name = state["fighters"][waiting]["name"]
@@ -34,30 +41,14 @@ def decide(state: dict, cmd: Any, dice: Dice) -> list:
             raise Refused(f"{name} is at 0 PV: record whether they are down or dead first")
         raise Refused(f"{name} is down: in a duel to the death, record their death or end the duel "
                       "(yield, abandon)")
-    if isinstance(cmd, RollInitiative):
-        return _initiative(state, dice)
+
+
+def _strikes_here(state: dict, cmd: Any) -> None:
+    """A strike waits on no fall, and is the one this kind of duel makes."""
+    _not_waiting(state)
     kind = state["kind"]
     if type(cmd).__name__ != ACTION[kind]:
         raise Refused(f"this is a {kind} duel: duelists {VERB[kind]} here")
-    if isinstance(cmd, Shoot):
-        return _shoot(state, cmd, dice)
-    _require_turn(state, cmd.side)
-    if isinstance(cmd, Attack):
-        return _attack(state, cmd, dice)
-    if isinstance(cmd, Insult):
-        return _insult(state, cmd, dice)
-    raise Refused(f"unknown command {type(cmd).__name__}")
-
-
-def fallen(state: dict) -> str | None:
-    """The side at 0 PV the duel waits on: fate not yet ruled, or down in a duel to the death."""
-    if state["kind"] == "wit":
-        return None
-    for side in SIDES:
-        f = state["fighters"][side]
-        if f["pv"] == 0 and f["fate"] != "dead":
-            return side
-    return None
 
 
 def _name(state: dict, side: str) -> str:
@@ -73,7 +64,8 @@ def _require_turn(state: dict, side: str) -> None:
                       field="side")
 
 
-def _initiative(state: dict, dice: Dice) -> list:
+def _initiative(state: dict, cmd: RollInitiative, dice: Dice) -> list:
+    _not_waiting(state)
     if state["phase"] != "initiative":
         due = state["order"][state["turn"]]
         raise Refused(f"{round_word(state).lower()} {state['round']} is under way: "
@@ -90,6 +82,8 @@ def _stats(state: dict, side: str) -> dict:
 
 
 def _attack(state: dict, cmd: Attack, dice: Dice) -> list:
+    _strikes_here(state, cmd)
+    _require_turn(state, cmd.side)
     side, foe = cmd.side, other(cmd.side)
     weapon = state["settings"]["weapons"][side]
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja), _stats(state, side)["atq"],
@@ -113,6 +107,7 @@ def _sword_won(state: dict, side: str, detail: str) -> list:
 
 
 def _shoot(state: dict, cmd: Shoot, dice: Dice) -> list:
+    _strikes_here(state, cmd)
     side, foe = cmd.side, other(cmd.side)
     shots = state["fighters"][side]["shots"]
     if shots <= 0:
@@ -136,7 +131,7 @@ def _shoot(state: dict, cmd: Shoot, dice: Dice) -> list:
     return [ev]
 
 
-def _fall(state: dict, cmd: RecordFall) -> list:
+def _fall(state: dict, cmd: RecordFall, dice: Dice) -> list:
     if state["kind"] == "wit":
         raise Refused("nobody falls in a duelo de labia: CAR is not PV")
     f = state["fighters"][cmd.side]
@@ -158,6 +153,8 @@ def _fall(state: dict, cmd: RecordFall) -> list:
 
 
 def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
+    _strikes_here(state, cmd)
+    _require_turn(state, cmd.side)
     side, foe = cmd.side, other(cmd.side)
     table = state["settings"]["insults"]
     entry = next((i for i in table if i["name"].lower() == cmd.insult.strip().lower()), None)
@@ -194,3 +191,7 @@ def _points(state: dict) -> list:
     if s["tie"] == "draw":
         return [DuelDrawn(ending="points_tied", detail=f"tied {a} to {b} after the agreed exchanges")]
     return []
+
+
+HANDLERS = {MarkWorthiness: _mark, RecordFall: _fall, RollInitiative: _initiative,
+            Attack: _attack, Shoot: _shoot, Insult: _insult}

@@ -1,14 +1,12 @@
-"""Rocèt in plain language: event lines, the assumptions a duel runs under, the public view."""
+"""Rocèt in plain language: one line for the log per event."""
 from __future__ import annotations
-
-import copy
 
 from tracker.rules.duel import DuelStarted, describe_ending, other
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
 )
-from tracker.rules.rocet.terms import BEATS, KINDS, VENTAJA, advantage, compare, critical, fumble, label
+from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
 
 DECK_LABELS = {"shared": "the shared deck", "a": "side A's deck", "b": "side B's deck"}
 
@@ -123,80 +121,3 @@ def meter_text(state: dict, meter: int) -> str:
         return "at the middle"
     side = "a" if meter > 0 else "b"
     return f"{abs(meter)}/{state['meter_steps']} toward {state['sides'][side]['name']}"
-
-
-def last_rolls(state: dict) -> list[dict]:
-    """The last turn's opposed rolls, for the page: each side's dice, Ventaja, total and mark.
-
-    Every row but the last is a tie that was rerolled; ``result`` is "a", "b" or "tie".
-    """
-    last = state.get("last_turn")
-    if not last:
-        return []
-    rows = []
-    for roll in last["rolls"]:
-        row = {}
-        for side, pair in (("a", roll[:2]), ("b", roll[2:])):
-            bonus = VENTAJA if last["advantage"] == side else 0
-            row[side] = {"dice": list(pair), "bonus": bonus, "total": sum(pair) + bonus,
-                         "mark": "critical" if critical(pair) else "fumble" if fumble(pair) else ""}
-        row["result"] = compare(roll[:2], roll[2:], row["a"]["bonus"], row["b"]["bonus"])
-        rows.append(row)
-    return rows
-
-
-def beats(card: str) -> str:
-    """The card ``card`` gets Ventaja against."""
-    return BEATS[card]
-
-
-def assumptions(state: dict) -> list[str]:
-    """Every rule this duel runs under that the seed leaves open (inferred or assumed), as set."""
-    s, variant = state["settings"], state["variant"]
-    found = [
-        "Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
-        "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but "
-        "another critical; double 1s are a fumble and lose to any roll but another fumble; TA is the "
-        "higher die of the winner's roll.",
-        "The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
-        "(Insulto beats Finta).",
-        "PG damage dealt “the usual way” is TA + the weapon's fixed damage.",
-    ]
-    if s["reshuffle"]:
-        found.append("When a pile runs out, its discards are shuffled into a new pile.")
-    else:
-        found.append("When a pile runs out, nobody draws from it again (no reshuffle).")
-    found.append("A forced discard from an empty hand does nothing.")
-    found.append("The cards played in a turn go to the discards once the turn is resolved, "
-                 "after both duelists drew back up to three.")
-    if variant in ("relojes", "a_muerte"):
-        found.append("A clock never goes below 0." if s["clock_floor"]
-                     else "A clock may go below 0 (Insulto can leave it in debt).")
-    if variant == "superioridad":
-        found.append(f"The superiority meter starts in the middle; a duelist wins on reaching their end, "
-                     f"{s['meter_steps']} steps out.")
-    if variant == "a_muerte":
-        found.append("A completed clock starts again from 0." if s["restart"] == "zero"
-                     else "A completed clock keeps the intervals past its end.")
-        found.append("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
-                     "an unconscious duelist cannot go on.")
-    found.append("PG and PM never go below 0: damage beyond what is left is not recorded.")
-    return found
-
-
-def public(state: dict) -> dict:
-    """The state without secrets: in virtual mode, no hands and no pile order."""
-    shown = copy.deepcopy(state)
-    if shown.get("mode") == "virtual":
-        for duelist in shown["sides"].values():
-            duelist.pop("hand", None)
-        for deck in shown["decks"].values():
-            deck.pop("pile", None)
-    return shown
-
-
-def progress(state: dict) -> str:
-    """Where the duel stands, for duel lists."""
-    if state["outcome"]:
-        return f"Over after turn {state['turn']}" if state["turn"] else "Over"
-    return f"Turn {state['turn']}" if state["turn"] else "Before the first turn"

@@ -1,0 +1,156 @@
+"""Form inputs, as every layer declares them: field specs, their coercion, and commands built from them.
+
+A field spec says what one input of a form (stats block, duel set-up, command) takes; ``parse_fields``
+turns raw form or JSON values into clean ones, or raises ``Invalid`` with a message per field.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from tracker.rules.base import Invalid
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a form: stats block, duel set-up or command.
+
+    ``kind`` is one of: int, text, choice, bool, die (d6..d12), dice (a list of die values
+    typed from the table, e.g. "3 5"), character (a character id), weapons (a list).
+    """
+
+    name: str
+    label: str
+    kind: str = "int"
+    default: Any = None
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    required: bool = True
+    help: str = ""
+    columns: tuple[str, ...] = ()  # a table field's keys, in the order its text lines give them
+
+
+DIE_SIZES = (6, 8, 10, 12)
+# The largest whole number SQLite, and so the log, can hold: no input may carry a larger one.
+LARGEST_INT = 2**63 - 1
+
+
+def parse_fields(fields: Sequence[Field], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Coerce raw form or JSON values by their field specs, or raise Invalid."""
+    clean: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for f in fields:
+        value = raw.get(f.name)
+        try:
+            clean[f.name] = _coerce(f, value)
+        except ValueError as problem:
+            errors[f.name] = str(problem)
+    if errors:
+        raise Invalid(errors)
+    return clean
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.strip() == "")
+
+
+def _coerce(f: Field, value: Any) -> Any:
+    if f.kind == "bool":
+        if isinstance(value, (list, tuple)):
+            # A ticked box posts its hidden "false" and then its "true": the last one is the box.
+            value = value[-1] if value else None
+        if isinstance(value, bool):
+            return value
+        if _blank(value):
+            return bool(f.default)
+        if str(value).lower() in ("1", "true", "on", "yes", "y"):
+            return True
+        if str(value).lower() in ("0", "false", "off", "no", "n"):
+            return False
+        raise ValueError("must be yes or no")
+    if _blank(value):
+        if f.default is not None:
+            return f.default
+        if f.required:
+            raise ValueError("is required")
+        return None
+    if f.kind == "int":
+        number = _int(value)
+        # A field without bounds still takes only what SQLite can hold.
+        minimum = -LARGEST_INT if f.minimum is None else f.minimum
+        maximum = LARGEST_INT if f.maximum is None else f.maximum
+        if number < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        if number > maximum:
+            raise ValueError(f"must be at most {maximum}")
+        return number
+    if f.kind == "die":
+        text = str(value).strip().lower().lstrip("d")
+        size = _int(text, "a die such as d8")
+        if size not in DIE_SIZES:
+            raise ValueError("must be d6, d8, d10 or d12")
+        return size
+    if f.kind == "dice":
+        return parse_dice(value)
+    if f.kind == "choice":
+        allowed = [key for key, _ in f.choices]
+        if str(value) not in allowed:
+            raise ValueError("must be one of " + ", ".join(label for _, label in f.choices))
+        return str(value)
+    if f.kind in ("text", "character"):
+        if not isinstance(value, str):
+            raise ValueError("must be text")
+        if not is_text(value):
+            raise ValueError("holds a character that is not valid text (a lone surrogate)")
+        text = value.strip()
+        limit = f.maximum or 2000
+        if len(text) > limit:
+            raise ValueError(f"must be at most {limit} characters")
+        return text
+    if f.kind == "weapons":
+        return value
+    raise ValueError(f"unknown field kind {f.kind}")
+
+
+def is_text(value: str) -> bool:
+    """True when the string can be stored and shown: UTF-8 encodable, so no lone surrogate."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _int(value: Any, what: str = "a whole number") -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"must be {what}")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:  # also a string of more digits than Python converts (4,300)
+        raise ValueError(f"must be {what}") from None
+
+
+def parse_dice(value: Any) -> tuple[int, ...]:
+    """Dice typed from the table: "3 5", "3,5" or a JSON list, each a positive number."""
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        items = str(value).replace(",", " ").replace("/", " ").split()
+    dice = tuple(_int(v, "die values such as 3 5") for v in items)
+    if any(d < 1 or d > 100 for d in dice):
+        raise ValueError("each die shows a number from 1 up")
+    return dice
+
+
+def command(cls: type) -> type:
+    """Make a command class: a frozen dataclass; its field specs live in ``FIELDS``."""
+    return dataclasses.dataclass(frozen=True)(cls)
+
+
+def parse_command(cls: type, raw: Mapping[str, Any]) -> Any:
+    """Build a command from raw form or JSON values using its ``FIELDS``, or raise Invalid."""
+    return cls(**parse_fields(getattr(cls, "FIELDS", ()), raw))

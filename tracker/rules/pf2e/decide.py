@@ -1,0 +1,43 @@
+"""Deciding a Pathfinder 2e duel: each command checked against the state, handed to the helper
+that resolves it (``rounds``, ``strikes``, ``spells``, ``ending``) through one table."""
+from __future__ import annotations
+
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
+from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, require_running
+
+from . import commands as c
+from . import ending, rounds, spells, strikes
+
+HANDLERS = {
+    c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
+    c.EndTurn: rounds.end_turn, c.Tag: rounds.tag,
+    c.Strike: strikes.strike, c.DeceptiveSidestep: strikes.sidestep, c.DeclineSidestep: strikes.decline_sidestep,
+    c.CastSpell: spells.cast, c.DuelingCounter: spells.counter, c.DeclineCounter: spells.decline_counter,
+    c.ChangeTraditionFocus: spells.change_focus,
+    c.ConfirmVictory: ending.confirm_victory, c.DeclineVictory: ending.decline_victory,
+}
+ANSWERS_PENDING = {"strike": (c.DeceptiveSidestep, c.DeclineSidestep),
+                   "spell": (c.DuelingCounter, c.DeclineCounter)}
+WAITING = {"strike": "the target must first use or decline Deceptive Sidestep",
+           "spell": "an opponent may first use Dueling Counter or let the spell take effect"}
+
+
+def decide(state: dict, command, dice: Dice) -> list:
+    """The events that follow from ``command``, or Refused with the reason."""
+    if isinstance(command, c.EscalateToCombat):
+        return ending.escalate(state, command)
+    require_running(state)
+    if isinstance(command, Disqualify):
+        return ending.disqualify(state, command)
+    if isinstance(command, (Yield, Abandon)):
+        return decide_ending(state, command)
+    if state["proposal"] and not isinstance(command, (c.ConfirmVictory, c.DeclineVictory)):
+        raise Refused(f"{state['proposal']['detail']}: the judge must first confirm or decline the victory")
+    pending = state["pending"]
+    if pending and not isinstance(command, ANSWERS_PENDING[pending["kind"]]):
+        raise Refused(WAITING[pending["kind"]])
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        raise Refused(f"unknown command {type(command).__name__}")
+    return handler(state, command, dice)

@@ -1,0 +1,102 @@
+"""What a Rocèt duel shows: the legal actions, the public state, its progress, its assumptions and rolls."""
+from __future__ import annotations
+
+import copy
+
+from tracker.rules.duel import ENDING_COMMANDS
+from tracker.rules.rocet.terms import BEATS, VENTAJA, compare, critical, fumble
+
+ENDINGS = list(ENDING_COMMANDS)
+
+
+def actions(state: dict) -> list[str]:
+    """The command names legal now."""
+    if state["outcome"]:
+        return []
+    damage, down = state["pending_damage"], state["pending_down"]
+    if damage and damage["win"]:
+        return ["DealDamage", "DeclineDamage"] + ENDINGS
+    if down:
+        confirm = ["ConfirmDeath"] if state["variant"] == "a_muerte" else ["ConfirmUnconscious", "ConfirmDeath"]
+        return confirm + ENDINGS
+    now = ["Discard"] if state["pending_discard"] else ["PlayTurn"]
+    if damage:
+        now += ["DealDamage", "DeclineDamage"]
+    return now + ENDINGS
+
+
+def last_rolls(state: dict) -> list[dict]:
+    """The last turn's opposed rolls, for the page: each side's dice, Ventaja, total and mark.
+
+    Every row but the last is a tie that was rerolled; ``result`` is "a", "b" or "tie".
+    """
+    last = state.get("last_turn")
+    if not last:
+        return []
+    rows = []
+    for roll in last["rolls"]:
+        row = {}
+        for side, pair in (("a", roll[:2]), ("b", roll[2:])):
+            bonus = VENTAJA if last["advantage"] == side else 0
+            row[side] = {"dice": list(pair), "bonus": bonus, "total": sum(pair) + bonus,
+                         "mark": "critical" if critical(pair) else "fumble" if fumble(pair) else ""}
+        row["result"] = compare(roll[:2], roll[2:], row["a"]["bonus"], row["b"]["bonus"])
+        rows.append(row)
+    return rows
+
+
+def beats(card: str) -> str:
+    """The card ``card`` gets Ventaja against."""
+    return BEATS[card]
+
+
+def assumptions(state: dict) -> list[str]:
+    """Every rule this duel runs under that the seed leaves open (inferred or assumed), as set."""
+    s, variant = state["settings"], state["variant"]
+    found = [
+        "Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
+        "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but "
+        "another critical; double 1s are a fumble and lose to any roll but another fumble; TA is the "
+        "higher die of the winner's roll.",
+        "The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
+        "(Insulto beats Finta).",
+        "PG damage dealt “the usual way” is TA + the weapon's fixed damage.",
+    ]
+    if s["reshuffle"]:
+        found.append("When a pile runs out, its discards are shuffled into a new pile.")
+    else:
+        found.append("When a pile runs out, nobody draws from it again (no reshuffle).")
+    found.append("A forced discard from an empty hand does nothing.")
+    found.append("The cards played in a turn go to the discards once the turn is resolved, "
+                 "after both duelists drew back up to three.")
+    if variant in ("relojes", "a_muerte"):
+        found.append("A clock never goes below 0." if s["clock_floor"]
+                     else "A clock may go below 0 (Insulto can leave it in debt).")
+    if variant == "superioridad":
+        found.append(f"The superiority meter starts in the middle; a duelist wins on reaching their end, "
+                     f"{s['meter_steps']} steps out.")
+    if variant == "a_muerte":
+        found.append("A completed clock starts again from 0." if s["restart"] == "zero"
+                     else "A completed clock keeps the intervals past its end.")
+        found.append("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
+                     "an unconscious duelist cannot go on.")
+    found.append("PG and PM never go below 0: damage beyond what is left is not recorded.")
+    return found
+
+
+def public(state: dict) -> dict:
+    """The state without secrets: in virtual mode, no hands and no pile order."""
+    shown = copy.deepcopy(state)
+    if shown.get("mode") == "virtual":
+        for duelist in shown["sides"].values():
+            duelist.pop("hand", None)
+        for deck in shown["decks"].values():
+            deck.pop("pile", None)
+    return shown
+
+
+def progress(state: dict) -> str:
+    """Where the duel stands, for duel lists."""
+    if state["outcome"]:
+        return f"Over after turn {state['turn']}" if state["turn"] else "Over"
+    return f"Turn {state['turn']}" if state["turn"] else "Before the first turn"
