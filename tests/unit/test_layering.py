@@ -3,7 +3,7 @@ import ast
 import re
 from pathlib import Path
 
-RULES = Path(__file__).parent.parent / "tracker" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "tracker" / "rules"
 FORBIDDEN = {"flask", "sqlite3", "sqlite_utils", "random", "time", "datetime", "secrets", "os",
              "tracker.store", "tracker.services", "tracker.web", "tracker.projections", "tracker.db"}
 
