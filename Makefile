@@ -1,11 +1,12 @@
-# Touché: `make run` serves the app (installing what it needs first); `make test` runs every test.
+# Touché: `make run` serves the app (installing what it needs first); `make test` runs every test;
+# `make check` is the developers' fast loop: every tier but the fuzz and browser ones.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := tracker
 
-.PHONY: run test install browser bench clean
+.PHONY: run test check install browser bench clean
 
 $(BIN)/flask: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,9 @@ run: install
 
 test: install browser
 	$(BIN)/python -m pytest
+
+check: install
+	$(BIN)/python -m pytest tests/unit tests/integration tests/web
 
 bench: install
 	$(BIN)/python bench/run.py

@@ -5,7 +5,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.conftest import fixed_context
-from tests.test_timetravel import CARDS, rocet_duel
+from tests.integration.test_timetravel import CARDS, rocet_duel
 from tracker.db import open_db
 from tracker import bootstrap
 

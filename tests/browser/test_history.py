@@ -4,7 +4,7 @@ import dataclasses
 import re
 
 from tests.conftest import fixed_context
-from tests.test_history import Campaign
+from tests.integration.test_history import Campaign
 from tracker.db import open_db
 from tracker import bootstrap
 

@@ -2,8 +2,8 @@
 sees every one of them in plain language (and the ending it undoes), server-rendered, and only a
 confirmed form rewinds the duel; an event nothing stands on is retracted at once, as before."""
 from tests.conftest import count_events, fixed_context
-from tests.rules.test_retraction_properties import PAIRS
-from tests.test_web import setup_duel
+from tests.fuzz.test_retraction_properties import PAIRS
+from tests.web.test_web import setup_duel
 from tracker import demo
 from tracker.db import open_db
 from tracker import bootstrap

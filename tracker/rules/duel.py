@@ -158,6 +158,31 @@ def decide_ending(state: dict, cmd: Any) -> list:
     raise Refused(f"unknown command {type(cmd).__name__}")
 
 
+Handler = Callable[[dict, Any, Any], list]
+
+
+def handled_by(handlers: Mapping[type, Handler], state: dict, cmd: Any, dice: Any) -> list:
+    """Hand ``cmd`` to its handler in a ruleset's table (command type -> handler), or refuse it."""
+    handler = handlers.get(type(cmd))
+    if handler is None:
+        raise Refused(f"unknown command {type(cmd).__name__}")
+    return handler(state, cmd, dice)
+
+
+def decider(handlers: Mapping[type, Handler]) -> Callable[[dict, Any, Any], list]:
+    """A ruleset's ``decide`` when all it adds to the common endings is its table of handlers:
+    an ending first, else (while the duel runs) the command's own handler."""
+
+    def decide(state: dict, cmd: Any, dice: Any) -> list:
+        """The events that follow ``cmd``, or Refused with the reason."""
+        if type(cmd) in ENDING_COMMANDS.values():
+            return decide_ending(state, cmd)
+        require_running(state)
+        return handled_by(handlers, state, cmd, dice)
+
+    return decide
+
+
 def evolve_ending(state: dict, ev: Any) -> dict | None:
     """Apply a common ending event; None when ``ev`` is not one."""
     if isinstance(ev, DuelWon):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
-from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, require_running
+from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, handled_by, require_running
 
 from . import commands as c
 from . import ending, rounds, spells, strikes
@@ -37,7 +37,4 @@ def decide(state: dict, command, dice: Dice) -> list:
     pending = state["pending"]
     if pending and not isinstance(command, ANSWERS_PENDING[pending["kind"]]):
         raise Refused(WAITING[pending["kind"]])
-    handler = HANDLERS.get(type(command))
-    if handler is None:
-        raise Refused(f"unknown command {type(command).__name__}")
-    return handler(state, command, dice)
+    return handled_by(HANDLERS, state, command, dice)

@@ -6,8 +6,7 @@ from typing import Any
 from tracker.rules import dice_expr
 from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
-from tracker.rules.duel import (ENDING_COMMANDS, SIDES, DuelDrawn, DuelWon, decide_ending, other,
-                                require_running)
+from tracker.rules.duel import SIDES, DuelDrawn, DuelWon, decider, other
 
 from .commands import Attack, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot
 from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
@@ -16,16 +15,6 @@ from .fold import evolve, fallen
 from .rolls import edge, initiative, strike
 from .terms import ACTION, VERB, round_word
 
-
-def decide(state: dict, cmd: Any, dice: Dice) -> list:
-    """The events that follow from ``cmd``, or Refused with the reason."""
-    if type(cmd) in ENDING_COMMANDS.values():
-        return decide_ending(state, cmd)
-    require_running(state)
-    handler = HANDLERS.get(type(cmd))
-    if handler is None:
-        raise Refused(f"unknown command {type(cmd).__name__}")
-    return handler(state, cmd, dice)
 
 
 def _mark(state: dict, cmd: MarkWorthiness, dice: Dice) -> list:
@@ -195,3 +184,5 @@ def _points(state: dict) -> list:
 
 HANDLERS = {MarkWorthiness: _mark, RecordFall: _fall, RollInitiative: _initiative,
             Attack: _attack, Shoot: _shoot, Insult: _insult}
+# The common endings first, then the command's own handler.
+decide = decider(HANDLERS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 from tracker.rules.duel import (
-    ENDING_COMMANDS, DuelWon, SIDES, other, require_running, decide_ending,
+    DuelWon, SIDES, decider, other,
 )
 from tracker.rules.rocet.commands import (
     ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
@@ -21,16 +21,6 @@ MAX_ROLLS = 50
 WIN_DETAIL = {"clock": "completed their clock", "first_blood": "first blood",
               "superiority": "reached their end of the superiority meter"}
 
-
-def decide(state: dict, cmd, dice: Dice) -> list:
-    """The events that follow ``cmd``, or Refused with the reason."""
-    if type(cmd) in ENDING_COMMANDS.values():
-        return decide_ending(state, cmd)
-    require_running(state)
-    handler = HANDLERS.get(type(cmd))
-    if handler is None:
-        raise Refused(f"unknown command {type(cmd).__name__}")
-    return handler(state, cmd, dice)
 
 
 def _name(state: dict, side: str) -> str:
@@ -222,3 +212,5 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
 
 HANDLERS = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
             ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
+# The common endings first, then the command's own handler.
+decide = decider(HANDLERS)

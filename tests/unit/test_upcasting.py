@@ -6,7 +6,7 @@ from tracker.events import from_data
 from tracker.projections import queries
 from tracker.workspace import CharacterCreated
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema1_log.jsonl"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "schema1_log.jsonl"
 
 
 def test_a_schema_1_character_reads_as_schema_2():

@@ -17,7 +17,7 @@ from tracker.rules.rocet.commands import (
 )
 from tracker.rules.rocet.events import RocetDeckShuffled
 
-from test_rocet_duels import HEADER, duelists  # noqa: E402 (shared table helpers)
+from tests.unit.test_rocet_duels import HEADER, duelists  # noqa: E402 (shared table helpers)
 
 
 def server(rng: random.Random) -> Dice:

@@ -14,7 +14,7 @@ from tracker.rules.rocet.commands import ConfirmUnconscious, DealDamage, Decline
 from tracker.rules.rocet.events import RocetCardDiscarded, RocetCardsDrawn, RocetDeckShuffled
 from tracker.rules.rocet.terms import BEATS, CARDS, compare
 
-from test_rocet_duels import (  # noqa: E402 (shared table helpers)
+from tests.unit.test_rocet_duels import (  # noqa: E402 (shared table helpers)
     EA, EP, FINTA, HEADER, INSULTO, TC, TRETA, Table, duelists, play, resolved, sheet,
 )
 

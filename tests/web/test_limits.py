@@ -89,7 +89,7 @@ def test_a_read_only_database_is_a_503_while_pages_still_read(app, tmp_path):
 def test_another_gms_write_waits_for_an_import_and_lands(app, client):
     """The import holds the write lock while it appends; a write arriving meanwhile waits (the
     busy timeout) instead of failing, and both land."""
-    from tests.test_import_references import rechained
+    from tests.integration.test_import_references import rechained
 
     items = []
     for n in range(1, 3001):

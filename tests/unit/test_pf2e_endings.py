@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_pf2e_support import Duel, fighter
+from tests.unit.test_pf2e_support import Duel, fighter
 from tracker.rules import pf2e
 from tracker.rules.base import Refused
 from tracker.rules.pf2e.commands import (ConfirmVictory, DeclineVictory, EndTurn, EscalateToCombat, RollInitiative,

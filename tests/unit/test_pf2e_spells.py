@@ -1,7 +1,7 @@
 """Pathfinder 2e spellcasting and mixed duels: tradition focus, Dueling Counter, Change Tradition Focus."""
 from __future__ import annotations
 
-from test_pf2e_support import Duel, caster, fighter
+from tests.unit.test_pf2e_support import Duel, caster, fighter
 from tracker.rules.pf2e.commands import (CastSpell, ChangeTraditionFocus, DeclineCounter, DuelingCounter, EndTurn,
                                          RollInitiative, Strike)
 

@@ -12,7 +12,7 @@ from tracker.errors import Rejected
 from tracker.handlers import HANDLERS
 from tracker.rules.base import Invalid, Refused
 
-WEB = Path(__file__).parent.parent / "tracker" / "web"
+WEB = Path(__file__).resolve().parents[2] / "tracker" / "web"
 
 
 def test_every_handled_command_is_a_typed_record_with_its_fields():

@@ -4,7 +4,7 @@ import ast
 import re
 from pathlib import Path
 
-TRACKER = Path(__file__).parent.parent / "tracker"
+TRACKER = Path(__file__).resolve().parents[2] / "tracker"
 RULES = TRACKER / "rules"
 FORBIDDEN = {"flask", "sqlite3", "sqlite_utils", "random", "time", "datetime", "secrets", "os",
              "tracker.store", "tracker.services", "tracker.web", "tracker.projections", "tracker.db"}

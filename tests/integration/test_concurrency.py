@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel
-from tests.test_projections import snapshot
+from tests.integration.test_projections import snapshot
 from tracker.db import open_db
 from tracker.projections.engine import rebuild
 from tracker.store import EventStore

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_pf2e_support import Duel, fighter
+from tests.unit.test_pf2e_support import Duel, fighter
 from tracker.rules import pf2e
 from tracker.rules.pf2e import checks
 from tracker.rules.pf2e.commands import (ActSecond, BreakTie, DeceptiveSidestep, DeclineSidestep, EndTurn,

@@ -329,7 +329,7 @@ def test_a_damaged_backup_is_refused_whole_through_the_web(world, how, i, j, tex
 
 # Every query-string parameter the app reads, found in its code so a new one is fuzzed too, and a
 # few it does not read.
-QUERY_NAMES = sorted({name for path in (Path(__file__).parent.parent / "tracker").rglob("*.py")
+QUERY_NAMES = sorted({name for path in (Path(__file__).resolve().parents[2] / "tracker").rglob("*.py")
                       for name in re.findall(r'(?:args\.get|int_arg)\(\s*"(\w+)"', path.read_text())}
                      | {"per_page", "cursor", "after", "position", "from", "to", "filters", "q"})
 # Values as they travel: ("text", s) is percent-encoded as UTF-8; ("escaped", s) is already
@@ -425,7 +425,7 @@ def get(world, path, query, who="gm", htmx=False):
     return response
 
 
-INT_NAMES = {name for path in (Path(__file__).parent.parent / "tracker").rglob("*.py")
+INT_NAMES = {name for path in (Path(__file__).resolve().parents[2] / "tracker").rglob("*.py")
              for name in re.findall(r'int_arg\(\s*"(\w+)"', path.read_text())}
 
 

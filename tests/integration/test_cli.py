@@ -124,7 +124,7 @@ def test_create_gm_makes_an_account_that_can_log_in(tmp_path):
 
 
 def test_import_log_refuses_a_reference_outside_the_file_with_its_line(filled, tmp_path):
-    from tests.test_import_references import rechained
+    from tests.integration.test_import_references import rechained
 
     good = tmp_path / "good.jsonl"
     cli(filled).invoke(args=["export-log", str(good)])
@@ -154,6 +154,6 @@ def test_import_log_takes_a_file_another_install_signed_only_when_told(filled, t
 def test_a_file_exported_before_signatures_still_imports(tmp_path):
     from pathlib import Path
 
-    fixture = Path(__file__).parent / "fixtures" / "schema1_log.jsonl"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "schema1_log.jsonl"
     result = cli(str(tmp_path / "old.db")).invoke(args=["import-log", "--accept-unsigned", str(fixture)])
     assert result.exit_code == 0, result.output

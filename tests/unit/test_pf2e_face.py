@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
+from tests.unit.test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
 from tracker.events import from_data, to_data
 from tracker.rules import pf2e
 from tracker.rules.base import ImpossibleHistory, Invalid, Refused

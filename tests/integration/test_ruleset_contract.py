@@ -21,7 +21,7 @@ from tracker.rules import contract
 from tracker.rules.dice import Dice
 from tracker.rules.fields import parse_command
 
-TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates")
+TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
 RULESETS = list(rules.RULESETS.values())
 
 

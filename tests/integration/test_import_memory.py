@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tracker.backup import FORMAT, chain, dumps
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 12_000
 NOTES = "n" * 5000  # 5 KB a line: a 60 MB file, which a reader holding it whole would show at once
 

@@ -6,7 +6,7 @@ from tracker import rules
 from tracker.events import EVENT_TYPES
 from tracker.handlers import HANDLERS
 
-DOCS = Path(__file__).parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def headings(*paths):

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.conftest import fixed_context
-from tests.test_timetravel import CARDS, play_turn, rocet_duel
+from tests.integration.test_timetravel import CARDS, play_turn, rocet_duel
 from tracker.db import open_db
 from tracker.rules.pf2e.sheet import SKILLS
 from tracker import bootstrap
