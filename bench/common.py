@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bench.corpus import copies
 from tracker.db import open_db
-from tracker import bootstrap
+from tracker import bootstrap, logins
 from tracker.services import Context
 
 INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
@@ -32,8 +32,9 @@ def gm_client(app, path: str):
     if not db.execute("SELECT 1 FROM gms WHERE id = ?", [GM_ID]).fetchone():
         bootstrap.service(db, Context(new_id=lambda: GM_ID, password_method="pbkdf2:sha256:1000")).handle(
             {"type": "RegisterGM", "username": "bench", "password": "a bench password"})
+    generation = logins.current_generation(db, GM_ID)
     db.close()
     client = app.test_client()
-    with client.session_transaction() as session:
-        session["gm_id"] = GM_ID
+    with client.session_transaction() as session:  # what a login leaves in the cookie
+        session.update(gm_id=GM_ID, session_id="bench-session", generation=generation)
     return client
