@@ -296,3 +296,10 @@ def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mo
     assert events[-1] == DuelWon(side="a", ending="death", detail="Lope died")
     assert t.state["fallen"] == {"b": "dead"}
     assert t.state["outcome"]["results"] == {"ines": "win", "lope": "loss"}
+
+
+@pytest.mark.parametrize("asked", [6, 4, 12])
+def test_a_muerte_records_the_four_interval_clocks_it_plays_with_whatever_size_was_asked(asked):
+    """¡A muerte! clocks always have 4 intervals: the duel's settings say so, not the size typed."""
+    t = Table({"kind": "a_muerte", "clock_size": asked, "cards": "physical"})
+    assert t.events[0].settings["clock_size"] == 4 and t.state["clock_size"] == 4

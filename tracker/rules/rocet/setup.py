@@ -8,7 +8,7 @@ from tracker.rules.dice import Dice
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import DuelStarted, SIDES, other
 from tracker.rules.rocet.events import RocetCardsDrawn, RocetDeckShuffled
-from tracker.rules.rocet.terms import HAND, KINDS, NAME, WEAPON_TYPES, deck_cards
+from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, KINDS, NAME, WEAPON_TYPES, deck_cards
 
 MAY_DUEL = ("pj", "villano", "elite", "campeon")
 DECKS = {"shared": 36, "own": 18}
@@ -45,6 +45,8 @@ SETUP = (
 def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> list:
     """The opening events: DuelStarted, then the deck(s) and the first hands of three."""
     settings = parse_fields(SETUP, setup)
+    if settings["kind"] == "a_muerte":  # its clocks are always 4 (the seed): record the size in force
+        settings["clock_size"] = A_MUERTE_CLOCK
     by_side = _check_duelists(duelists)
     challenged = other(header.get("challenger")) if header.get("challenger") in SIDES else ""
     armed = []
