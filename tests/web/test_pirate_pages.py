@@ -349,3 +349,16 @@ def test_retracting_any_event_keeps_the_page_and_rebuild_whole(app, client, tabl
                     pass
         page = client.get(f"/duels/{duel}")
         assert page.status_code == 200, f"{kind}: retracting {target.type} at {version}"
+
+
+def test_a_duel_started_through_the_api_takes_the_campaigns_own_insult_table(client, table):
+    saved = client.post("/api/commands", json={"type": "ChangeCampaignRules", "campaign_id": table["campaign"],
+                                               "ruleset": "pirate", "insults": "Pulla marinera | +2 | 1d6",
+                                               "expected_version": 1})
+    assert saved.status_code == 201, saved.json
+    started = client.post("/api/commands", json={
+        "type": "StartDuel", "session_id": table["session"], "ruleset": "pirate", "kind": "wit",
+        "duelists": [{"character_id": table["ines"], "side": "a"}, {"character_id": table["lope"], "side": "b"}]})
+    assert started.status_code == 201, started.json
+    insults = started.json["events"][0]["data"]["settings"]["insults"]
+    assert [i["name"] for i in insults] == ["Pulla marinera"]

@@ -26,10 +26,14 @@ def start_duel(service: Service, command: StartDuel) -> Outcome:
         "judge": command.judge,
         "challenger": command.challenger,
     }
+    # What the campaign keeps for every duel of the ruleset (the pirate insult table) is the
+    # set-up's default, whether the duel comes from the form (which shows it) or from the API.
+    campaign = service.existing(f"campaign-{session['campaign_id']}")
+    setup = {**campaign.get("rules", {}).get(module.NAME, {}), **command.setup}
     dice = _tray(service, {}, server_roll=True)
     return service.append(
         f"duel-{duel_id}", session["campaign_id"], 0, command,
-        lambda _: module.start(header, command.setup, duelists, dice)
+        lambda _: module.start(header, setup, duelists, dice)
     )
 
 
