@@ -26,7 +26,7 @@ def start_duel(service: Service, command: StartDuel) -> Outcome:
         "judge": command.judge,
         "challenger": command.challenger,
     }
-    # What the campaign keeps for every duel of the ruleset (the pirate insult table) is the
+    # What the campaign keeps for every duel of the ruleset (an insult table, say) is the
     # set-up's default, whether the duel comes from the form (which shows it) or from the API.
     campaign = service.existing(f"campaign-{session['campaign_id']}")
     setup = {**campaign.get("rules", {}).get(module.NAME, {}), **command.setup}
