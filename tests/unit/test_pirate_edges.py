@@ -1,0 +1,201 @@
+"""Pirate duels at their edges: every rule for both sides, totals exactly at DEF and SAB, range, settings both ways."""
+from __future__ import annotations
+
+import pytest
+
+from tracker.rules.duel import DuelDrawn, DuelWon, DuelYielded, Yield, other
+from tracker.rules.pirate.commands import Attack, Insult, RecordFall, RollInitiative, Shoot
+from tracker.rules.pirate.rolls import edge, max_damage
+
+from tests.unit.test_pirate import INES, LOPE, PISTOLS, Duel
+
+SIDES = ("a", "b")
+STATS = {"a": INES, "b": LOPE}
+RANGE = {"a": 15, "b": 10}  # Inés's pistol, Lope's pistol
+INSULTS = {"Burla ingeniosa": 1, "Insulto directo": 0, "Provocación": 0, "Humillación": -2}
+
+
+def first(duel: Duel, side: str) -> None:
+    """Roll initiative so that ``side`` acts first."""
+    duel.run(RollInitiative(), **{side: [20], other(side): [1]})
+
+
+def needed(side: str, bonus: int, against: str) -> int:
+    """The d20 that makes ``side``'s total exactly equal to the foe's ``against``."""
+    return STATS[other(side)][against] - bonus
+
+
+# --- a sword strike: a total equal to DEF hits, one less misses -------------------------------
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("margin, hits", [(0, True), (-1, False), (1, True)])
+def test_a_sword_attack_hits_on_a_total_equal_to_def_for_either_side(side, margin, hits):
+    duel = Duel("sword")
+    first(duel, side)
+    d20 = needed(side, STATS[side]["atq"], "def") + margin
+    events = duel.run(Attack(side=side), **{side: [d20, 2]})
+    assert (events[0].total, events[0].defence, events[0].hit) == (STATS[other(side)]["def"] + margin,
+                                                                  STATS[other(side)]["def"], hits)
+    if hits:
+        assert events[1] == DuelWon(side=side, ending="first_blood",
+                                    detail=f"{duel.fighter(other(side))['name']} took 2 PV")
+        assert duel.fighter(side)["hits"] == 1
+    else:
+        assert len(events) == 1 and duel.state["outcome"] is None
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("hits", [2, 3])
+def test_a_sword_duel_to_hits_is_won_at_exactly_the_agreed_hits_by_either_side(side, hits):
+    duel = Duel("sword", sword_victory="hits", hits=hits)
+    for n in range(1, hits + 1):
+        first(duel, side)
+        events = duel.run(Attack(side=side), **{side: [20, 1]})
+        if n < hits:
+            assert len(events) == 1, f"won after {n} of {hits} hits"
+            duel.run(Attack(side=other(side)), **{other(side): [1]})
+    assert events[-1].side == side and events[-1].ending == "hits"
+    assert events[-1].detail.startswith(f"{hits} hits; ")
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_duelist_at_exactly_0_pv_falls_and_at_1_pv_does_not(side):
+    duel = Duel("sword", sword_victory="death")
+    foe = other(side)
+    most = max_damage(duel.state["settings"]["weapons"][side]["damage"])
+    while duel.fighter(foe)["pv"] > 1:  # wear the foe down to exactly 1 PV
+        first(duel, side)
+        duel.run(Attack(side=side), **{side: [20, min(most, duel.fighter(foe)["pv"] - 1)]})
+        duel.run(Attack(side=foe), **{foe: [1]})
+    assert duel.fighter(foe)["pv"] == 1
+    assert "only a duelist at 0 PV falls" in duel.refused(RecordFall(side=foe, fate="dead")).reason
+    first(duel, side)
+    duel.run(Attack(side=side), **{side: [20, 1]})
+    assert duel.fighter(foe)["pv"] == 0
+    fell, won = duel.run(RecordFall(side=foe, fate="dead"))
+    assert won == DuelWon(side=side, ending="death", detail=f"{duel.fighter(foe)['name']} is dead")
+
+
+# --- pistols: a distance equal to the range is within it --------------------------------------
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("past, how", [(0, ""), (1, "desventaja"), (-1, "")])
+def test_a_shot_at_exactly_the_pistol_range_has_no_desventaja(side, past, how):
+    duel = Duel("pistol", distance=RANGE[side] + past, **PISTOLS)
+    first(duel, side)
+    dice = [1, 1] if how else [1]
+    [shot] = duel.run(Shoot(side=side), **{side: dice})
+    assert (shot.edge, shot.range, shot.distance, shot.hit) == (how, RANGE[side], RANGE[side] + past, False)
+    assert shot.shots_left == 5
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_either_side_wins_a_pistol_duel_with_a_hit_at_exactly_def(side):
+    duel = Duel("pistol", distance=5, **PISTOLS)
+    first(duel, side)
+    shot, won = duel.run(Shoot(side=side), **{side: [needed(side, STATS[side]["atq"], "def"), 1]})
+    assert (shot.hit, won.side, won.ending) == (True, side, "hit")
+
+
+@pytest.mark.parametrize("last", SIDES)
+def test_the_pistols_run_dry_whichever_side_fires_last(last):
+    duel = Duel("pistol", distance=5, shots=1, **PISTOLS)
+    first(duel, other(last))
+    duel.run(Shoot(side=other(last)), **{other(last): [1]})
+    shot, drawn = duel.run(Shoot(side=last), **{last: [1]})
+    assert drawn == DuelDrawn(ending="out_of_shots", detail="both pistols ran dry with no hit")
+
+
+@pytest.mark.parametrize("ventaja, desventaja, how", [
+    (False, False, ""), (True, False, "ventaja"), (False, True, "desventaja"), (True, True, "cancelled")])
+def test_ventaja_and_desventaja(ventaja, desventaja, how):
+    assert edge(ventaja, desventaja) == how
+
+
+@pytest.mark.parametrize("expression, most", [("1d4", 4), ("2d6+1", 13), ("1d8-1", 7), ("3", 3)])
+def test_the_most_an_expression_can_deal(expression, most):
+    assert max_damage(expression) == most
+
+
+# --- duelo de labia: a total equal to SAB hits; humiliation and points for either side -------
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("insult", list(INSULTS))
+@pytest.mark.parametrize("margin, hits", [(0, True), (-1, False)])
+def test_an_insult_hits_on_a_total_equal_to_sab_for_either_side(side, insult, margin, hits):
+    duel = Duel("wit", wit_end="humiliation")
+    first(duel, side)
+    d20 = needed(side, STATS[side]["comunicacion"] + INSULTS[insult], "sab") + margin
+    [traded] = duel.run(Insult(side=side, insult=insult), **{side: [d20, 1]})
+    assert (traded.total, traded.hit, traded.bonus) == (
+        STATS[other(side)]["sab"] + margin, hits, STATS[side]["comunicacion"] + INSULTS[insult])
+    car = {"a": 10, "b": 8}
+    if hits:
+        assert duel.fighter(other(side))["car"] == car[other(side)] - 1
+    elif insult == "Provocación":
+        assert (traded.backlash, duel.fighter(side)["car"]) == (1, car[side] - 1)
+    else:
+        assert duel.fighter(side)["car"] == car[side]
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("spare, humiliated", [(0, True), (1, False)])
+def test_either_side_humiliates_at_exactly_0_car(side, spare, humiliated):
+    duel = Duel("wit", wit_end="humiliation")
+    foe = other(side)
+    car = duel.fighter(foe)["car"]
+    first(duel, side)
+    events = duel.run(Insult(side=side, insult="Humillación"), **{side: [20, car - spare]})
+    assert duel.fighter(foe)["car"] == spare
+    if humiliated:
+        assert events[-1] == DuelWon(side=side, ending="humiliation",
+                                     detail=f"{duel.fighter(foe)['name']} withdraws, humiliated")
+    else:
+        assert len(events) == 1
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_backlash_humiliates_the_insulter_on_either_side(side):
+    duel = Duel("wit", wit_end="humiliation", insults="Bravata | +0 | 1d6 | 1d12")
+    car = duel.fighter(side)["car"]
+    first(duel, side)
+    miss, won = duel.run(Insult(side=side, insult="bravata"), **{side: [1, car]})
+    assert won.side == other(side) and won.ending == "humiliation"
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_either_side_wins_on_points_after_exactly_the_agreed_exchanges(side):
+    duel = Duel("wit", exchanges=2)
+    for exchange in (1, 2):
+        first(duel, side)
+        hit = duel.run(Insult(side=side, insult="Insulto directo"), **{side: [20, 1]})
+        events = duel.run(Insult(side=other(side), insult="Insulto directo"), **{other(side): [1]})
+        if exchange == 1:
+            assert len(events) == 1 and duel.state["outcome"] is None
+    assert events[-1] == DuelWon(side=side, ending="points", detail="2 to 0")
+
+
+@pytest.mark.parametrize("tie, ends", [("draw", True), ("sudden_death", False)])
+def test_the_tie_setting_of_a_wit_duel_both_ways(tie, ends):
+    duel = Duel("wit", exchanges=1, tie=tie)
+    first(duel, "a")
+    duel.run(Insult(side="a", insult="Insulto directo"), a=[20, 3])
+    events = duel.run(Insult(side="b", insult="Insulto directo"), b=[20, 3])
+    assert isinstance(events[-1], DuelDrawn) is ends
+    assert (duel.state["outcome"] is not None) is ends
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("kind", ["sword", "wit"])
+def test_either_side_may_yield(side, kind):
+    duel = Duel(kind)
+    first(duel, side)
+    [yielded, *_] = duel.run(Yield(side=side))
+    assert isinstance(yielded, DuelYielded) and yielded.side == side
+    assert duel.state["outcome"]["winner"] == other(side)
+
+
+@pytest.mark.parametrize("choice, expected", [("", "Sable"), ("Sable", "Sable"), ("sable", "Sable")])
+def test_a_weapon_is_chosen_by_name_or_the_first_on_the_sheet(choice, expected):
+    duel = Duel("sword", weapon_a=choice)
+    assert duel.state["settings"]["weapons"]["a"]["name"] == expected
