@@ -188,3 +188,37 @@ def test_either_side_may_yield(side):
     events = t.do(Yield(side=side))
     assert any(isinstance(e, DuelYielded) and e.side == side for e in events)
     assert t.state["outcome"]["winner"] == other(side)
+
+
+# --- what the page shows of a turn, for either winner --------------------------------------
+
+@pytest.mark.parametrize("winner", SIDES)
+def test_the_last_rolls_read_the_same_for_either_side(winner):
+    t = physical()
+    loser = other(winner)
+    cards = {winner: EP, loser: EA}  # the winner has Ventaja
+    dice = {winner: [3, 3, 6, 6], loser: [5, 5, 1, 2]}  # 3+3+4 ties 5+5, then a critical beats 1+2
+    t.turn(cards["a"], cards["b"], a=dice["a"], b=dice["b"])
+    rows = rocet.last_rolls(t.state)
+    assert [row["result"] for row in rows] == ["tie", winner]
+    assert rows[0][winner] == {"dice": [3, 3], "bonus": 4, "total": 10, "mark": ""}
+    assert rows[0][loser] == {"dice": [5, 5], "bonus": 0, "total": 10, "mark": ""}
+    assert rows[1][winner] == {"dice": [6, 6], "bonus": 4, "total": 16, "mark": "critical"}
+    assert rows[1][loser] == {"dice": [1, 2], "bonus": 0, "total": 3, "mark": ""}
+    assert rocet.beats(EP) == EA
+
+
+def test_no_turn_no_rolls_and_a_fumble_is_marked():
+    t = physical()
+    assert rocet.last_rolls(t.state) == []
+    t.turn(EA, EA, a=[1, 1], b=[2, 1])
+    assert rocet.last_rolls(t.state)[0]["a"]["mark"] == "fumble"
+
+
+def test_only_virtual_hands_are_secrets():
+    assert rocet.secrets(physical().state) == []
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    assert rocet.secrets(t.state) == ["Inés's hand: Estocada Alta, Finta, Insulto",
+                                      "Lope's hand: Treta, Tajo Circular, Estocada Profunda"]
+    emptied = dict(t.state, sides={s: dict(v, hand=[]) for s, v in t.state["sides"].items()})
+    assert rocet.secrets(emptied) == ["Inés's hand: empty", "Lope's hand: empty"]
