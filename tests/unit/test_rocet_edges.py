@@ -1,6 +1,8 @@
 """Rocèt at its edges: every rule for both sides, every comparison at exact equality, every setting both ways."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tracker.rules import rocet
@@ -222,3 +224,127 @@ def test_only_virtual_hands_are_secrets():
                                       "Lope's hand: Treta, Tajo Circular, Estocada Profunda"]
     emptied = dict(t.state, sides={s: dict(v, hand=[]) for s, v in t.state["sides"].items()})
     assert rocet.secrets(emptied) == ["Inés's hand: empty", "Lope's hand: empty"]
+
+
+# --- the endings the fold accepts, checked at their edges for either winner -------------------
+
+from tracker.rules.rocet.invariants import ENDINGS, invariants  # noqa: E402
+
+
+def ending_state(winner, **changes):
+    loser = other(winner)
+    state = {"sides": {winner: {"clock": 4}, loser: {"clock": 0}}, "clock_size": 4, "meter_steps": 3,
+             "meter": 3 if winner == "a" else -3, "last_turn": {"winner": winner, "card": EA}, "fallen": {}}
+    state.update(changes)
+    return state
+
+
+@pytest.mark.parametrize("winner", SIDES)
+def test_each_ending_holds_exactly_at_its_edge_for_either_winner(winner):
+    loser = other(winner)
+    assert ENDINGS["clock"](ending_state(winner), winner) == ""
+    short = ending_state(winner, sides={winner: {"clock": 3}, loser: {"clock": 4}})
+    assert ENDINGS["clock"](short, winner) == "the clock stands at 3/4"
+    assert ENDINGS["superiority"](ending_state(winner), winner) == ""
+    toward = 1 if winner == "a" else -1
+    assert ENDINGS["superiority"](ending_state(winner, meter=2 * toward), winner) == \
+        f"the meter stands at {2 * toward} of 3"
+    assert ENDINGS["superiority"](ending_state(winner, meter=-3 * toward), winner) == \
+        f"the meter stands at {-3 * toward} of 3"
+    assert ENDINGS["first_blood"](ending_state(winner), winner) == ""
+    for last in ({"winner": loser, "card": EA}, {"winner": winner, "card": FINTA}, None):
+        assert ENDINGS["first_blood"](ending_state(winner, last_turn=last), winner) == \
+            "the last turn was not won with an attack"
+    for fallen, unconscious, dead in (({loser: "unconscious"}, "", "the loser is not dead"),
+                                      ({loser: "dead"}, "", ""),
+                                      ({winner: "dead"}, "the loser is not unconscious", "the loser is not dead"),
+                                      ({}, "the loser is not unconscious", "the loser is not dead")):
+        state = ending_state(winner, fallen=fallen)
+        assert (ENDINGS["unconscious"](state, winner), ENDINGS["death"](state, winner)) == (unconscious, dead)
+
+
+def test_a_reachable_state_has_no_invariant_problems_and_a_broken_one_says_what_broke():
+    t = Table({"kind": "relojes", "clock_size": 4, "cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    assert invariants(t.state) == []
+    broken = json.loads(json.dumps(t.state))
+    broken["sides"]["a"]["hand_size"] = 4
+    broken["sides"]["b"]["pg"] = -1
+    broken["sides"]["b"]["clock"] = 4  # a full clock with no win
+    problems = invariants(broken)
+    assert "side a holds 4 cards" in problems
+    assert "side a's hand lists 3 cards but counts 4" in problems
+    assert "side b's PG is -1" in problems
+    assert "side b's clock stands at 4/4" in problems
+    broken = json.loads(json.dumps(t.state))
+    broken["sides"]["a"]["clock"] = 3
+    assert invariants(broken) == []  # one short of full is fine
+    broken["sides"]["a"]["clock"] = -1
+    assert invariants(broken) == ["side a's clock stands at -1/4"]
+    broken["meter"] = 1
+    assert "the superiority meter moved in a duel without one" in invariants(broken)
+
+
+@pytest.mark.parametrize("steps, meter, ok", [(3, 2, True), (3, -2, True), (3, 3, False), (3, -3, False)])
+def test_the_meter_may_not_reach_an_end_without_a_win(steps, meter, ok):
+    t = physical(kind="superioridad", meter_steps=steps)
+    state = dict(t.state, meter=meter)
+    assert (invariants(state) == []) is ok
+
+
+def test_a_physical_deck_counts_its_cards():
+    t = physical()
+    assert invariants(t.state) == []
+    broken = json.loads(json.dumps(t.state))
+    broken["decks"]["shared"]["pile_size"] -= 1
+    assert invariants(broken) == ["deck shared holds 35 cards instead of 36"]
+
+
+@pytest.mark.parametrize("meter, text", [(0, "at the middle"), (2, "2/4 toward Inés"), (-1, "1/4 toward Lope"),
+                                         (-4, "4/4 toward Lope")])
+def test_the_meter_reads_toward_either_side(meter, text):
+    t = physical(kind="superioridad", meter_steps=4)
+    assert rocet.meter_text(t.state, meter) == text
+
+
+def test_the_history_keeps_every_card_laid_and_who_won_it():
+    t = physical()
+    t.turn(EA, EP, a=[1, 2], b=[4, 4])
+    t.do(rocet.commands.DeclineDamage())
+    events = [e for e in t.events if type(e).__name__ == "RocetTurnResolved"]
+    facts = rocet.history_facts(t.state, events)
+    assert facts.turns == 1
+    assert [(f.kind, f.character, f.subject, f.round, f.won) for f in facts.facts] == [
+        ("cards", "ines", EA, 1, False), ("cards", "lope", EP, 1, True)]
+
+
+@pytest.mark.parametrize("setup, present, absent", [
+    ({"reshuffle": True}, "When a pile runs out, its discards are shuffled into a new pile.",
+     "When a pile runs out, nobody draws from it again (no reshuffle)."),
+    ({"reshuffle": False}, "When a pile runs out, nobody draws from it again (no reshuffle).",
+     "When a pile runs out, its discards are shuffled into a new pile."),
+    ({"clock_floor": True}, "A clock never goes below 0.", "A clock may go below 0 (Insulto can leave it in debt)."),
+    ({"clock_floor": False}, "A clock may go below 0 (Insulto can leave it in debt).", "A clock never goes below 0."),
+    ({"kind": "a_muerte", "restart": "zero"}, "A completed clock starts again from 0.",
+     "A completed clock keeps the intervals past its end."),
+    ({"kind": "a_muerte", "restart": "carry"}, "A completed clock keeps the intervals past its end.",
+     "A completed clock starts again from 0."),
+    ({"kind": "superioridad", "meter_steps": 5},
+     "The superiority meter starts in the middle; a duelist wins on reaching their end, 5 steps out.",
+     "A clock never goes below 0."),
+    ({"kind": "primera_sangre"}, "PG and PM never go below 0: damage beyond what is left is not recorded.",
+     "A clock never goes below 0."),
+])
+def test_the_assumptions_follow_each_setting(setup, present, absent):
+    notes = rocet.assumptions(physical(**setup).state)
+    assert present in notes and absent not in notes
+    assert notes[1] == ("The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
+                        "(Insulto beats Finta).")
+    assert notes[2] == "PG damage dealt “the usual way” is TA + the weapon's fixed damage."
+    assert notes[0].startswith("Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
+                               "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical")
+    assert "A forced discard from an empty hand does nothing." in notes
+    assert ("The cards played in a turn go to the discards once the turn is resolved, "
+            "after both duelists drew back up to three.") in notes
+    death = ("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
+             "an unconscious duelist cannot go on.")
+    assert (death in notes) is (setup.get("kind") == "a_muerte")
