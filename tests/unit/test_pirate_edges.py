@@ -199,3 +199,76 @@ def test_either_side_may_yield(side, kind):
 def test_a_weapon_is_chosen_by_name_or_the_first_on_the_sheet(choice, expected):
     duel = Duel("sword", weapon_a=choice)
     assert duel.state["settings"]["weapons"]["a"]["name"] == expected
+
+
+# --- what the duel shows, for every kind and setting ------------------------------------------
+
+from tracker.rules import get  # noqa: E402
+
+pirate = get("pirate")
+INITIATIVE = ("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
+              "rerolled by both; the higher acts first.")
+EDGE = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
+
+
+@pytest.mark.parametrize("setup, fought", [({}, "first blood"), ({"sword_victory": "hits", "hits": 3}, "3 hits"),
+                                           ({"sword_victory": "death"}, "the death")])
+def test_sword_assumptions_name_what_it_is_fought_to(setup, fought):
+    notes = pirate.assumptions(Duel("sword", **setup).state)
+    assert notes[:2] == [INITIATIVE, f"Fought to {fought}."]
+    assert notes[-1] == EDGE and len(notes) == 6
+    assert notes[2] == ("An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher "
+                        "than DEF; a hit rolls the weapon's damage against PV. No natural 20 or 1 rules.")
+
+
+@pytest.mark.parametrize("bullet, line", [("wounds", "A hit deals the pistol's damage to PV."),
+                                          ("no_damage", "A hit deals no PV damage.")])
+def test_pistol_assumptions_follow_the_bullet_setting(bullet, line):
+    notes = pirate.assumptions(Duel("pistol", distance=7, shots=3, bullet=bullet, **PISTOLS).state)
+    assert notes == [INITIATIVE, "Each duelist has 3 shots; both out of shots with no hit is a draw.",
+                     "A shot is d20 + ATQ against the target's DEF, hitting on equal or higher; the first hit ends the duel.",
+                     "Shots from beyond the pistol's range (distance 7 paces greater than the range) are at Desventaja.",
+                     line, EDGE]
+
+
+@pytest.mark.parametrize("setup, ending, tie", [
+    ({}, "After 3 exchanges the most damage dealt wins; losing all CAR ends it at once.",
+     "A tie on points goes to sudden death: more exchanges until one leads after a full exchange."),
+    ({"tie": "draw", "exchanges": 1}, "After 1 exchanges the most damage dealt wins; losing all CAR ends it at once.",
+     "A tie on points is a draw."),
+    ({"wit_end": "humiliation"}, "Only humiliation (CAR 0) ends it; exchanges are not counted.", None),
+])
+def test_wit_assumptions_follow_the_ending_and_tie_settings(setup, ending, tie):
+    notes = pirate.assumptions(Duel("wit", insults="Pulla | +0 | 1d4\nBravata | −1 | 1d6 | 1d12", **setup).state)
+    assert notes[3] == ("Insult table: Pulla +0 to hit, 1d4; Bravata -1 to hit, 1d6, "
+                        "the insulter takes 1d12 on a miss.")
+    assert notes[4] == ending
+    if tie:
+        assert notes[5] == tie and len(notes) == 8
+    else:
+        assert len(notes) == 7 and not any("tie on points" in n for n in notes)
+    assert notes[0] == INITIATIVE and notes[-1] == EDGE
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_progress_and_actions_through_a_duel_for_either_side(side):
+    duel = Duel("wit", exchanges=1)
+    assert pirate.progress(duel.state) == "Exchange 1: initiative"
+    assert pirate.actions(duel.state) == ["RollInitiative", "MarkWorthiness", "Yield", "Disqualify", "Abandon"]
+    first(duel, side)
+    assert pirate.progress(duel.state) == f"Exchange 1: {duel.fighter(side)['name']} to insult"
+    assert pirate.actions(duel.state)[0] == "Insult"
+    assert pirate.public(duel.state) == duel.state and pirate.secrets(duel.state) == []
+    duel.run(Yield(side=side))
+    assert pirate.progress(duel.state).startswith("Over: ")
+    assert pirate.actions(duel.state) == []
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_fall_waits_on_the_gm_for_either_side(side):
+    duel = Duel("sword", sword_victory="death")
+    foe = other(side)
+    duel.state = dict(duel.state, fighters=dict(duel.state["fighters"], **{foe: dict(duel.fighter(foe), pv=0)}))
+    assert pirate.progress(duel.state) == f"Round 0: {duel.fighter(foe)['name']} is at 0 PV"
+    assert pirate.actions(duel.state) == ["RecordFall", "MarkWorthiness", "Yield", "Disqualify", "Abandon"]
+    assert pirate.warnings(duel.state) == duel.state["settings"]["warnings"]
