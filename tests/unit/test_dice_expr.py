@@ -59,3 +59,21 @@ def test_each_side_rolls_its_own_dice():
 def test_doubling_keeps_the_dice():
     doubled = dice_expr.doubled(dice_expr.Rolled("1d8", (5,), 5))
     assert doubled == dice_expr.Rolled("1d8 ×2", (5,), 10)
+
+
+def test_a_die_typed_out_of_range_names_what_it_was_for():
+    from tracker.rules.base import Refused
+    for expression in ("1d6", "1d4+1d6", "1d4-1d6", "(1d6)"):
+        dice = Dice({"b": [1, 7]} if "1d4" in expression else {"b": [7]})
+        with pytest.raises(Refused) as caught:
+            dice_expr.roll(expression, dice, who="b", what="Sable damage")
+        assert caught.value.reason == "a d6 cannot show 7 (Sable damage)"
+    with pytest.raises(Refused) as caught:
+        dice_expr.roll("1d6", Dice({"a": [9]}))
+    assert caught.value.reason == "a d6 cannot show 9 (damage)"
+
+
+def test_rolling_refuses_what_is_not_plain_dice_even_unchecked():
+    with pytest.raises(ValueError) as caught:
+        dice_expr.roll("4d6kh3", Dice())
+    assert str(caught.value) == "only dice, numbers, + and - are allowed"

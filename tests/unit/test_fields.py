@@ -150,3 +150,21 @@ def test_a_refusal_keeps_its_reason_and_field():
     refusal = Refused("no", field="side")
     assert (refusal.reason, refusal.field, str(refusal)) == ("no", "side", "no")
     assert Refused("no").field is None
+
+
+def test_typed_dice_messages_exactly():
+    with pytest.raises(ValueError) as caught:
+        parse_dice("3 x")
+    assert str(caught.value) == "must be die values such as 3 5"
+    with pytest.raises(ValueError) as caught:
+        parse_dice("0")
+    assert str(caught.value) == "each die shows a number from 1 up"
+
+
+@command
+class Bare:
+    """A command with no fields at all."""
+
+
+def test_a_command_without_fields_takes_no_input():
+    assert parse_command(Bare, {"anything": 1}) == Bare()

@@ -348,3 +348,9 @@ def test_the_assumptions_follow_each_setting(setup, present, absent):
     death = ("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
              "an unconscious duelist cannot go on.")
     assert (death in notes) is (setup.get("kind") == "a_muerte")
+
+
+def test_the_roll_has_no_bonus_unless_given():
+    assert compare((3, 4), (4, 3)) == "tie"
+    assert compare((3, 4), (4, 3), 1) == "a"
+    assert compare((3, 4), (4, 3), 0, 1) == "b"
