@@ -154,3 +154,87 @@ def test_a_counteract_check_with_either_modifier_and_frightened_on_either_side(
     assert attempt.modifier == modifier - frightened_counter
     assert attempt.dc == 20 - frightened_caster
     assert attempt.total == 10 + modifier - frightened_counter
+
+
+# --- the endings, for either side ---------------------------------------------------------
+
+from tracker.rules.duel import DuelDisqualified, DuelWon, Disqualify, Yield  # noqa: E402
+from tracker.rules.pf2e.commands import ConfirmVictory, DeclineVictory, EscalateToCombat  # noqa: E402
+
+SIDE_OF = {"v": "a", "k": "b"}
+
+
+def acting_first(who: str, **setup) -> Duel:
+    d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b", hp=setup.pop("kyra_hp", None))], **setup)
+    d.do(RollInitiative("v", "perception"), roll=[15 if who == "v" else 5])
+    d.do(RollInitiative("k", "perception"), roll=[5 if who == "v" else 15])
+    return d
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_first_blood_is_proposed_for_either_side_and_the_judge_confirms(who):
+    d = acting_first(who)
+    target = "k" if who == "v" else "v"
+    events = d.do(Strike(damage=1), attack=[15])
+    proposed = events[-1]
+    assert (proposed.side, proposed.ending) == (SIDE_OF[who], "first_blood")
+    assert proposed.detail == f"{d.state['duelists'][0 if who == 'v' else 1]['name']} drew first blood from " \
+                              f"{d.state['duelists'][1 if who == 'v' else 0]['name']}"
+    assert pf2e.actions(d.state)[:2] == ["ConfirmVictory", "DeclineVictory"]
+    refused = d.refused(ConfirmVictory(side=SIDE_OF[target]))
+    assert refused.startswith("the rules propose victory for ")
+    [won] = d.do(ConfirmVictory())
+    assert won == DuelWon(side=SIDE_OF[who], ending="first_blood", detail=proposed.detail)
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_zero_damage_proposes_nothing(who):
+    d = acting_first(who)
+    events = d.do(Strike(damage=0), attack=[15])
+    assert d.types(events) == ["Pf2eStrikeRolled", "Pf2eDamageDealt"]
+    assert d.refused(ConfirmVictory()) == "the victory condition is not met yet: nobody has drawn first blood"
+
+
+@pytest.mark.parametrize("left, proposed", [(1, False), (0, True)])
+def test_a_knockout_is_proposed_at_exactly_0_hp(left, proposed):
+    d = acting_first("v", victory="knockout", kyra_hp=10)
+    events = d.do(Strike(damage=10 - left), attack=[15])
+    assert (type(events[-1]).__name__ == "Pf2eVictoryProposed") is proposed
+    if proposed:
+        assert (events[-1].side, events[-1].ending, events[-1].detail) == ("a", "knockout", "Kyra knocked out")
+        d.do(DeclineVictory(reason="she stands"))
+        assert d.state["proposal"] is None
+        assert d.refused(DeclineVictory()) == "no victory is waiting for the judge"
+    else:
+        assert d.refused(ConfirmVictory()) == "the victory condition is not met yet: no side is knocked out"
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_a_custom_victory_is_confirmed_for_the_side_named(side):
+    d = acting_first("v", victory="custom", victory_text="a touch to the heart")
+    assert d.refused(ConfirmVictory()) == "name the side that met the victory condition"
+    [won] = d.do(ConfirmVictory(side=side))
+    assert won == DuelWon(side=side, ending="custom", detail="Magistrate Ilse confirmed: a touch to the heart")
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+@pytest.mark.parametrize("penalty", ["", "exile"])
+def test_either_side_is_disqualified_with_or_without_a_penalty(side, penalty):
+    d = acting_first("v", penalty=penalty)
+    events = d.do(Disqualify(side=side, reason="poison"))
+    assert events[0] == DuelDisqualified(side=side, reason="poison")
+    assert d.types(events)[1:] == (["Pf2ePenaltyImposed"] if penalty else [])
+    if penalty:
+        assert (events[1].side, events[1].penalty) == (side, "exile")
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_either_side_may_yield_and_fighting_on_escalates_once(side):
+    d = acting_first("k")
+    assert d.refused(EscalateToCombat()) == "the duel has not ended: there is nothing to escalate yet"
+    d.do(Yield(side=side))
+    assert d.state["outcome"]["winner"] == ("b" if side == "a" else "a")
+    [escalated] = d.do(EscalateToCombat(side=side, detail="drew again"))
+    assert (escalated.side, escalated.detail) == (side, "drew again")
+    assert pf2e.progress(d.state) == "Over, escalated to combat"
+    assert d.refused(EscalateToCombat()) == "this duel has already escalated to normal combat"
