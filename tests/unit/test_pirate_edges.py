@@ -272,3 +272,65 @@ def test_a_fall_waits_on_the_gm_for_either_side(side):
     assert pirate.progress(duel.state) == f"Round 0: {duel.fighter(foe)['name']} is at 0 PV"
     assert pirate.actions(duel.state) == ["RecordFall", "MarkWorthiness", "Yield", "Disqualify", "Abandon"]
     assert pirate.warnings(duel.state) == duel.state["settings"]["warnings"]
+
+
+# --- a fall, ruled by the GM, for either side and every kind of duel ----------------------------
+
+def at_zero(duel: Duel, side: str, fate=None, winner_hits=0) -> Duel:
+    fighters = dict(duel.state["fighters"])
+    fighters[side] = dict(fighters[side], pv=0, fate=fate)
+    fighters[other(side)] = dict(fighters[other(side)], hits=winner_hits)
+    duel.state = dict(duel.state, fighters=fighters)
+    return duel
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("setup, hits, fate, ending", [
+    ({"sword_victory": "hits", "hits": 3}, 1, "down", "down"),
+    ({"sword_victory": "hits", "hits": 3}, 1, "dead", "death"),
+    ({"sword_victory": "hits", "hits": 2}, 2, "down", "hits"),
+    ({"sword_victory": "first_blood"}, 1, "down", "first_blood"),
+    ({"sword_victory": "first_blood"}, 0, "dead", "death"),
+    ({"sword_victory": "death"}, 1, "dead", "death"),
+    ({"sword_victory": "death"}, 1, "down", None),
+])
+def test_a_fall_ends_a_sword_duel_as_the_terms_say(side, setup, hits, fate, ending):
+    duel = at_zero(Duel("sword", **setup), side, winner_hits=hits)
+    name = duel.fighter(side)["name"]
+    events = duel.run(RecordFall(side=side, fate=fate))
+    assert (events[0].side, events[0].fate) == (side, fate)
+    if ending is None:
+        assert len(events) == 1
+        assert "record their death or end the duel" in duel.refused(RollInitiative(), a=[1], b=[2]).reason
+        return
+    won = events[-1]
+    assert (won.side, won.ending) == (other(side), ending)
+    assert won.detail.endswith(f"{name} is {fate}")
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_fall_in_a_pistol_duel_is_the_shooter_s_win(side):
+    duel = at_zero(Duel("pistol", distance=5, **PISTOLS), side)
+    fell, won = duel.run(RecordFall(side=side, fate="down"))
+    assert won == DuelWon(side=other(side), ending="hit", detail=f"{duel.fighter(side)['name']} is down")
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_falls_that_cannot_be_recorded(side):
+    name = {"a": "Inés", "b": "Lope"}[side]
+    wit = Duel("wit")
+    assert wit.refused(RecordFall(side=side, fate="down")).reason == "nobody falls in a duelo de labia: CAR is not PV"
+    standing = Duel("sword")
+    refusal = standing.refused(RecordFall(side=side, fate="down"))
+    pv = standing.fighter(side)["pv"]
+    assert (refusal.reason, refusal.field) == (f"{name} still has {pv} PV: only a duelist at 0 PV falls", "side")
+    dead = at_zero(Duel("sword", sword_victory="death"), side, fate="dead")
+    refusal = dead.refused(RecordFall(side=side, fate="down"))
+    assert (refusal.reason, refusal.field) == (f"{name} is already dead", "side")
+    down = at_zero(Duel("sword", sword_victory="death"), side, fate="down")
+    refusal = down.refused(RecordFall(side=side, fate="down"))
+    assert (refusal.reason, refusal.field) == (f"{name} is already down", "fate")
+    assert down.refused(RollInitiative(), a=[1], b=[2]).reason == (
+        f"{name} is down: in a duel to the death, record their death or end the duel (yield, abandon)")
+    assert at_zero(Duel("sword"), side).refused(RollInitiative(), a=[1], b=[2]).reason == \
+        f"{name} is at 0 PV: record whether they are down or dead first"
