@@ -334,3 +334,75 @@ def test_falls_that_cannot_be_recorded(side):
         f"{name} is down: in a duel to the death, record their death or end the duel (yield, abandon)")
     assert at_zero(Duel("sword"), side).refused(RollInitiative(), a=[1], b=[2]).reason == \
         f"{name} is at 0 PV: record whether they are down or dead first"
+
+
+# --- invariants: every ending checked at its edge, for either winner; broken states named -------
+
+from tracker.rules.pirate.invariants import ENDINGS, invariants  # noqa: E402
+
+
+def with_fighters(duel: Duel, **sides) -> dict:
+    fighters = {s: dict(duel.state["fighters"][s], **sides.get(s, {})) for s in SIDES}
+    return dict(duel.state, fighters=fighters)
+
+
+@pytest.mark.parametrize("winner", SIDES)
+def test_each_pirate_ending_holds_exactly_at_its_edge_for_either_winner(winner):
+    loser = other(winner)
+    hits = Duel("sword", sword_victory="hits", hits=3)
+    assert ENDINGS["hits"](with_fighters(hits, **{winner: {"hits": 3}}), winner) == ""
+    assert ENDINGS["hits"](with_fighters(hits, **{winner: {"hits": 2}}), winner) == "the winner landed 2 of 3 hits"
+    first_blood = Duel("sword")
+    assert ENDINGS["first_blood"](with_fighters(first_blood, **{winner: {"hits": 1}}), winner) == ""
+    assert ENDINGS["first_blood"](first_blood.state, winner) == "the winner landed 0 of 1 hits"
+    for fate, death, down in ((None, "the loser's fate is not ruled", "the loser's fate is not ruled"),
+                              ("down", "the loser's fate is down", ""), ("dead", "", "")):
+        state = with_fighters(first_blood, **{loser: {"fate": fate}})
+        assert (ENDINGS["death"](state, winner), ENDINGS["down"](state, winner)) == (death, down)
+    pistol = Duel("pistol", distance=5, shots=2, **PISTOLS)
+    assert ENDINGS["hit"](pistol.state, winner) == "the winner's pistol never hit"
+    assert ENDINGS["hit"](with_fighters(pistol, **{winner: {"landed": True}}), winner) == ""
+    assert ENDINGS["hit"](with_fighters(pistol, **{loser: {"fate": "down"}}), winner) == ""
+    assert ENDINGS["out_of_shots"](pistol.state, winner) == "a pistol still has a shot"
+    assert ENDINGS["out_of_shots"](with_fighters(pistol, **{winner: {"shots": 0}}), winner) == "a pistol still has a shot"
+    assert ENDINGS["out_of_shots"](with_fighters(pistol, a={"shots": 0}, b={"shots": 0}), winner) == ""
+    wit = Duel("wit", exchanges=2)
+    assert ENDINGS["humiliation"](wit.state, winner) == "the loser still has CAR"
+    assert ENDINGS["humiliation"](with_fighters(wit, **{loser: {"car": 0}}), winner) == ""
+    assert ENDINGS["humiliation"](with_fighters(wit, **{winner: {"car": 0}}), winner) == "the loser still has CAR"
+    assert ENDINGS["points"](dict(wit.state, round=1), winner) == "the agreed exchanges are not over"
+    assert ENDINGS["points"](dict(wit.state, round=2, phase="act"), winner) == "the agreed exchanges are not over"
+    ahead = with_fighters(wit, **{winner: {"points": 3}, loser: {"points": 2}})
+    assert ENDINGS["points"](dict(ahead, round=2), winner) == ""
+    level = with_fighters(wit, **{winner: {"points": 2}, loser: {"points": 2}})
+    assert ENDINGS["points"](dict(level, round=2), winner) == "the winner does not lead on points"
+    assert ENDINGS["points_tied"](level, winner) == ""
+    assert ENDINGS["points_tied"](ahead, winner) == "the points are not tied"
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_broken_pirate_states_say_what_broke(side):
+    name = {"a": "Inés", "b": "Lope"}[side]
+    duel = Duel("pistol", distance=5, shots=2, **PISTOLS)
+    assert invariants(duel.state) == []
+    me = duel.fighter(side)
+    broken = with_fighters(duel, **{side: {"pv": me["pv"] - 1, "car": me["car"] + 1, "hits": 1, "shots": 3}})
+    assert invariants(broken) == [f"{name} has {me['pv'] - 1} PV, not what the wounds left",
+                                  f"{name} has {me['car'] + 1} CAR, not what the insults left",
+                                  f"{name} counts 1 hits but dealt 0 wounds",
+                                  f"{name} has 3 shots of 2"]
+    assert invariants(with_fighters(duel, **{side: {"shots": 0}})) == []
+    assert invariants(with_fighters(duel, **{side: {"shots": -1}})) == [f"{name} has -1 shots of 2"]
+    first(duel, side)
+    assert invariants(duel.state) == []
+    assert invariants(dict(duel.state, turn=2)) == ["turn 2 of an order of 2"]
+    assert invariants(dict(duel.state, turn=-1)) == ["turn -1 of an order of 2"]
+    assert invariants(dict(duel.state, turn=1)) == []
+
+
+def test_a_wit_duel_past_its_exchanges_needs_sudden_death():
+    duel = Duel("wit", exchanges=2)
+    assert invariants(dict(duel.state, round=2)) == []
+    assert invariants(dict(duel.state, round=3)) == ["exchange 3 of 2 without sudden death"]
+    assert invariants(dict(duel.state, round=3, sudden_death=True)) == []
+    assert invariants(dict(Duel("wit", exchanges=2, wit_end="humiliation").state, round=3)) == []
