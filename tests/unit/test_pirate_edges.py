@@ -406,3 +406,27 @@ def test_a_wit_duel_past_its_exchanges_needs_sudden_death():
     assert invariants(dict(duel.state, round=3)) == ["exchange 3 of 2 without sudden death"]
     assert invariants(dict(duel.state, round=3, sudden_death=True)) == []
     assert invariants(dict(Duel("wit", exchanges=2, wit_end="humiliation").state, round=3)) == []
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("ventaja", [False, True])
+def test_a_d20_typed_out_of_range_names_the_roll(side, ventaja):
+    duel = Duel("sword")
+    first(duel, side)
+    name = duel.fighter(side)["name"]
+    refusal = duel.refused(Attack(side=side, ventaja=ventaja), **{side: [21, 5] if ventaja else [21]})
+    assert refusal.reason == f"a d20 cannot show 21 ({name}'s attack)"
+    refusal = duel.refused(Attack(side=side), **{side: [20, 99]})
+    assert refusal.reason.startswith("a d") and refusal.reason.endswith(f"(damage of {name}'s attack)")
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_miss_records_no_damage_expression_and_a_hit_its_weapon(side):
+    duel = Duel("sword", sword_victory="death")
+    first(duel, side)
+    [miss] = duel.run(Attack(side=side), **{side: [1]})
+    assert (miss.damage_expression, miss.damage_dice, miss.damage) == ("", (), 0)
+    duel.run(Attack(side=other(side)), **{other(side): [1]})
+    first(duel, side)
+    [hit] = duel.run(Attack(side=side), **{side: [20, 1]})
+    assert (hit.damage_expression, hit.damage_dice) == (duel.state["settings"]["weapons"][side]["damage"], (1,))

@@ -153,3 +153,67 @@ def test_pirate_set_up_at_each_limit(setup):
     started = pirate.start(PIRATE_HEADER, dict({"kind": "sword"}, **setup), duelists(), fixed_dice())[0]
     for key, value in setup.items():
         assert started.settings.get(key, value) == value
+
+
+# --- the pirate insult table and weapons, line by line ----------------------------------------
+
+from tracker.rules.pirate.sheet import insult_lines, parse_insults, parse_weapons  # noqa: E402
+
+
+def test_a_campaign_insult_table_is_written_back_as_the_form_shows_it():
+    assert pirate.validate_campaign_settings({"insults": " Pulla | 0 | 1D4 \nBravata | −1 | 1d6 | 1d12\n\n"}) == \
+        {"insults": "Pulla | +0 | 1d4\nBravata | -1 | 1d6 | 1d12"}
+    with pytest.raises(Invalid) as caught:
+        pirate.validate_campaign_settings({"insults": ""})
+    assert caught.value.errors == {"insults": "the table needs at least one insult"}
+    assert insult_lines([{"name": "Pulla", "to_hit": 10, "damage": "1d4", "backlash": ""}]) == "Pulla | +10 | 1d4"
+
+
+@pytest.mark.parametrize("to_hit, value", [("-10", -10), ("+10", 10), ("− 2", -2), ("", 0)])
+def test_insult_to_hit_at_its_limits(to_hit, value):
+    assert parse_insults(f"Pulla | {to_hit} | 1d4")[0]["to_hit"] == value
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Pulla | -11 | 1d4", "line 1 (Pulla): the to-hit modifier must be from -10 to +10"),
+    ("Pulla | +11 | 1d4", "line 1 (Pulla): the to-hit modifier must be from -10 to +10"),
+    ("Pulla | x | 1d4", "line 1 (Pulla): the to-hit modifier must be a number such as +1 or -2"),
+    ("Pulla | +0 | 1d4 | 1d4 | 1", "line 1: at most 4 parts (name | to-hit | damage | backlash)"),
+    (" | +0 | 1d4", "line 1: the insult needs a name"),
+    ("Pulla | +0 | 1d4\nBurla | +0 | lots", "line 2 (Burla): damage must be dice such as 1d6"),
+    ("Pulla | +0 | 1d4 | 1d7", "line 1 (Pulla): damage must be dice such as 1d6"),
+    ("Pulla | +0 | 1d4\npulla | +1 | 1d6", "two insults share a name"),
+    ([{"name": "Pulla"}, "x"], "each entry must be an object with name, to_hit, damage, backlash"),
+    (7, "must be text lines or a list"),
+])
+def test_insult_tables_just_past_each_limit(text, message):
+    with pytest.raises(ValueError) as caught:
+        parse_insults(text)
+    assert str(caught.value) == message
+
+
+def test_an_insult_table_arrives_as_a_list_too():
+    assert parse_insults([{"name": "Pulla", "to_hit": -1, "damage": "1d4", "backlash": None}]) == [
+        {"name": "Pulla", "to_hit": -1, "damage": "1d4", "backlash": ""}]
+
+
+@pytest.mark.parametrize("reach", ["1", "500"])
+def test_a_pistol_range_at_its_limits(reach):
+    assert parse_weapons(f"Pistola | pistol | 1d8 | {reach}")[0]["range"] == int(reach)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Pistola | pistol | 1d8 | 0", "line 1 (Pistola): a pistol needs its range in paces (1 to 500)"),
+    ("Pistola | pistol | 1d8 | 501", "line 1 (Pistola): a pistol needs its range in paces (1 to 500)"),
+    ("Pistola | pistol | 1d8", "line 1 (Pistola): a pistol needs its range in paces (1 to 500)"),
+    ("Sable | sword | 1d8 | 10", "line 1 (Sable): only pistols have a range"),
+    ("Sable | axe | 1d8", "line 1 (Sable): the kind must be sword or pistol"),
+    ("Sable | sword | lots", "line 1 (Sable): damage must be dice such as 1d8 or 1d6+1"),
+    ("Sable | sword | 1d8 | | x", "line 1: at most 4 parts (name | kind | damage | range)"),
+    (" | sword | 1d8", "line 1: the weapon needs a name"),
+    ("Sable | sword | 1d8\nsable | sword | 1d6", "two weapons share a name"),
+])
+def test_weapons_just_past_each_limit(text, message):
+    with pytest.raises(ValueError) as caught:
+        parse_weapons(text)
+    assert str(caught.value) == message
