@@ -39,9 +39,9 @@ check: install
 # One package at a time on 2 workers, each cut off after MUTATION_TIME seconds; results accumulate
 # in mutants/ across runs, and the score per package is printed from them at the end.
 MUTATION_TIME ?= 900
-MUTATION_TARGETS ?= rocet.* pirate.* pf2e.* base.* fields.* dice.* dice_expr.* duel.* contract.* state.*
+MUTATION_TARGETS ?= rocet.* pirate.* pf2e.* base.* fields.* dice.* dice_expr.* duel.* contract.* state.* x_*
 mutation: install
-	@for target in $(MUTATION_TARGETS); do \
+	@set -f; for target in $(MUTATION_TARGETS); do \
 	  echo "== mutmut: tracker.rules.$$target"; \
 	  timeout $(MUTATION_TIME) $(BIN)/mutmut run --max-children 2 "tracker.rules.$$target" >/dev/null 2>&1 || true; \
 	done
