@@ -430,3 +430,18 @@ def test_a_miss_records_no_damage_expression_and_a_hit_its_weapon(side):
     first(duel, side)
     [hit] = duel.run(Attack(side=side), **{side: [20, 1]})
     assert (hit.damage_expression, hit.damage_dice) == (duel.state["settings"]["weapons"][side]["damage"], (1,))
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_the_history_keeps_every_insult_tried_with_its_damage_on_a_hit_only(side):
+    duel = Duel("wit", exchanges=2)
+    first(duel, side)
+    duel.run(Insult(side=side, insult="Insulto directo"), **{side: [20, 4]})
+    duel.run(Insult(side=other(side), insult="Provocación"), **{other(side): [1, 2]})  # a miss, 2 back
+    events = [e for e in duel.events if type(e).__name__ == "PirateInsultTraded"]
+    facts = pirate.history_facts(duel.state, events)
+    ids = {"a": "ines", "b": "lope"}
+    assert facts.turns == 1
+    assert [(f.kind, f.character, f.subject, f.won, f.amount) for f in facts.facts] == [
+        ("insults", ids[side], "Insulto directo", True, 4),
+        ("insults", ids[other(side)], "Provocación", False, 0)]
