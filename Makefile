@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := tracker
 
-.PHONY: run test check install browser bench clean
+.PHONY: run test check install browser bench clean mutation
 
 $(BIN)/flask: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,20 @@ test: install browser
 check: install
 	$(BIN)/python -m pytest tests/unit tests/integration tests/web
 
+# Mutation testing of the pure rules against the fast unit tier (minutes, not part of `make test`).
+# One package at a time on 2 workers, each cut off after MUTATION_TIME seconds; results accumulate
+# in mutants/ across runs, and the score per package is printed from them at the end.
+MUTATION_TIME ?= 900
+MUTATION_TARGETS ?= rocet.* pirate.* pf2e.* base.* fields.* dice.* dice_expr.* duel.* contract.* state.* x_*
+mutation: install
+	@set -f; for target in $(MUTATION_TARGETS); do \
+	  echo "== mutmut: tracker.rules.$$target"; \
+	  timeout $(MUTATION_TIME) $(BIN)/mutmut run --max-children 2 "tracker.rules.$$target" >/dev/null 2>&1 || true; \
+	done
+	$(BIN)/python tests/mutation/score.py
+
 bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache mutants
