@@ -22,7 +22,7 @@ TRADITION_CHOICES = tuple((t, t.capitalize()) for t in SKILL_OF_TRADITION)
 SLOT_HELP = 'spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none'
 
 
-def _skill_fields() -> tuple[Field, ...]:
+def _skill_fields() -> tuple[Field, ...]:  # pragma: no mutate block (runs once, at import)
     fields = []
     for skill in SKILLS:
         fields.append(Field(skill, f"{skill.capitalize()} modifier", "int", default=0,
