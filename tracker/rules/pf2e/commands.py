@@ -12,7 +12,8 @@ EFFECT_CHOICES = (("full", "full damage (failed save / hit)"), ("half", "half (s
                   ("double", "double (critical)"), ("none", "none (critical success on the save)"))
 
 
-def _who(name: str, label: str) -> Field:  # pragma: no mutate block (runs once, at import)
+def _who(name: str, label: str) -> Field:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     return Field(name, label, "character", required=False,
                  help="leave empty for whoever's turn it is" if name != "target" else
                  "leave empty when there is a single opponent")
