@@ -214,3 +214,23 @@ def test_a_broken_tie_and_acting_second_record_the_round():
 def test_the_log_writes_a_modifier_with_its_sign(modifier, shown):
     from tracker.rules.pf2e.describe import _signed
     assert _signed(modifier) == shown
+
+
+def test_blood_in_a_custom_duel_proposes_nothing_the_judge_decides():
+    d = two_fighters(victory="custom", victory_text="the judge's word")
+    events = d.do(Strike(damage=39), attack=[15])
+    assert [type(e).__name__ for e in events] == ["Pf2eStrikeRolled", "Pf2eDamageDealt"]
+    assert d.state["proposal"] is None
+
+
+def test_the_log_line_of_an_ending_names_the_winner():
+    from tracker.rules.duel import Yield
+    d = two_fighters()
+    [yielded] = d.do(Yield(side="b"))
+    assert pf2e.describe(d.state, yielded) == "Duel ended: Valeros won by yield (Kyra yielded)."
+
+
+def test_slots_skip_empty_parts_and_read_every_one_after():
+    from tracker.rules.pf2e.sheet import parse_slots
+    assert parse_slots("1:3,,2:2; ;3:1") == {"1": 3, "2": 2, "3": 1}
+    assert parse_slots("") == {}
