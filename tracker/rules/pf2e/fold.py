@@ -8,7 +8,7 @@ an answer to a spell or strike nobody made, a victory the HP do not show) raises
 from __future__ import annotations
 
 import copy
-from functools import singledispatch
+from functools import partial, singledispatch
 
 from tracker.rules import duel
 from tracker.rules.duel import DuelStarted, impossible
@@ -112,10 +112,14 @@ def _acted_second(e, state):
 
 
 def _turn_of(attr: str):
-    def checked(e, state):
-        if state["turn"] != getattr(e, attr):
-            impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
-    return checked
+    # A module-level check, not a closure built at import, so that it runs (and can be
+    # mutation-tested) on every call.
+    return partial(_in_turn, attr)
+
+
+def _in_turn(attr: str, e, state):
+    if state["turn"] != getattr(e, attr):
+        impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
 
 
 def _initiative(e, state):
