@@ -1,0 +1,130 @@
+"""Rocèt, more edges: damage refusals by their field, falls for either side, progress words,
+a hand at 0 cards, the meter one step out, broken decks and reshuffles named."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tracker.rules import rocet
+from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.dice import Dice
+from tracker.rules.duel import DuelWon, Yield, other
+from tracker.rules.rocet.commands import ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage
+from tracker.rules.rocet.events import RocetDamageDeclined, RocetDeckShuffled, RocetDuelistFell
+from tracker.rules.rocet.invariants import invariants
+
+from tests.unit.test_rocet_duels import EA, EP, FINTA, INSULTO, TC, TRETA, Table
+
+SIDES = ("a", "b")
+NAMES = {"a": "Inés", "b": "Lope"}
+
+
+def physical(**setup):
+    return Table(dict({"cards": "physical"}, **setup))
+
+
+def refusal(t, cmd):
+    with pytest.raises(Refused) as refused:
+        rocet.decide(t.state, cmd, Dice())
+    return refused.value.reason, refused.value.field
+
+
+def won_with(winner, card=EP, **setup):
+    """``winner`` wins turn 1 with ``card`` (which beats the loser's Estocada Alta when it is EP)."""
+    t = physical(**setup)
+    cards = {winner: card, other(winner): EA}
+    dice = {winner: [3, 3], other(winner): [1, 2]}
+    t.turn(cards["a"], cards["b"], a=dice["a"], b=dice["b"])
+    return t
+
+
+@pytest.mark.parametrize("winner", SIDES)
+def test_damage_refusals_point_at_the_kind_for_either_side(winner):
+    t = physical()
+    assert refusal(t, DealDamage()) == ("no damage to deal: no turn has been won yet", "kind")
+    t = won_with(winner)
+    assert refusal(t, DealDamage(kind="clock")) == ("no clock damage on offer (on offer: attack)", "kind")
+    t.do(DealDamage())
+    assert refusal(t, DealDamage()) == ("no damage to deal: the damage of turn 1 was already dealt or declined", "kind")
+    t = won_with(winner, card=FINTA)
+    assert refusal(t, DealDamage()) == ("no damage to deal: the winner's card was not an attack (Finta)", "kind")
+
+
+def test_a_completed_a_muerte_clock_offers_both_damages_and_names_them():
+    t = physical(kind="a_muerte")
+    for _ in range(2):
+        t.turn(EP, EA, a=[3, 3], b=[1, 2])
+        if t.state["pending_damage"] and len(t.state["pending_damage"]["offers"]) == 1:
+            t.do(DeclineDamage())
+    offers = [o["kind"] for o in t.state["pending_damage"]["offers"]]
+    assert offers == ["attack", "clock"]
+    assert refusal(t, DealDamage(kind="insult")) == ("no insult damage on offer (on offer: attack, clock)", "kind")
+    assert t.do(DeclineDamage()) == [RocetDamageDeclined(side="a", kinds=("attack", "clock"))]
+
+
+@pytest.mark.parametrize("down", SIDES)
+def test_a_fall_wins_the_duel_for_the_other_side(down):
+    for command, condition, ending, words in ((ConfirmUnconscious, "unconscious", "unconscious", "fell unconscious"),
+                                              (ConfirmDeath, "dead", "death", "died")):
+        t = physical()
+        t.state = json.loads(json.dumps(t.state))
+        t.state["sides"][down]["pg"] = 0
+        t.state["pending_down"] = down
+        assert t.do(command()) == [RocetDuelistFell(side=down, condition=condition),
+                                   DuelWon(side=other(down), ending=ending, detail=f"{NAMES[down]} {words}")]
+
+
+def test_a_duel_to_the_death_refuses_unconsciousness_in_words():
+    t = physical(kind="a_muerte")
+    t.state = json.loads(json.dumps(t.state))
+    t.state["sides"]["b"]["pg"] = 0
+    t.state["pending_down"] = "b"
+    assert refusal(t, ConfirmUnconscious())[0] == (
+        "a duel to the death ends only by death, yield or disqualification: confirm the death, or record a yield")
+
+
+def test_progress_before_during_and_after():
+    t = physical()
+    assert rocet.progress(t.state) == "Before the first turn"
+    t.do(Yield(side="a"))
+    assert rocet.progress(t.state) == "Over"
+    t = won_with("a", card=FINTA)
+    assert rocet.progress(t.state) == "Turn 1"
+    t.do(Yield(side="b"))
+    assert rocet.progress(t.state) == "Over after turn 1"
+
+
+@pytest.mark.parametrize("size, problems", [(0, []), (3, []), (-1, ["side a holds -1 cards"]), (4, ["side a holds 4 cards"])])
+def test_a_hand_may_hold_0_to_3_cards(size, problems):
+    t = physical()
+    state = json.loads(json.dumps(t.state))
+    state["sides"]["a"]["hand_size"] = size
+    state["decks"]["shared"]["pile_size"] -= size - 3  # the deck still counts its 36 cards
+    assert invariants(state) == problems
+
+
+def test_the_meter_one_step_toward_ines():
+    t = physical(kind="superioridad", meter_steps=4)
+    assert rocet.meter_text(t.state, 1) == "1/4 toward Inés"
+
+
+def test_a_virtual_deck_s_lists_must_match_its_counts():
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    assert invariants(t.state) == []
+    broken = json.loads(json.dumps(t.state))
+    broken["decks"]["shared"]["discard_size"] += 1
+    broken["decks"]["shared"]["pile_size"] -= 1
+    assert invariants(broken) == ["deck shared: the pile or discards miscount their cards"]
+    broken = json.loads(json.dumps(t.state))
+    deck = broken["decks"]["shared"]
+    deck["pile"][0] = deck["pile"][1] if deck["pile"][0] != deck["pile"][1] else deck["pile"][2]
+    assert any("deck shared" in p for p in invariants(broken))
+
+
+def test_a_reshuffle_must_take_exactly_the_discards():
+    t = physical()
+    deck = t.state["decks"]["shared"]
+    with pytest.raises(ImpossibleHistory) as broken:
+        rocet.evolve(t.state, RocetDeckShuffled(deck="shared", count=0, reason="reshuffle"), 99)
+    assert str(broken.value) == f"a reshuffle of 0 cards with {deck['pile_size']} still in the pile and 0 discarded"
