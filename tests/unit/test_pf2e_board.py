@@ -5,7 +5,8 @@ import pytest
 
 from tracker.rules import pf2e
 from tracker.rules.pf2e.board import board, choices
-from tracker.rules.pf2e.commands import CastSpell, DuelingCounter, EndTurn, RollInitiative, Strike
+from tracker.rules.pf2e.commands import BreakTie, CastSpell, DuelingCounter, EndTurn, RollInitiative, Strike, Tag
+from tracker.rules.pf2e.events import Pf2eFrightened
 
 from tests.unit.test_pf2e_edges import spell_duel
 from tests.unit.test_pf2e_refusals import four, tag_team, together_tie
@@ -223,3 +224,110 @@ def test_an_npc_is_marked_and_a_judge_proposal_shows():
     assert b["proposal"] == {"side": "a", "ending": "first_blood", "detail": "Valeros drew first blood from Kyra", "at": 7}
     assert pf2e.progress(d.state) == "Round 1, the judge must confirm"
     assert pf2e.actions(d.state) == ["ConfirmVictory", "DeclineVictory", "Yield", "Disqualify", "Abandon"]
+
+
+# --- one hit point, one slot: still standing, still there ------------------------------------------
+
+def test_one_hp_is_standing_on_the_board_and_in_the_forms():
+    d = four("together")
+    for who, die in (("v", 15), ("m", 12), ("k", 10), ("h", 5)):
+        d.do(RollInitiative(who, "intimidation"), roll=[die])
+    d.state = dict(d.state, hp=dict(d.state["hp"], k=1))
+    assert choices(d.state)["targets"] == [{"id": "k", "name": "Kyra"}, {"id": "h", "name": "Harsk"}]
+    assert board(d.state)["sides"][1]["duelists"][0]["conditions"] == []
+    d.do(Strike(target="k", damage=1), attack=[15])
+    assert d.hp("k") == 0
+    fresh_round = four("together")
+    fresh_round.state = dict(fresh_round.state, hp=dict(fresh_round.state["hp"], v=1))
+    assert board(fresh_round.state)["waiting_for"] == ["Valeros", "Merisiel", "Kyra", "Harsk"]
+
+
+@pytest.mark.parametrize("hp, sides", [
+    ({"m": 1}, ["a"]),            # a partner at 1 HP can come in
+    ({"v": 1}, ["a"]),            # on his own turn, whatever his HP
+])
+def test_tagging_at_one_hp(hp, sides):
+    d = tag_team()
+    d.state = dict(d.state, hp=dict(d.state["hp"], **hp))
+    assert [s["side"] for s in choices(d.state)["tag_sides"]] == sides
+    assert "Tag" in pf2e.actions(d.state)
+
+
+def test_a_duelist_at_one_hp_off_their_turn_cannot_be_tagged_out():
+    d = tag_team()
+    d.state = dict(d.state, turn="k", hp=dict(d.state["hp"], v=1))
+    assert [s["side"] for s in choices(d.state)["tag_sides"]] == ["b"]
+    d.state = dict(d.state, turn="k", hp=dict(d.state["hp"], v=0))
+    assert [s["side"] for s in choices(d.state)["tag_sides"]] == ["a", "b"]
+
+
+def test_a_counter_at_one_hp_with_one_slot_left():
+    d = spell_duel()
+    d.do(CastSpell("Force Barrage", 1, "occult", damage=1))
+    d.state = dict(d.state, hp={"e": 30, "s": 1})
+    assert choices(d.state)["counters"] == [{"id": "s", "name": "Seoni", "slots": ["1", "2", "3"]}]
+    [attempt] = d.do(DuelingCounter("s", slot_rank=3), check=[10])  # rank 3 has a single slot
+    assert attempt.counteracted and d.state["slots"]["s"]["3"] == 0
+
+
+def test_no_slot_left_means_no_counter_and_the_spell_does_not_wait():
+    d = spell_duel()
+    d.state = dict(d.state, slots=dict(d.state["slots"], s={"1": 0, "2": 0, "3": 0}))
+    [cast, damage] = d.do(CastSpell("Force Barrage", 1, "occult", damage=1))
+    assert (cast.pending, damage.amount) == (False, 1)
+
+
+def test_a_caster_s_own_side_never_counters_it():
+    d = spell_duel()
+    d.do(CastSpell("Force Barrage", 1, "occult", damage=1))
+    d.state = dict(d.state, focus={"e": "occult", "s": "occult"}, reaction={"e": "dueling_counter", "s": "dueling_counter"})
+    assert [c["id"] for c in choices(d.state)["counters"]] == ["s"]
+
+
+def test_slot_ranks_sort_as_numbers():
+    from tests.unit.test_pf2e_support import caster as caster_sheet
+    d = Duel([fighter("e", "Ezren", "a", block=caster_sheet(spell_slots="2:1, 10:1")),
+              fighter("s", "Seoni", "b", block=caster_sheet())], kind="spellcasting")
+    assert [s["rank"] for s in board(d.state)["sides"][0]["duelists"][0]["slots"]] == ["2", "10"]
+
+
+def test_a_used_reaction_shows_to_the_gm_and_is_offered_no_more():
+    d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b")])
+    d.do(RollInitiative("v", "intimidation"), roll=[15])
+    d.do(RollInitiative("k", "perception"), roll=[5])
+    assert choices(d.state)["reactions"] == [{"value": "bullying_press", "label": "Bullying Press"}]
+    d.do(Strike(reaction="bullying_press"), attack=[2])
+    assert choices(d.state)["reactions"] == []
+    assert board(d.state)["sides"][0]["duelists"][0]["reacted"] is True
+    assert board(pf2e.public(d.state))["sides"][0]["duelists"][0]["reacted"] is False
+
+
+def test_a_tie_below_the_top_is_the_one_offered_and_broken():
+    d = four()
+    for who, die in (("h", 20), ("v", 12), ("m", 12), ("k", 2)):
+        d.do(RollInitiative(who, "intimidation"), roll=[die])
+    assert choices(d.state)["tied"] == [{"id": "v", "name": "Valeros"}, {"id": "m", "name": "Merisiel"}]
+    d.do(BreakTie("m"))
+    assert d.state["order"] == ["h", "m", "v", "k"]
+
+
+def test_a_partner_tagged_in_mid_round_is_not_waited_for_and_feels_bullying_press():
+    d = tag_team()
+    d.do(Tag(side="a"))
+    assert board(d.state)["waiting_for"] == []
+    events = d.do(Strike(reaction="bullying_press", damage=3), attack=[15])
+    assert events[-1] == Pf2eFrightened(duelist="m", value=1, cause="Bullying Press")
+
+
+def test_everyone_rolls_once_in_a_spell_duel_even_at_0_hp_and_perception_grants_no_reaction():
+    d = Duel([fighter("e", "Ezren", "a", block=caster()), fighter("s", "Seoni", "b", block=caster())],
+             kind="spellcasting")
+    d.state = dict(d.state, hp={"e": 30, "s": 0})
+    d.do(RollInitiative("s", "perception"), roll=[5])
+    d.do(RollInitiative("e", "perception"), roll=[5])
+    assert d.state["reaction"] == {"s": None, "e": None}
+
+
+def test_both_off_guard_is_no_invariant_problem():
+    d = tag_team()
+    assert pf2e.invariants(dict(d.state, off_guard=["v", "m", "k", "h"])) == []

@@ -9,7 +9,7 @@ from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.dice import fixed_dice
 from tracker.rules.duel import Disqualify
 from tracker.rules.pf2e import events as ev
-from tracker.rules.pf2e.commands import (ActSecond, BreakTie, CastSpell, DeceptiveSidestep, DeclineVictory,
+from tracker.rules.pf2e.commands import (ActSecond, BreakTie, CastSpell, DeceptiveSidestep, DeclineCounter, DeclineVictory,
                                          DuelingCounter, EndTurn, EscalateToCombat, RollInitiative, Strike)
 from tracker.rules.pf2e.rounds import order_tiers, turn_ended
 from tracker.rules.pf2e.setup import hp_at_start
@@ -218,7 +218,7 @@ def test_the_log_writes_a_modifier_with_its_sign(modifier, shown):
 
 def test_blood_in_a_custom_duel_proposes_nothing_the_judge_decides():
     d = two_fighters(victory="custom", victory_text="the judge's word")
-    events = d.do(Strike(damage=39), attack=[15])
+    events = d.do(Strike(damage=40), attack=[15])  # even a knockout waits for the judge
     assert [type(e).__name__ for e in events] == ["Pf2eStrikeRolled", "Pf2eDamageDealt"]
     assert d.state["proposal"] is None
 
@@ -234,3 +234,19 @@ def test_slots_skip_empty_parts_and_read_every_one_after():
     from tracker.rules.pf2e.sheet import parse_slots
     assert parse_slots("1:3,,2:2; ;3:1") == {"1": 3, "2": 2, "3": 1}
     assert parse_slots("") == {}
+
+
+def test_a_spell_s_effect_halves_its_damage_and_a_declined_counter_rolls_the_dice():
+    s = spell_duel()
+    [cast, damage] = s.do(CastSpell("Fireball", 2, "arcane", damage=7, effect="half"))
+    assert (cast.effect, damage.multiplier, damage.amount) == ("half", "half", 3)
+    s = spell_duel()
+    s.do(CastSpell("Force Barrage", 1, "occult", damage_expr="2d4"))
+    [_, damage] = s.do(DeclineCounter(), damage=[1, 4])
+    assert (damage.dice, damage.amount, damage.hp_after) == ((1, 4), 5, 27)
+
+
+def test_an_initiative_roll_records_its_die():
+    d = fresh()
+    assert d.do(RollInitiative("v", "intimidation"), roll=[7]) == [
+        ev.Pf2eInitiativeRolled(round=1, duelist="v", skill="intimidation", die=7, modifier=9, total=16)]

@@ -132,6 +132,33 @@ def seoni_turn():
     return d
 
 
+def rolled_once():
+    d = fresh()
+    d.do(RollInitiative("v", "perception"), roll=[5])
+    return d
+
+
+def alone():
+    """Kyra is down in a duel the judge decides: Valeros rolls initiative alone."""
+    d = two_fighters(victory="custom", victory_text="the judge's word")
+    d.state = dict(d.state, hp={"v": 40, "k": 0})
+    d.do(EndTurn())
+    d.do(RollInitiative("v", "perception"), roll=[9])
+    return d
+
+
+def tie_broken():
+    d = tied_pcs()
+    d.do(BreakTie("k"))
+    return d
+
+
+def ezren_down():
+    d = spell_duel()
+    d.state = dict(d.state, hp={"e": 0, "s": 32})
+    return d
+
+
 def over():
     d = two_fighters()
     d.do(EndTurn())
@@ -174,6 +201,8 @@ REFUSALS = [
     (lambda: four("tag"), RollInitiative("m", "deception"), {"roll": [5]},
      "Merisiel is not fighting this round", "duelist"),
     (lambda: four("tag"), RollInitiative("x", "deception"), {"roll": [5]}, "no duelist 'x' in this duel", None),
+    (rolled_once, RollInitiative("v", "deception"), {"roll": [5]},
+     "Valeros has already rolled initiative this round", "duelist"),
     (fresh, RollInitiative("v", "arcana"), {"roll": [5]},
      "a combat duel's initiative uses Deception, Intimidation, Perception", "skill"),
     (lambda: fresh(kind="spellcasting"), RollInitiative("v", "intimidation"), {"roll": [5]},
@@ -185,6 +214,8 @@ REFUSALS = [
     (two_fighters, BreakTie("v"), {}, "there is no initiative tie to break", None),
     (together_tie, BreakTie("k"), {}, "Kyra is not among the tied duelists: Valeros, Merisiel", "first"),
     (spell_duel, ActSecond(), {}, "acting second is a combat-duel choice", None),
+    (alone, ActSecond(), {}, "only the initiative winner may choose to act second, before anyone acts this round", None),
+    (tie_broken, BreakTie("v"), {}, "there is no initiative tie to break", None),
     (struck, ActSecond(), {}, "only the initiative winner may choose to act second, before anyone acts this round",
      None),
     (tied_pcs, EndTurn(), {}, "the initiative tie must be broken first", None),
@@ -219,6 +250,9 @@ REFUSALS = [
     (two_fighters, CastSpell("Daze", 1, "arcane", cantrip=True), {},
      "this is a combat duel: spells belong to spellcasting or mixed duels", None),
     (mixed, CastSpell("Daze", 1, "arcane", cantrip=True), {}, "Valeros has no spell DC on the sheet", None),
+    (ezren_down, CastSpell("Daze", 1, "arcane", cantrip=True), {}, "Ezren is knocked out", None),
+    (spell_duel, CastSpell("Daze", 1, "arcane", cantrip=True, target="e", damage=1), {},
+     "Ezren is on Ezren's own side", "target"),
     (spell_duel, CastSpell("Fireball", 3, "arcane", damage=1), {}, "Ezren has no rank-3 spell slot left", "rank"),
     (spell_duel, CastSpell("Fireball", 1, "arcane", damage_expr="6x6"), {},
      None, "damage_expr"),

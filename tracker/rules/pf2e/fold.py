@@ -112,6 +112,7 @@ def _acted_second(e, state):
 
 
 def _turn_of(attr: str):
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
     # A module-level check, not a closure built at import, so that it runs (and can be
     # mutation-tested) on every call.
     return partial(_in_turn, attr)

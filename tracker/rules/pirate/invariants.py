@@ -16,6 +16,7 @@ def _hits(state: dict, winner: str) -> str:
 
 
 def _fate(*fates: str):
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
     # The check is a module-level function, not a closure built at import, so that it runs (and
     # can be mutation-tested) on every call.
     return partial(_loser_fate_in, fates)

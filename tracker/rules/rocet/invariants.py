@@ -29,6 +29,7 @@ def _first_blood(state: dict, winner: str) -> str:
 
 
 def _fell(condition: str):
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
     # The check is a module-level function, not a closure built at import, so that it runs (and
     # can be mutation-tested) on every call.
     return partial(_loser_fell, condition)
