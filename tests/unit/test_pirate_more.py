@@ -1,0 +1,61 @@
+"""Pirate duels, more edges: the assumptions word for word, the fall endings for either winner,
+a state without warnings."""
+from __future__ import annotations
+
+import pytest
+
+from tracker.rules import pirate
+from tracker.rules.duel import other
+from tracker.rules.pirate.invariants import ENDINGS
+
+from tests.unit.test_pirate import Duel
+
+SIDES = ("a", "b")
+INITIATIVE = ("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are rerolled "
+              "by both; the higher acts first.")
+EDGE = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
+
+
+def test_a_sword_duel_s_assumptions_word_for_word():
+    assert pirate.assumptions(Duel("sword").state) == [
+        INITIATIVE,
+        "Fought to first blood.",
+        "An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher than DEF; a hit "
+        "rolls the weapon's damage against PV. No natural 20 or 1 rules.",
+        "Only a hit that deals damage counts toward first blood or the hits.",
+        "At 0 PV the duel waits for the GM to record the duelist down or dead; in a duel to the death only death "
+        "(or a yield, disqualification or abandon) ends it.",
+        EDGE]
+
+
+def test_a_wit_duel_s_assumptions_word_for_word():
+    assert pirate.assumptions(Duel("wit").state) == [
+        INITIATIVE,
+        "In an exchange each duelist insults once, in initiative order.",
+        "An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or higher; a hit "
+        "rolls its damage against CAR, which never touches PV.",
+        "Insult table: Burla ingeniosa +1 to hit, 1d4; Insulto directo +0 to hit, 1d6; Provocación +0 to hit, 1d8, "
+        "the insulter takes 1d4 on a miss; Humillación -2 to hit, 1d10.",
+        "After 3 exchanges the most damage dealt wins; losing all CAR ends it at once.",
+        "A tie on points goes to sudden death: more exchanges until one leads after a full exchange.",
+        "Points are the damage dealt to the opponent; damage an insulter takes on a miss is not the opponent's point.",
+        EDGE]
+
+
+@pytest.mark.parametrize("winner", SIDES)
+@pytest.mark.parametrize("fate, death, down", [
+    ("dead", "", ""), ("down", "the loser's fate is down", ""), (None, "the loser's fate is not ruled",
+                                                                "the loser's fate is not ruled")])
+def test_the_fall_endings_for_either_winner(winner, fate, death, down):
+    duel = Duel("sword", sword_victory="death")
+    fighters = {s: dict(duel.state["fighters"][s]) for s in SIDES}
+    fighters[other(winner)]["fate"] = fate
+    fighters[winner]["fate"] = "dead" if fate is None else None  # the winner's own fate never counts
+    state = dict(duel.state, fighters=fighters)
+    assert (ENDINGS["death"](state, winner), ENDINGS["down"](state, winner)) == (death, down)
+
+
+def test_a_duel_without_warnings_has_none():
+    duel = Duel("sword")
+    settings = {k: v for k, v in duel.state["settings"].items() if k != "warnings"}
+    assert pirate.warnings(dict(duel.state, settings=settings)) == []
