@@ -65,7 +65,6 @@ def test_register_refuses_a_lacking_module_and_a_clash_of_statistics():
         rules.register(clash)
     assert str(caught.value) == "ruleset fencing counts statistics another ruleset counts: cards"
     assert "fencing" not in rules.RULESETS
-    from tracker.rules.contract import Statistic
     with pytest.raises(TypeError) as caught:
         rules.register(copy_of(rocet, NAME="fencing", STATISTICS=(*rocet.STATISTICS, Statistic("skills"))))
     assert str(caught.value) == "ruleset fencing counts statistics another ruleset counts: cards, skills"
