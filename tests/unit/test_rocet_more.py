@@ -128,3 +128,79 @@ def test_a_reshuffle_must_take_exactly_the_discards():
     with pytest.raises(ImpossibleHistory) as broken:
         rocet.evolve(t.state, RocetDeckShuffled(deck="shared", count=0, reason="reshuffle"), 99)
     assert str(broken.value) == f"a reshuffle of 0 cards with {deck['pile_size']} still in the pile and 0 discarded"
+
+
+def test_a_muerte_assumptions_word_for_word():
+    assert rocet.assumptions(physical(kind="a_muerte").state) == [
+        "Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die (+4 with "
+        "Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but another critical; "
+        "double 1s are a fumble and lose to any roll but another fumble; TA is the higher die of the winner's roll.",
+        "The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto (Insulto beats "
+        "Finta).",
+        "PG damage dealt “the usual way” is TA + the weapon's fixed damage.",
+        "When a pile runs out, its discards are shuffled into a new pile.",
+        "A forced discard from an empty hand does nothing.",
+        "The cards played in a turn go to the discards once the turn is resolved, after both duelists drew back up "
+        "to three.",
+        "A clock never goes below 0.",
+        "A completed clock starts again from 0.",
+        "A duelist at 0 PG in a duel to the death is confirmed dead (or yields): an unconscious duelist cannot go on.",
+        "PG and PM never go below 0: damage beyond what is left is not recorded."]
+
+
+def test_a_virtual_deck_with_a_card_of_the_wrong_kind_counts_them_by_kind():
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    broken = json.loads(json.dumps(t.state))
+    pile = broken["decks"]["shared"]["pile"]
+    pile[pile.index(EA)] = FINTA
+    assert invariants(broken) == [
+        "deck shared holds 36 cards ({'Estocada Alta': 5, 'Estocada Profunda': 6, 'Finta': 7, 'Insulto': 6, "
+        "'Tajo Circular': 6, 'Treta': 6}) instead of 36, by kind"]
+
+
+def test_a_card_on_the_table_is_counted_once():
+    from tracker.rules.rocet.invariants import _cards
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    state = json.loads(json.dumps(t.state))
+    state["sides"]["a"]["hand"].remove(EA)
+    state["sides"]["a"]["hand_size"] -= 1
+    assert _cards(dict(state, table={"a": EA})) == []
+    p = physical()
+    state = json.loads(json.dumps(p.state))
+    state["sides"]["b"]["hand_size"] -= 1
+    assert _cards(dict(state, table={"b": EA})) == []
+    assert _cards(dict(state, table={})) == ["deck shared holds 35 cards instead of 36"]
+
+
+def test_clocks_and_meter_outside_their_variant_and_a_meter_at_its_end_with_a_win():
+    from tracker.rules.rocet.invariants import _clocks
+    t = physical(kind="superioridad", meter_steps=3)
+    state = json.loads(json.dumps(t.state))
+    state["sides"]["b"]["clock"] = 1
+    assert _clocks(state) == ["a clock moved in a duel without clocks"]
+    state["sides"]["b"]["clock"] = 0
+    assert _clocks(dict(state, meter=-3, pending_damage={"win": "superiority"})) == []
+    assert _clocks(dict(state, meter=-3)) == ["the meter stands at -3 of 3"]
+    assert _clocks(dict(state, meter=4, pending_damage={"win": "superiority"})) == ["the meter stands at 4 of 3"]
+    m = physical(kind="a_muerte", clock_size=4)
+    state = json.loads(json.dumps(m.state))
+    state["sides"]["a"]["clock"] = 4  # a completed ¡a muerte! clock has already started again
+    assert _clocks(state) == ["side a's clock stands at 4/4"]
+
+
+def test_a_virtual_reshuffle_must_be_of_the_discards():
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    state = json.loads(json.dumps(t.state))
+    deck = state["decks"]["shared"]
+    moved, deck["pile"], deck["pile_size"] = deck["pile"], [], 0
+    deck["discard"], deck["discard_size"] = moved, len(moved)
+    wrong = tuple([FINTA] * len(moved))
+    with pytest.raises(ImpossibleHistory) as broken:
+        rocet.evolve(state, RocetDeckShuffled(deck="shared", count=len(moved), reason="reshuffle", cards=wrong), 99)
+    assert str(broken.value) == "a reshuffle of cards that were not the discards"
+    after = rocet.evolve(state, RocetDeckShuffled(deck="shared", count=len(moved), reason="reshuffle",
+                                                  cards=tuple(reversed(moved))), 99)
+    assert after["decks"]["shared"]["pile_size"] == len(moved)
+    with pytest.raises(ImpossibleHistory) as broken:
+        rocet.evolve(state, RocetDeckShuffled(deck="shared", count=len(moved) - 1, reason="reshuffle"), 99)
+    assert str(broken.value) == f"a reshuffle of {len(moved) - 1} cards with 0 still in the pile and {len(moved)} discarded"
