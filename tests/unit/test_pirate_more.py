@@ -59,3 +59,59 @@ def test_a_duel_without_warnings_has_none():
     duel = Duel("sword")
     settings = {k: v for k, v in duel.state["settings"].items() if k != "warnings"}
     assert pirate.warnings(dict(duel.state, settings=settings)) == []
+
+
+@pytest.mark.parametrize("verdict, worthy", [("worthy", True), ("unworthy", False)])
+def test_a_worthiness_mark_for_either_verdict(verdict, worthy):
+    from tracker.rules.pirate.commands import MarkWorthiness
+    from tracker.rules.pirate.events import PirateWorthinessMarked
+    duel = Duel("sword")
+    assert duel.run(MarkWorthiness(side="b", verdict=verdict)) == [PirateWorthinessMarked(side="b", worthy=worthy,
+                                                                                         note="")]
+
+
+@pytest.mark.parametrize("n, words", [(0, "no shots"), (1, "1 shot"), (2, "2 shots")])
+def test_shots_left_in_words(n, words):
+    from tracker.rules.pirate.describe import _shots
+    assert _shots(n) == words
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_backlash_die_typed_out_of_range_names_the_insult(side):
+    from tracker.rules.pirate.commands import Insult
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("wit")
+    first(duel, side)
+    refusal = duel.refused(Insult(side=side, insult="Provocación"), **{side: [1, 9]})
+    assert refusal.reason == "a d4 cannot show 9 (backlash of Provocación)"
+
+
+def test_car_may_reach_exactly_0_and_not_below():
+    from tracker.rules.pirate.invariants import invariants
+    duel = Duel("wit")
+    fighters = {s: dict(duel.state["fighters"][s]) for s in SIDES}
+    car = fighters["a"]["car"]
+    wounds = [{"character": "ines", "track": "CAR", "amount": car, "at": 5, "note": ""}]
+    fighters["a"]["car"] = 0
+    assert [p for p in invariants(dict(duel.state, fighters=fighters, wounds=wounds)) if "CAR" in p] == []
+
+
+def test_an_unknown_command_is_refused_by_name():
+    from tracker.rules.base import Refused
+    from tracker.rules.dice import fixed_dice
+    from tracker.rules.duel import decide_ending
+
+    class Dance:
+        pass
+
+    with pytest.raises(Refused) as refusal:
+        decide_ending(Duel("sword").state, Dance())
+    assert refusal.value.reason == "unknown command Dance"
+
+
+def test_invalid_input_names_each_field_in_its_message():
+    from tracker.rules.base import Invalid
+    problem = Invalid({"pv": "must be a number", "def": "is required"})
+    assert problem.message == "pv must be a number; def is required"
+    assert problem.fields == {"pv": "must be a number", "def": "is required"}
+    assert str(problem) == "pv: must be a number; def: is required"
