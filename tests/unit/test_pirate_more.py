@@ -115,3 +115,75 @@ def test_invalid_input_names_each_field_in_its_message():
     assert problem.message == "pv must be a number; def is required"
     assert problem.fields == {"pv": "must be a number", "def": "is required"}
     assert str(problem) == "pv: must be a number; def: is required"
+
+
+# --- the log, line by line -----------------------------------------------------------------------
+
+def log(duel) -> list[str]:
+    """Every event's line, each described from the state before it."""
+    state, lines = None, []
+    for at, event in enumerate(duel.events, 1):
+        lines.append(pirate.describe(state, event))
+        state = pirate.evolve(state, event, at)
+    return lines
+
+
+def test_a_sword_duel_s_log_word_for_word():
+    from tracker.rules.pirate.commands import Attack, MarkWorthiness, RollInitiative
+    duel = Duel("sword", sword_victory="hits", hits=2)
+    duel.run(RollInitiative(), a=[10, 7], b=[11, 3])
+    duel.run(Attack(side="a", ventaja=True), a=[4, 15, 6])
+    duel.run(Attack(side="b", desventaja=True, ventaja=True), b=[5])
+    duel.run(MarkWorthiness(side="b", verdict="unworthy", note="fights dirty"))
+    duel.run(MarkWorthiness(side="a", verdict="worthy"))
+    assert log(duel) == [
+        "Sword duel: Inés vs Lope, to 2 hits.",
+        "Round 1 initiative: Inés 9 (d20s 10, 7: ties rerolled), Lope 4 (d20s 11, 3: ties rerolled); Inés goes first.",
+        "Round 1: Inés attacks Lope with Sable, with Ventaja (2d20, keep the higher) 4, 15 → 15 +5 = 20 vs DEF 12: "
+        "hit, 1d8 [6] = 6; Lope's PV 9 → 3.",
+        "Round 1: Lope attacks Inés with Espada ropera, d20 5 (Ventaja and Desventaja cancel) +3 = 8 vs DEF 13: miss.",
+        "Lope is marked an unworthy opponent: fights dirty.",
+        "Inés is marked a worthy opponent."]
+
+
+def test_a_wit_duel_s_log_word_for_word():
+    from tracker.rules.pirate.commands import Insult
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("wit", exchanges=1, tie="draw")
+    first(duel, "a")
+    duel.run(Insult(side="a", insult="Provocación"), a=[1, 3])
+    duel.run(Insult(side="b", insult="Burla ingeniosa"), b=[20, 2])
+    assert log(duel) == [
+        "Duelo de labia (wit duel): Inés vs Lope, 1 exchange, a tie goes to draw.",
+        "Exchange 1 initiative: Inés 22 (d20 20), Lope 2 (d20 1); Inés goes first.",
+        "Exchange 1: Inés tries Provocación on Lope, d20 1 +4 = 5 vs SAB 11: miss; the backlash 1d4 [3] costs Inés "
+        "3 CAR (10 → 7).",
+        "Exchange 1: Lope tries Burla ingeniosa on Inés, d20 20 +3 = 23 vs SAB 12: hit, 1d4 [2] = 2; Inés's CAR 7 → 5.",
+        "Duel ended: Lope won by points (2 to 0)."]
+    assert log(Duel("wit", wit_end="humiliation"))[0] == \
+        "Duelo de labia (wit duel): Inés vs Lope, until one is humiliated."
+    assert log(Duel("wit", exchanges=3))[0] == \
+        "Duelo de labia (wit duel): Inés vs Lope, 3 exchanges, a tie goes to sudden death."
+
+
+def test_a_pistol_duel_s_log_word_for_word():
+    from tracker.rules.pirate.commands import Shoot
+    from tests.unit.test_pirate import PISTOLS
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("pistol", distance=12, shots=2, **PISTOLS)
+    first(duel, "b")
+    duel.run(Shoot(side="b"), b=[3, 2])
+    assert log(duel) == [
+        "Pistol duel: Inés vs Lope, at 12 paces, 2 shots each.",
+        "Round 1 initiative: Inés 3 (d20 1), Lope 21 (d20 20); Lope goes first.",
+        "Round 1: Lope fires Pistola at Inés from 12 paces, beyond its range of 10, with Desventaja (2d20, keep the "
+        "lower) 3, 2 → 2 +3 = 5 vs DEF 13: miss; 1 shot left."]
+
+
+@pytest.mark.parametrize("fate, line", [("down", "Lope is down (alive, out of the fight)."), ("dead", "Lope is dead.")])
+def test_a_fall_s_line(fate, line):
+    from tracker.rules.pirate.events import PirateDuelistFell
+    duel = Duel("sword", sword_victory="death")
+    assert pirate.describe(duel.state, PirateDuelistFell(side="b", fate=fate)) == line
+    assert log(Duel("sword", sword_victory="death"))[0] == "Sword duel: Inés vs Lope, to the death."
+    assert log(Duel("sword"))[0] == "Sword duel: Inés vs Lope, to first blood."
