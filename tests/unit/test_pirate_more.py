@@ -187,3 +187,64 @@ def test_a_fall_s_line(fate, line):
     assert pirate.describe(duel.state, PirateDuelistFell(side="b", fate=fate)) == line
     assert log(Duel("sword", sword_victory="death"))[0] == "Sword duel: Inés vs Lope, to the death."
     assert log(Duel("sword"))[0] == "Sword duel: Inés vs Lope, to first blood."
+
+
+# --- set-up: each refusal by its field, the header, the warnings ----------------------------------
+
+def start(setup: dict, people=None, header=None):
+    from tracker.rules.dice import fixed_dice
+    from tests.unit.test_pirate import HEADER, duelists
+    return pirate.start(header or HEADER, setup, people if people is not None else duelists(), fixed_dice())
+
+
+def start_refused(setup: dict, people=None):
+    from tracker.rules.base import Refused
+    with pytest.raises(Refused) as refusal:
+        start(setup, people)
+    return refusal.value.reason, refusal.value.field
+
+
+def test_each_set_up_refusal_reads_and_names_its_field():
+    from tests.unit.test_pirate import duelists
+    ines, lope = duelists()
+    assert start_refused({"kind": "sword"}, [ines, dict(lope, side="a")]) == \
+        ("a pirate duel is one against one: one duelist per side", "duelists")
+    assert start_refused({"kind": "sword"}, [ines]) == ("a duel needs a duelist on each side", "duelists")
+    assert start_refused({"kind": "sword"}, [ines, dict(lope, stats=None)]) == \
+        ("Lope has no pirate stats on their sheet: fill them in first", "duelists")
+    assert start_refused({"kind": "pistol"}, [ines, dict(lope, current={"PV": 0})]) == \
+        ("Lope is at 0 PV and cannot fight a pistol duel", "duelists")
+    [started] = start({"kind": "sword"}, [ines, dict(lope, current={"PV": 1})])
+    assert started.settings["weapons"]["b"]["name"] == "Espada ropera"
+    assert start_refused({"kind": "sword", "weapon_b": "Hacha"}) == \
+        ("Lope has no sword called Hacha (their swords: Espada ropera)", "weapon_b")
+    no_pistol = dict(lope, stats=dict(lope["stats"], weapons=[w for w in lope["stats"]["weapons"] if w["kind"] != "pistol"]))
+    assert start_refused({"kind": "pistol", "distance": 5, "second_a": "T", "second_b": "B", "weapon_b": "Pistola"},
+                         [ines, no_pistol]) == ("Lope has no pistol called Pistola (their pistols: none)", "weapon_b")
+    assert start_refused({"kind": "pistol", "distance": 5, "second_a": "T", "second_b": "B"}, [ines, no_pistol]) == \
+        ("Lope has no pistol on their sheet", "weapon_b")
+    [started] = start({"kind": "wit"}, [ines, dict(lope, current={"PV": 0})])  # words hurt no PV
+    assert started.kind == "wit"
+
+
+def test_the_header_goes_into_the_first_event_with_empty_defaults():
+    [started] = start({"kind": "wit"})
+    assert (started.duel_id, started.campaign_id, started.session_id, started.ruleset) == ("d1", "c1", "s1", "pirate")
+    assert (started.challenger, started.stakes, started.judge) == ("a", "a ship", "Capitana Ruiz")
+    [bare] = start({"kind": "wit"}, header={"duel_id": "d2", "campaign_id": "c2", "session_id": "s2"})
+    assert (bare.challenger, bare.stakes, bare.judge) == ("", "", "")
+
+
+def test_the_warnings_name_who_the_agreed_hits_can_kill():
+    from tests.unit.test_pirate import PISTOLS
+    [pistol] = start({"kind": "pistol", "distance": 5, **PISTOLS})
+    assert pistol.settings["warnings"] == [
+        "Lope has 9 PV: one hit of Inés's Pistola de chispa (1d10) can deal up to 10: this duel can kill."]
+    [dry] = start({"kind": "pistol", "distance": 5, "bullet": "no_damage", **PISTOLS})
+    assert dry.settings["warnings"] == []
+    [sword] = start({"kind": "sword", "sword_victory": "hits", "hits": 2})
+    assert sword.settings["warnings"] == [  # 12 PV against exactly 12 is a warning too
+        "Inés has 12 PV: 2 hits of Lope's Espada ropera (1d6) can deal up to 12: this duel can kill.",
+        "Lope has 9 PV: 2 hits of Inés's Sable (1d8) can deal up to 16: this duel can kill."]
+    [death] = start({"kind": "sword", "sword_victory": "death"})
+    assert death.settings["warnings"] == []
