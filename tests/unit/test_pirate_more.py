@@ -248,3 +248,42 @@ def test_the_warnings_name_who_the_agreed_hits_can_kill():
         "Lope has 9 PV: 2 hits of Inés's Sable (1d8) can deal up to 16: this duel can kill."]
     [death] = start({"kind": "sword", "sword_victory": "death"})
     assert death.settings["warnings"] == []
+
+
+def test_a_fresh_pirate_state_and_its_fighters():
+    state = Duel("pistol", distance=5, second_a="T", second_b="B", shots=3).state
+    assert (state["round"], state["phase"], state["order"], state["turn"], state["initiative"],
+            state["sudden_death"]) == (0, "initiative", [], 0, None, False)
+    assert state["fighters"]["a"] == {"id": "ines", "name": "Inés", "pv": 12, "car": 10, "hits": 0, "landed": 0,
+                                      "points": 0, "shots": 3, "fate": None, "worthy": None}
+
+
+def test_a_tied_initiative_asks_for_the_reroll_by_name():
+    from tracker.rules.pirate.commands import RollInitiative
+    duel = Duel("sword")
+    assert duel.refused(RollInitiative(), a=[10], b=[11]).reason == \
+        "type another d20 for Inés's initiative (tie reroll), or let the server roll"
+    assert duel.refused(RollInitiative(), a=[10, 21], b=[11, 3]).reason == \
+        "a d20 cannot show 21 (Inés's initiative (tie reroll))"
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_pistol_hit_counts_as_landed_for_either_side(side):
+    from tracker.rules.pirate.commands import Shoot
+    from tests.unit.test_pirate import PISTOLS
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("pistol", distance=5, shots=2, bullet="no_damage", **PISTOLS)
+    first(duel, side)
+    duel.run(Shoot(side=side), **{side: [20]})
+    assert (duel.fighter(side)["landed"], duel.fighter(side)["hits"]) == (1, 0)
+
+
+def test_a_wit_duel_waits_on_no_fall_and_a_dead_duelist_is_not_waited_on():
+    from tracker.rules.pirate.fold import fallen
+    wit = Duel("wit")
+    fighters = {s: dict(wit.state["fighters"][s], pv=0) for s in SIDES}
+    assert fallen(dict(wit.state, fighters=fighters)) is None
+    sword = Duel("sword", sword_victory="death")
+    fighters = {"a": dict(sword.state["fighters"]["a"], pv=0, fate="dead"),
+                "b": dict(sword.state["fighters"]["b"], pv=0, fate="down")}
+    assert fallen(dict(sword.state, fighters=fighters)) == "b"
