@@ -204,3 +204,75 @@ def test_a_virtual_reshuffle_must_be_of_the_discards():
     with pytest.raises(ImpossibleHistory) as broken:
         rocet.evolve(state, RocetDeckShuffled(deck="shared", count=len(moved) - 1, reason="reshuffle"), 99)
     assert str(broken.value) == f"a reshuffle of {len(moved) - 1} cards with 0 still in the pile and {len(moved)} discarded"
+
+
+def log(t) -> list[str]:
+    state, lines = None, []
+    for at, event in enumerate(t.events, 1):
+        lines.append(rocet.describe(state, event))
+        state = rocet.evolve(state, event, at)
+    return lines
+
+
+def test_an_a_muerte_log_word_for_word_with_two_ties_side_b_winning_and_a_discard():
+    from tracker.rules.rocet.commands import Discard
+    t = physical(kind="a_muerte")
+    t.turn(EA, EP, a=[5, 4, 3, 5, 1, 2], b=[2, 3, 1, 3, 3, 3])
+    t.do(DealDamage())
+    t.turn(FINTA, TRETA, a=[3, 3], b=[1, 2])
+    t.do(Discard(side="b", card=EA))
+    assert log(t) == [
+        "Rocèt duel (¡A muerte!): Inés (Ropera, Espada 3) vs Lope (Sable, Espada 2); one 36-card deck shared, "
+        "physical cards.",
+        "The shared deck (36 cards) is shuffled.",
+        "Inés draws 3 cards.",
+        "Lope draws 3 cards.",
+        "Turn 1: both duelists lay a card face down and draw back up to three.",
+        "Inés draws 1 card.",
+        "Lope draws 1 card.",
+        "Turn 1: Inés plays Estocada Alta, Lope plays Estocada Profunda (Ventaja +4 vs Estocada Alta); 3 (1+2) vs "
+        "10 (3+3 +4) (after ties rerolled: 9 (5+4) vs 9 (2+3 +4); 8 (3+5) vs 8 (1+3 +4)); Lope wins with Estocada "
+        "Profunda (TA 3): Lope's clock 2/4; Lope may deal 5 PG damage (TA 3 + 2).",
+        "Lope deals 5 PG damage to Inés (TA 3 + Sable 2): 25/30 PG.",
+        "Turn 2: both duelists lay a card face down and draw back up to three.",
+        "Inés draws 1 card.",
+        "Lope draws 1 card.",
+        "Turn 2: Inés plays Finta (Ventaja +4 vs Treta), Lope plays Treta; 10 (3+3 +4) vs 3 (1+2); Inés wins with "
+        "Finta (TA 3): Inés's clock 1/4; Lope must discard a card.",
+        "Lope discards Estocada Alta (shown): 2 cards in hand."]
+
+
+def test_an_insult_in_a_superiority_duel_reads_the_meter():
+    t = physical(kind="superioridad", meter_steps=4)
+    t.turn(INSULTO, FINTA, a=[5, 5], b=[1, 2])
+    assert log(t)[-1] == ("Turn 1: Inés plays Insulto (Ventaja +4 vs Finta), Lope plays Finta; 14 (5+5 +4) vs 3 (1+2); "
+                          "Inés wins with Insulto (TA 5): meter at the middle; Lope takes 5 PM damage.")
+
+
+@pytest.mark.parametrize("loser", SIDES)
+def test_discard_refusals_point_at_their_field_for_either_loser(loser):
+    from tracker.rules.rocet.commands import Discard
+    t = physical()
+    assert refusal(t, Discard(side=loser, card=EA)) == \
+        ("no discard is owed: only the loser of a Treta or Finta turn discards", None)
+    t = won_with(other(loser), card=FINTA)
+    assert refusal(t, Discard(side=other(loser), card=EA)) == \
+        (f"{NAMES[other(loser)]} owes no discard: it is {NAMES[loser]}'s to make", "side")
+    assert refusal(t, Discard(side=loser)) == \
+        (f"say which card {NAMES[loser]} discards (it is shown to all)", "card")
+
+
+def test_a_virtual_discard_must_be_in_hand_and_an_empty_hand_discards_nothing():
+    from tracker.rules.rocet.commands import Discard
+    from tracker.rules.rocet.events import RocetCardDiscarded
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP, EA, TRETA]])
+    hand = t.state["sides"]["a"]["hand"]
+    t.turn(FINTA, TRETA, a=[3, 3], b=[1, 2])
+    held = t.state["sides"]["b"]["hand"]
+    missing = next(c for c in (EA, EP, TC, FINTA, TRETA, INSULTO) if c not in held)
+    assert refusal(t, Discard(side="b", card=missing)) == \
+        (f"Lope has no {missing} in hand (holds: {', '.join(held)})", "card")
+    empty = json.loads(json.dumps(t.state))
+    empty["sides"]["b"].update(hand=[], hand_size=0)
+    assert rocet.decide(empty, Discard(side="b"), Dice()) == [RocetCardDiscarded(side="b", card="")]
+    assert hand
