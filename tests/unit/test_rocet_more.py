@@ -276,3 +276,35 @@ def test_a_virtual_discard_must_be_in_hand_and_an_empty_hand_discards_nothing():
     empty["sides"]["b"].update(hand=[], hand_size=0)
     assert rocet.decide(empty, Discard(side="b"), Dice()) == [RocetCardDiscarded(side="b", card="")]
     assert hand
+
+
+def test_a_clock_filled_by_an_attack_after_one_tie_waits_for_the_damage_then_wins():
+    t = physical(kind="relojes", clock_size=2)
+    t.turn(EP, EA, a=[1, 4, 3, 3], b=[5, 4, 1, 2])
+    assert log(t)[-1] == (
+        "Turn 1: Inés plays Estocada Profunda (Ventaja +4 vs Estocada Alta), Lope plays Estocada Alta; 10 (3+3 +4) "
+        "vs 3 (1+2) (after ties rerolled: 9 (1+4 +4) vs 9 (5+4)); Inés wins with Estocada Profunda (TA 3): Inés's "
+        "clock 2/2; Inés may deal 6 PG damage (TA 3 + 3); Inés wins the duel (clock) once the damage is dealt or "
+        "declined.")
+    t = physical(kind="relojes", clock_size=1)
+    t.turn(FINTA, TRETA, a=[3, 3], b=[1, 2])
+    assert log(t)[-2:] == [
+        "Turn 1: Inés plays Finta (Ventaja +4 vs Treta), Lope plays Treta; 10 (3+3 +4) vs 3 (1+2); Inés wins with "
+        "Finta (TA 3): Inés's clock 1/1; Inés wins the duel (clock).",
+        "Duel ended: Inés won by clock (Inés completed their clock)."]
+
+
+@pytest.mark.parametrize("winner", SIDES)
+def test_a_dead_loser_is_also_past_unconscious_for_either_winner(winner):
+    from tracker.rules.rocet.invariants import ENDINGS
+    state = {"fallen": {other(winner): "dead"}}
+    assert (ENDINGS["unconscious"](state, winner), ENDINGS["death"](state, winner)) == ("", "")
+    state = {"fallen": {other(winner): "unconscious"}}
+    assert (ENDINGS["unconscious"](state, winner), ENDINGS["death"](state, winner)) == ("", "the loser is not dead")
+
+
+def test_a_virtual_pile_miscounted_alone_is_named():
+    t = Table({"cards": "virtual"}, piles=[[EA, FINTA, INSULTO, TRETA, TC, EP]])
+    broken = json.loads(json.dumps(t.state))
+    broken["decks"]["shared"]["pile_size"] -= 1
+    assert invariants(broken) == ["deck shared: the pile or discards miscount their cards"]
