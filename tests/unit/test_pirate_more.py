@@ -287,3 +287,34 @@ def test_a_wit_duel_waits_on_no_fall_and_a_dead_duelist_is_not_waited_on():
     fighters = {"a": dict(sword.state["fighters"]["a"], pv=0, fate="dead"),
                 "b": dict(sword.state["fighters"]["b"], pv=0, fate="down")}
     assert fallen(dict(sword.state, fighters=fighters)) == "b"
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("ventaja, desventaja, kept, edge", [
+    (True, False, 15, "ventaja"), (False, True, 4, "desventaja"), (True, True, 4, "cancelled")])
+def test_an_insult_with_ventaja_or_desventaja_keeps_the_right_die_for_either_side(side, ventaja, desventaja, kept, edge):
+    from tracker.rules.pirate.commands import Insult
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("wit")
+    first(duel, side)
+    dice = [4, 15] if edge != "cancelled" else [4]
+    [traded] = duel.run(Insult(side=side, insult="Insulto directo", ventaja=ventaja, desventaja=desventaja),
+                        **{side: dice + ([3] if kept == 15 else [])})
+    assert (traded.edge, traded.d20, traded.hit) == (edge, kept, kept == 15)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_insult_and_shot_dice_typed_out_of_range_name_their_roll(side):
+    from tracker.rules.pirate.commands import Insult, Shoot
+    from tests.unit.test_pirate import PISTOLS
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("wit")
+    first(duel, side)
+    name = duel.fighter(side)["name"]
+    assert duel.refused(Insult(side=side, insult="Insulto directo"), **{side: [21]}).reason == \
+        f"a d20 cannot show 21 ({name}'s Insulto directo)"
+    assert duel.refused(Insult(side=side, insult="Insulto directo"), **{side: [20, 7]}).reason == \
+        f"a d6 cannot show 7 (damage of {name}'s Insulto directo)"
+    pistols = Duel("pistol", distance=5, shots=2, **PISTOLS)
+    first(pistols, side)
+    assert pistols.refused(Shoot(side=side), **{side: [20, 99]}).reason.endswith(f"(damage of {name}'s shot)")
