@@ -331,3 +331,10 @@ def test_everyone_rolls_once_in_a_spell_duel_even_at_0_hp_and_perception_grants_
 def test_both_off_guard_is_no_invariant_problem():
     d = tag_team()
     assert pf2e.invariants(dict(d.state, off_guard=["v", "m", "k", "h"])) == []
+
+
+@pytest.mark.parametrize("valeros_hp, tag", [(0, True), (1, False)])
+def test_only_a_knocked_out_duelist_may_be_tagged_out_off_their_turn(valeros_hp, tag):
+    d = tag_team()
+    d.state = dict(d.state, turn="k", hp=dict(d.state["hp"], v=valeros_hp, h=0))  # Kyra has nobody to tag in
+    assert ("Tag" in pf2e.actions(d.state)) is tag

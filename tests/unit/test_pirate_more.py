@@ -318,3 +318,12 @@ def test_insult_and_shot_dice_typed_out_of_range_name_their_roll(side):
     pistols = Duel("pistol", distance=5, shots=2, **PISTOLS)
     first(pistols, side)
     assert pistols.refused(Shoot(side=side), **{side: [20, 99]}).reason.endswith(f"(damage of {name}'s shot)")
+
+
+def test_the_first_initiative_die_and_the_second_ventaja_die_are_named_and_bounded():
+    from tracker.rules.pirate.commands import Attack, RollInitiative
+    from tests.unit.test_pirate_edges import first
+    duel = Duel("sword")
+    assert duel.refused(RollInitiative(), a=[21], b=[3]).reason == "a d20 cannot show 21 (Inés's initiative)"
+    first(duel, "a")
+    assert duel.refused(Attack(side="a", ventaja=True), a=[5, 21]).reason == "a d20 cannot show 21 (Inés's attack)"
