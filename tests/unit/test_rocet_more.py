@@ -308,3 +308,54 @@ def test_a_virtual_pile_miscounted_alone_is_named():
     broken = json.loads(json.dumps(t.state))
     broken["decks"]["shared"]["pile_size"] -= 1
     assert invariants(broken) == ["deck shared: the pile or discards miscount their cards"]
+
+
+# --- set-up: each refusal word for word by its field, and the header -----------------------------
+
+def start_refused(setup, people=None, header=None):
+    from tests.unit.test_rocet_duels import HEADER, duelists
+    with pytest.raises(Refused) as refused:
+        rocet.start(header or HEADER, setup, people or duelists(), Dice(shuffle=lambda n: list(range(n))))
+    return refused.value.reason, refused.value.field
+
+
+INES_WEAPONS = "Ropera (Espada), Daga de mano (Daga), Pistola (Pistola)"
+
+
+def test_each_set_up_refusal_reads_and_names_its_field():
+    from tests.unit.test_rocet_duels import HEADER, duelists
+    ines, lope = duelists()
+    pick = "picks the weapon type for both (Espada or Daga), unless both agree to pick their own"
+    assert start_refused({}) == (f"the challenged side (side A) {pick}", "weapon_type")  # HEADER: b challenges
+    assert start_refused({}, header=dict(HEADER, challenger="a")) == (f"the challenged side (side B) {pick}",
+                                                                      "weapon_type")
+    assert start_refused({}, header=dict(HEADER, challenger="")) == (f"the challenged side {pick}", "weapon_type")
+    assert start_refused({"weapon_type": "Espada", "weapon_a": "Florete"}) == \
+        (f"Inés's sheet has no weapon called “Florete” (weapons: {INES_WEAPONS})", "weapon_a")
+    assert start_refused({"own_weapons": True}) == \
+        (f"choose Inés's weapon: the sheet has 2 of type Espada or Daga (weapons: {INES_WEAPONS})", "weapon_a")
+    assert start_refused({"own_weapons": True, "weapon_a": "Pistola"}) == \
+        ("Inés's Pistola is a Pistola: only an Espada or a Daga may be used in a duel", "weapon_a")
+    assert start_refused({"weapon_type": "Daga", "weapon_b": "Sable"}) == \
+        ("Lope's Sable is a Espada, but the challenged side picked Daga for both (unless both agree to pick their "
+         "own)", "weapon_b")
+    assert start_refused({"weapon_type": "Espada"}, [ines]) == \
+        ("a Rocèt duel is fought by exactly two duelists, one on each side", None)
+    assert start_refused({"weapon_type": "Espada"}, [ines, dict(lope, id="ines")]) == \
+        ("Inés cannot duel themselves: pick two different characters", "duelist_b")
+    assert start_refused({"weapon_type": "Espada"}, [ines, dict(lope, rank="soldado")]) == \
+        ("Lope may not duel: only player characters and Villano, Élite or Campeón NPCs fight Rocèt duels "
+         "(rank: soldado)", "duelist_b")
+    assert start_refused({"weapon_type": "Espada"}, [dict(ines, stats=None), lope]) == \
+        ("Inés has no Rocèt stats block on their sheet (DES, INT, PG, PM, weapons)", "duelist_a")
+
+
+def test_the_header_goes_into_the_first_event_with_empty_defaults():
+    from tests.unit.test_rocet_duels import HEADER, duelists
+    [started, *_] = rocet.start(HEADER, {"weapon_type": "Espada", "cards": "physical"}, duelists(), Dice())
+    assert (started.duel_id, started.campaign_id, started.session_id, started.ruleset) == ("d1", "c1", "s1", "rocet")
+    assert (started.challenger, started.stakes, started.judge) == ("b", "the ship", "")
+    [bare, *_] = rocet.start({"duel_id": "d2", "campaign_id": "c2", "session_id": "s2", "judge": "Don Diego"},
+                             {"weapon_type": "Daga", "cards": "physical"}, duelists(), Dice())
+    assert (bare.challenger, bare.stakes, bare.judge) == ("", "", "Don Diego")
+    assert [d["weapon"]["name"] for d in bare.duelists] == ["Daga de mano", "Puñal"]
