@@ -359,3 +359,24 @@ def test_the_header_goes_into_the_first_event_with_empty_defaults():
                              {"weapon_type": "Daga", "cards": "physical"}, duelists(), Dice())
     assert (bare.challenger, bare.stakes, bare.judge) == ("", "", "Don Diego")
     assert [d["weapon"]["name"] for d in bare.duelists] == ["Daga de mano", "Puñal"]
+
+
+def test_more_log_lines_word_for_word():
+    from tests.unit.test_rocet_duels import duelists
+    assert log(physical(kind="superioridad", meter_steps=3, deck="own"))[0] == (
+        "Rocèt duel (Superioridad, 3 steps to each end): Inés (Ropera, Espada 3) vs Lope (Sable, Espada 2); "
+        "an 18-card deck each, physical cards.")
+    t = Table({"cards": "physical"}, people=duelists(pg_b=5))
+    t.turn(EP, EA, a=[3, 3], b=[1, 2])
+    t.do(DealDamage())
+    assert log(t)[-1] == ("Inés deals 6 PG damage to Lope (TA 3 + Ropera 3): 0/25 PG — at 0 PG: the GM must say "
+                          "whether unconscious or dead.")
+
+
+def test_each_die_of_the_roll_off_names_whose_roll_or_the_tie_reroll():
+    from tracker.rules.rocet.commands import PlayTurn
+    t = physical()
+    assert t.refused(PlayTurn(card_a=EA, card_b=EA), a=[9, 1], b=[1, 2]) == "a d8 cannot show 9 (DES, Inés's roll)"
+    assert t.refused(PlayTurn(card_a=EA, card_b=EA), a=[1, 9], b=[1, 2]) == "a d8 cannot show 9 (INT, Inés's roll)"
+    assert t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 4, 9, 1], b=[3, 4]) == \
+        "a d8 cannot show 9 (DES, a tie reroll)"
