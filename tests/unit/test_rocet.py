@@ -82,9 +82,9 @@ def test_ties_are_rerolled_and_every_roll_is_kept():
     assert "ties rerolled" in rocet.describe(play(t.events[:-1]), ev)
 
 
-def test_a_tie_with_no_more_typed_dice_asks_for_them():
+def test_a_tie_with_dice_for_one_side_only_asks_for_the_other_sides():
     t = physical()
-    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3], b=[3, 3])
+    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3, 4, 4], b=[3, 3])
 
 
 def test_server_rolls_what_was_not_typed():

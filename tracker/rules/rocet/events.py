@@ -55,6 +55,14 @@ class RocetTurnResolved:
 
 
 @event
+class RocetTurnTied:
+    """The opposed roll tied and no more dice were given: the turn waits for the reroll (``RerollTie``)."""
+
+    turn: int
+    rolls: tuple  # each (a DES, a INT, b DES, b INT), every one a tie
+
+
+@event
 class RocetCardDiscarded:
     """The loser of a Treta/Finta turn discarded a card of their choice, shown to all."""
 

@@ -12,7 +12,7 @@ from functools import singledispatch
 from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
@@ -54,7 +54,7 @@ def _started(ev: DuelStarted) -> dict:
         clock_size={"relojes": settings["clock_size"], "a_muerte": A_MUERTE_CLOCK}.get(kind),
         meter=0, meter_steps=settings["meter_steps"] if kind == "superioridad" else None,
         table=None, pending_discard=None, pending_damage=None, pending_down=None,
-        fallen={}, last_turn=None,
+        fallen={}, last_turn=None, tie=None,
     )
     return state
 
@@ -102,6 +102,21 @@ def _(ev: RocetCardsPlayed, state, at):
         _take(state["sides"][side], card, state["mode"])
     state.update(pending_damage=None)  # playing on lets the damage nobody dealt lapse
     return state
+
+
+@apply.register
+def _(ev: RocetTurnTied, state, at):
+    bonus = {side: VENTAJA if advantage(**_cards_of(state)) == side else 0 for side in SIDES}
+    if not state["table"] or ev.turn != state["turn"] or not ev.rolls or any(
+            compare(r[:2], r[2:], bonus["a"], bonus["b"]) != "tie" for r in ev.rolls):
+        impossible(f"turn {ev.turn} recorded as tied with rolls that do not tie")
+    earlier = (state.get("tie") or {}).get("rolls", [])
+    state["tie"] = {"turn": ev.turn, "rolls": earlier + [list(r) for r in ev.rolls]}
+    return state
+
+
+def _cards_of(state: dict) -> dict:
+    return {"card_a": state["table"]["a"], "card_b": state["table"]["b"]}
 
 
 @apply.register
@@ -171,6 +186,9 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     if ev.advantage != advantage(ev.card_a, ev.card_b) or not ev.rolls \
             or compare(ev.rolls[-1][:2], ev.rolls[-1][2:], bonus["a"], bonus["b"]) != winner:
         impossible(f"turn {ev.turn}'s rolls do not give it to side {winner}")
+    tied = (state.get("tie") or {}).get("rolls", [])
+    if [list(r) for r in ev.rolls[:len(tied)]] != tied:
+        impossible(f"turn {ev.turn} resolved without the tied rolls it recorded")
     moved = turn_effect(state, ev.card_a, ev.card_b, winner)  # from the state as it is now
     if (moved["win"], list(moved["offers"]), moved["completed"]) != (ev.win, list(ev.offers), ev.completed):
         impossible(f"turn {ev.turn} recorded {ev.win or 'no win'} and offers {list(ev.offers)}, "
@@ -179,7 +197,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     state["meter"] = moved["meter"]
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
         _to_discard(state, side, card)
-    state["table"] = None
+    state["table"], state["tie"] = None, None
     if ev.pm_damage:
         target = sides[loser]
         taken = min(ev.pm_damage, target["pm"])

@@ -14,6 +14,8 @@ def actions(state: dict) -> list[str]:
     if state["outcome"]:
         return []
     damage, down = state["pending_damage"], state["pending_down"]
+    if state.get("tie"):
+        return ["RerollTie"] + ENDINGS
     if damage and damage["win"]:
         return ["DealDamage", "DeclineDamage"] + ENDINGS
     if down:
