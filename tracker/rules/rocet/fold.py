@@ -18,6 +18,7 @@ from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
 from tracker.rules.rocet.describe import describe
+from tracker.rules.rocet.results import result
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
 
@@ -235,4 +236,4 @@ def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     return state
 
 
-evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET)
+evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET, result=result)
