@@ -190,7 +190,7 @@ def test_damage_and_discards_only_when_owed():
 def test_only_the_offered_damage_can_be_dealt():
     t = physical()
     t.turn(EA, EA, a=[8, 7], b=[1, 2])
-    assert "no clock damage on offer" in t.refused(DealDamage(kind="clock"))
+    assert "no clock damage on offer" in t.refused(DealDamage(source="clock"))
 
 
 # --- endings -----------------------------------------------------------------------------

@@ -55,12 +55,12 @@ class Discard:
 @command
 class DealDamage:
     FIELDS = (
-        Field("kind", "Damage", "choice", required=False,
+        Field("source", "Damage", "choice", required=False,
               choices=(("attack", "Attack: TA + weapon damage"),
                        ("clock", "Completed clock: weapon damage, TA=0")),
               help="Leave blank for the first damage on offer"),
     )
-    kind: str | None = None
+    source: str | None = None
 
 
 @command

@@ -178,16 +178,16 @@ def _no_damage(state: dict) -> str:
 def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
-        raise Refused(_no_damage(state), field="kind")
-    kinds = [o["kind"] for o in pending["offers"]]
-    kind = cmd.kind or kinds[0]
-    if kind not in kinds:
-        raise Refused(f"no {kind} damage on offer (on offer: {', '.join(kinds)})", field="kind")
-    amount = next(o["amount"] for o in pending["offers"] if o["kind"] == kind)
+        raise Refused(_no_damage(state), field="source")
+    sources = [o["source"] for o in pending["offers"]]
+    source = cmd.source or sources[0]
+    if source not in sources:
+        raise Refused(f"no {source} damage on offer (on offer: {', '.join(sources)})", field="source")
+    amount = next(o["amount"] for o in pending["offers"] if o["source"] == source)
     weapon = state["sides"][pending["side"]]["weapon"]["damage"]
-    events = [RocetDamageDealt(side=pending["side"], kind=kind, amount=amount,
-                               ta=pending["ta"] if kind == "attack" else 0, weapon_damage=weapon)]
-    if pending["win"] and len(kinds) == 1:
+    events = [RocetDamageDealt(side=pending["side"], source=source, amount=amount,
+                               ta=pending["ta"] if source == "attack" else 0, weapon_damage=weapon)]
+    if pending["win"] and len(sources) == 1:
         events.append(_won(state, pending))
     return events
 
@@ -196,7 +196,7 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
         raise Refused(_no_damage(state).replace("to deal", "to decline"))
-    events = [RocetDamageDeclined(side=pending["side"], kinds=tuple(o["kind"] for o in pending["offers"]))]
+    events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in pending["offers"]))]
     if pending["win"]:
         events.append(_won(state, pending))
     return events

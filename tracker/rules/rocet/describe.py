@@ -41,7 +41,7 @@ def describe(state: dict | None, ev) -> str:
     if isinstance(ev, RocetDamageDealt):
         dealer, target = sides[ev.side], sides[other(ev.side)]
         after = max(0, target["pg"] - ev.amount)
-        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.kind == "attack"
+        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.source == "attack"
                else f"completed clock: {dealer['weapon']['name']} {ev.weapon_damage}, TA=0")
         down = " — at 0 PG: the GM must say whether unconscious or dead" if after == 0 else ""
         return (f"{dealer['name']} deals {ev.amount} PG damage to {target['name']} ({how}): "

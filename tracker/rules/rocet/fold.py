@@ -209,7 +209,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     amounts = {"attack": ev.ta + weapon, "clock": weapon}
     state["pending_damage"] = None if not ev.offers else {
         "side": winner, "target": loser, "ta": ev.ta, "win": ev.win,
-        "offers": [{"kind": kind, "amount": amounts[kind]} for kind in ev.offers],
+        "offers": [{"source": source, "amount": amounts[source]} for source in ev.offers],
     }
     card = ev.card_a if winner == "a" else ev.card_b
     state["last_turn"] = {"turn": ev.turn, "winner": winner, "card": card, "ta": ev.ta,
@@ -221,15 +221,15 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
 @apply.register
 def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     pending, loser = state["pending_damage"], other(ev.side)
-    offered = {o["kind"]: o["amount"] for o in (pending or {}).get("offers", [])}
-    if not pending or pending["side"] != ev.side or offered.get(ev.kind) != ev.amount:
-        impossible(f"{ev.amount} {ev.kind} damage dealt that was not on offer")
+    offered = {o["source"]: o["amount"] for o in (pending or {}).get("offers", [])}
+    if not pending or pending["side"] != ev.side or offered.get(ev.source) != ev.amount:
+        impossible(f"{ev.amount} {ev.source} damage dealt that was not on offer")
     target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
     note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
     state = wound(state, target["id"], "PG", taken, at, note)
-    left = [o for o in pending["offers"] if o["kind"] != ev.kind]
+    left = [o for o in pending["offers"] if o["source"] != ev.source]
     state["pending_damage"] = dict(pending, offers=left) if left else None
     if target["pg"] == 0 and loser not in state["fallen"]:
         state["pending_down"] = loser

@@ -32,8 +32,8 @@ def _offer(state: dict, name: str) -> dict:
         return offer(command, name, for_side=owed, side=[owed], card=_held(state, owed))
     if name in ("DealDamage", "DeclineDamage"):
         damage = state["pending_damage"]
-        kinds = {"kind": [o["kind"] for o in damage["offers"]]} if name == "DealDamage" else {}
-        return offer(command, name, for_side=damage["side"], **kinds)
+        sources = {"source": [o["source"] for o in damage["offers"]]} if name == "DealDamage" else {}
+        return offer(command, name, for_side=damage["side"], **sources)
     if name in ("ConfirmUnconscious", "ConfirmDeath"):
         return offer(command, name, for_side=state["pending_down"])
     return offer(command, name)
