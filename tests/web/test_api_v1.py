@@ -133,7 +133,7 @@ def test_old_paths_and_old_field_names_still_work(client):
     assert old.status_code == 200 and old.json == client.get(f"{V1}/duels/{duel}").json
     assert old.headers["Link"] == f'<{V1}/duels/{duel}>; rel="successor-version"'
     link = client.post("/api/commands", json={"type": "IssuePlayerLink", "kind": "display", "target": duel})
-    assert link.status_code == 201 and link.json["events"][0]["data"]["kind"] == "display" and link.json["url"]
+    assert link.status_code == 201 and link.json["events"][0]["data"]["link_kind"] == "display" and link.json["url"]
     version = old.json["version"]
     send(client, type="PlayTurn", duel_id=duel, expected_version=version, card_a="Estocada Alta",
          card_b="Finta", dice_a=[5, 5], dice_b=[1, 2])

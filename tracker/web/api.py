@@ -59,7 +59,7 @@ def commands():
 def _player_url(link: dict) -> str:
     from tracker.web.player import shared_url, sign
 
-    endpoint = "player.display" if link["kind"] == "display" else "player.recap"
+    endpoint = "player.display" if link["link_kind"] == "display" else "player.recap"
     return shared_url(endpoint, token=sign(link["link_id"]))
 
 
