@@ -104,3 +104,15 @@ def test_the_fold_refuses_a_tie_that_is_not_one():
     skipped = type(resolved)(**dict(registry.to_data(resolved), rolls=((5, 4, 2, 3),)))
     with pytest.raises(ImpossibleHistory):
         play(t.events[:-1] + [skipped])
+
+
+def test_a_state_stored_while_damage_was_on_offer_under_the_old_key_plays_on():
+    from tracker.rules.rocet.legal import legal_actions
+
+    t = physical()
+    t.turn(EA, FINTA, a=[5, 4], b=[1, 2])  # Estocada Alta wins: attack damage on offer
+    stored = dict(t.state, pending_damage=dict(t.state["pending_damage"], offers=[
+        {"kind": o["source"], "amount": o["amount"]} for o in t.state["pending_damage"]["offers"]]))
+    deal = next(a for a in legal_actions(stored, "gm") if a["type"] == "DealDamage")
+    assert deal["fields"]["source"]["choices"] == ["attack"]
+    assert rocet.decide(stored, DealDamage(), None)[0].source == "attack"

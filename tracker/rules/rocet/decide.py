@@ -14,7 +14,7 @@ from tracker.rules.rocet.events import (
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
-from tracker.rules.rocet.fold import deck_of, evolve
+from tracker.rules.rocet.fold import deck_of, evolve, offered
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
 
 MAX_ROLLS = 50
@@ -179,11 +179,11 @@ def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
         raise Refused(_no_damage(state), field="source")
-    sources = [o["source"] for o in pending["offers"]]
+    sources = [o["source"] for o in offered(pending)]
     source = cmd.source or sources[0]
     if source not in sources:
         raise Refused(f"no {source} damage on offer (on offer: {', '.join(sources)})", field="source")
-    amount = next(o["amount"] for o in pending["offers"] if o["source"] == source)
+    amount = next(o["amount"] for o in offered(pending) if o["source"] == source)
     weapon = state["sides"][pending["side"]]["weapon"]["damage"]
     events = [RocetDamageDealt(side=pending["side"], source=source, amount=amount,
                                ta=pending["ta"] if source == "attack" else 0, weapon_damage=weapon)]
@@ -196,7 +196,7 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
         raise Refused(_no_damage(state).replace("to deal", "to decline"))
-    events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in pending["offers"]))]
+    events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)))]
     if pending["win"]:
         events.append(_won(state, pending))
     return events

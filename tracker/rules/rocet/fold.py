@@ -31,6 +31,12 @@ def _working_copy(state: dict) -> dict:
                 decks={k: dict(v) for k, v in state["decks"].items()}, fallen=dict(state["fallen"]))
 
 
+def offered(pending: dict | None) -> list[dict]:
+    """The damage on offer, each ``{"source", "amount"}``. A state folded before the offers were
+    keyed ``source`` (they said ``kind``) is read the same, so a duel stored mid-offer plays on."""
+    return [{"source": o.get("source", o.get("kind")), "amount": o["amount"]} for o in (pending or {}).get("offers", [])]
+
+
 def deck_of(state: dict, side: str) -> str:
     return "shared" if "shared" in state["decks"] else side
 
@@ -221,15 +227,15 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
 @apply.register
 def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     pending, loser = state["pending_damage"], other(ev.side)
-    offered = {o["source"]: o["amount"] for o in (pending or {}).get("offers", [])}
-    if not pending or pending["side"] != ev.side or offered.get(ev.source) != ev.amount:
+    amounts = {o["source"]: o["amount"] for o in offered(pending)}
+    if not pending or pending["side"] != ev.side or amounts.get(ev.source) != ev.amount:
         impossible(f"{ev.amount} {ev.source} damage dealt that was not on offer")
     target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
     note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
     state = wound(state, target["id"], "PG", taken, at, note)
-    left = [o for o in pending["offers"] if o["source"] != ev.source]
+    left = [o for o in offered(pending) if o["source"] != ev.source]
     state["pending_damage"] = dict(pending, offers=left) if left else None
     if target["pg"] == 0 and loser not in state["fallen"]:
         state["pending_down"] = loser

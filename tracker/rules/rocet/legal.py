@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tracker.rules.legal import GM, offer
 from tracker.rules.rocet.commands import COMMANDS
+from tracker.rules.rocet.fold import offered
 from tracker.rules.rocet.terms import CARDS
 from tracker.rules.rocet.view import actions
 
@@ -32,7 +33,7 @@ def _offer(state: dict, name: str) -> dict:
         return offer(command, name, for_side=owed, side=[owed], card=_held(state, owed))
     if name in ("DealDamage", "DeclineDamage"):
         damage = state["pending_damage"]
-        sources = {"source": [o["source"] for o in damage["offers"]]} if name == "DealDamage" else {}
+        sources = {"source": [o["source"] for o in offered(damage)]} if name == "DealDamage" else {}
         return offer(command, name, for_side=damage["side"], **sources)
     if name in ("ConfirmUnconscious", "ConfirmDeath"):
         return offer(command, name, for_side=state["pending_down"])
