@@ -28,16 +28,29 @@ def duel_of(client, ruleset, setup=None, kind_of_sample=0):
                 setup=setup or module.samples.SETUPS[kind_of_sample])["id"]
 
 
+def described(client, name):
+    """A validator of the OpenAPI description's schema ``name``."""
+    from jsonschema import Draft202012Validator
+
+    components = client.get(f"{V1}/openapi.json").json["components"]
+    return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": components})
+
+
 @pytest.mark.parametrize("ruleset", [m.NAME for m in rules.shipped()])
 def test_a_client_plays_a_duel_of_each_ruleset_from_legal_actions_alone(client, ruleset):
     duel = duel_of(client, ruleset)
-    sent = []
+    sent, schema = [], described(client, "DuelRead")
 
     def post(command):
         sent.append(command["type"])
         send(client, **command)
 
-    final = api_client.play(lambda: client.get(f"{V1}/duels/{duel}").json, post)
+    def read():
+        answer = client.get(f"{V1}/duels/{duel}").json
+        schema.validate(answer)  # every read as the OpenAPI description says
+        return answer
+
+    final = api_client.play(read, post)
     assert final["status"] == "over" and final["state"]["outcome"]["winner"] in ("a", "b")
     assert final["steps"][-1]["event"] == "DuelWon"
     assert not set(sent) & api_client.ENDINGS  # won by the rules, not by a yield

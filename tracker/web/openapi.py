@@ -171,7 +171,7 @@ def schemas() -> dict[str, dict]:
                                          "events": {"type": "array", "items": _ref("Event")}}},
         "LegalAction": {"type": "object", "required": ["type", "by", "side", "fields"],
                         "properties": {"type": STRING, "by": {"enum": ["gm", "table"]},
-                                       "side": {"type": ["string", "null", "array"]},
+                                       "side": {"type": ["string", "null"]},
                                        "fields": {"type": "object", "additionalProperties": field_spec}}},
         "Step": {"type": "object", "required": ["at", "event"], "additionalProperties": True,
                  "properties": {"at": INTEGER, "event": STRING}},
