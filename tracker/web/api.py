@@ -13,6 +13,7 @@ from tracker.strictjson import BadJSON
 from tracker.web import openapi, service
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import requested_wait, wait_for
+from tracker.web.player import open_link, shared_url, sign
 
 bp = Blueprint("api", __name__)
 VERSION = "v1"
@@ -57,9 +58,8 @@ def commands():
 
 
 def _player_url(link: dict) -> str:
-    from tracker.web.player import shared_url, sign
-
-    endpoint = "player.display" if link["link_kind"] == "display" else "player.recap"
+    kind = link.get("link_kind", link.get("kind"))  # a replayed answer may hold an old event's shape
+    endpoint = "player.display" if kind == "display" else "player.recap"
     return shared_url(endpoint, token=sign(link["link_id"]))
 
 
@@ -132,8 +132,6 @@ def campaign_changes(campaign_id):
 def display(token):
     """A duel as its table display shows it (a player link, no API token): the public view, and
     no action; with ``since``, once its version passed it (waiting up to ``wait`` seconds)."""
-    from tracker.web.player import open_link
-
     duel_id = open_link(token, "display")["target"]
     if request.args.get("since") is None:
         return duel_read(get_db(), duel_id, legal.TABLE)

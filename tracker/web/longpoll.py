@@ -10,6 +10,7 @@ import time
 from typing import Callable
 
 from flask import current_app
+from werkzeug.exceptions import BadRequest
 
 from tracker.web.inputs import int_arg
 
@@ -20,8 +21,6 @@ def requested_wait() -> float:
     """The ``wait`` query parameter in seconds (0 to 30), cut to the server's LONG_POLL_MAX."""
     asked = int_arg("wait", default=0)
     if asked > LONGEST_WAIT:
-        from werkzeug.exceptions import BadRequest
-
         raise BadRequest(f"The address's 'wait' must be a whole number from 0 to {LONGEST_WAIT}.")
     return min(float(asked), float(current_app.config.get("LONG_POLL_MAX", LONGEST_WAIT)))
 
