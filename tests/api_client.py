@@ -11,9 +11,10 @@ LAST_RESORT = {"MarkWorthiness", "ActSecond", "Tag", "ChangeTraditionFocus", "De
                "EndTurn", "DeclineDamage", "DeclineSidestep", "DeclineCounter"}
 
 
-def next_command(read: dict) -> dict:
+def next_command(read: dict, roll: Callable[[int], int] | None = None) -> dict:
     """The command a plain bot sends next: the first legal action that is no ending (a by-the-way
-    choice only when nothing else is offered), every field from the offered values."""
+    choice only when nothing else is offered), every field from the offered values; with ``roll``
+    (a die of n sides), it rolls the dice a field names itself and types them, as a VTT would."""
     offered = [a for a in read["legal_actions"] if a["type"] not in ENDINGS]
     preferred = [a for a in offered if a["type"] not in LAST_RESORT] or offered
     action = preferred[0]
@@ -22,6 +23,11 @@ def next_command(read: dict) -> dict:
         value = fill(field)
         if value is not None:
             command[name] = value
+    if roll is not None and any("dice" in field for field in action["fields"].values()):
+        for name, field in action["fields"].items():
+            if "dice" in field:
+                command[name] = [roll(sides) for sides in field["dice"]]
+        command["server_roll"] = False
     return command
 
 
@@ -39,12 +45,13 @@ def fill(field: dict) -> Any:
     return "A spell"  # free text the rules accept as is (a spell's name)
 
 
-def play(read_duel: Callable[[], dict], send: Callable[[dict], Any], limit: int = 400) -> dict:
+def play(read_duel: Callable[[], dict], send: Callable[[dict], Any], limit: int = 400,
+         roll: Callable[[int], int] | None = None) -> dict:
     """Play the duel to its end from legal actions alone; the final read."""
     read = read_duel()
     for _ in range(limit):
         if read["status"] == "over" or not read["legal_actions"]:
             return read
-        send(next_command(read))
+        send(next_command(read, roll))
         read = read_duel()
     raise AssertionError(f"the duel did not end in {limit} commands: {read['progress']}")

@@ -56,11 +56,29 @@ def test_a_client_plays_a_duel_of_each_ruleset_from_legal_actions_alone(client, 
     assert not set(sent) & api_client.ENDINGS  # won by the rules, not by a yield
 
 
+def test_a_client_rolling_its_own_dice_types_them_and_rerolls_each_tie_as_offered(client):
+    import itertools
+
+    # Each turn ties at 2+2 against 2+2, then the reroll's 2+1 beats a fumble.
+    faces, sent = itertools.cycle([2, 2, 2, 2, 2, 1, 1, 1]), []
+    duel = duel_of(client, "rocet", {"kind": "relojes", "cards": "physical", "weapon_type": "Espada"})
+
+    def post(command):
+        sent.append(command["type"])
+        send(client, **command)
+
+    final = api_client.play(lambda: client.get(f"{V1}/duels/{duel}").json, post, roll=lambda n: next(faces))
+    assert final["status"] == "over" and final["state"]["outcome"]["ending"] == "clock"
+    ties = [s for s in final["steps"] if s["event"] == "RocetTurnTied"]
+    assert len(ties) == sent.count("PlayTurn") == sent.count("RerollTie") == 3
+
+
 def test_a_rocet_read_carries_each_turns_numbers_the_legal_actions_and_the_assumptions(client):
     duel = duel_of(client, "rocet", {"kind": "relojes", "cards": "physical", "weapon_type": "Espada"})
     read = client.get(f"{V1}/duels/{duel}").json
     play = next(a for a in read["legal_actions"] if a["type"] == "PlayTurn")
     assert play["by"] == "gm" and "Finta" in play["fields"]["card_a"]["choices"]
+    assert play["fields"]["dice_a"]["dice"] == [10, 8] and play["fields"]["dice_b"]["dice"] == [8, 8]
     assert any("tie is rerolled" in line for line in read["assumptions"])
     send(client, type="PlayTurn", duel_id=duel, expected_version=read["version"], card_a="Finta", card_b="Treta",
          dice_a=[3, 3], dice_b=[4, 3])

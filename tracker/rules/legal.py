@@ -5,11 +5,12 @@ duel page draws its forms from that same list and the API answers it, so they ca
 An action is ``{"type", "by", "side", "fields"}``: the command type, the audience that may send it,
 the side it acts for (``None`` when it is not one side's), and each field of the command with its
 ``kind``, ``required``, ``label`` and, where the rules narrow it now, ``choices`` (the only values
-the rules accept: the cards in hand, the side whose turn it is, the damage on offer…).
+the rules accept: the cards in hand, the side whose turn it is, the damage on offer…), and for a
+dice field, where the rules know them, ``dice``: the sizes of the dice it takes, in order.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 GM = "gm"  # the GM's pages and the GM's API token: every secret, every action
 TABLE = "table"  # the table display and the players' recap: no secret, no action
@@ -17,9 +18,10 @@ AUDIENCES = (GM, TABLE)
 
 
 def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
-          **allowed: Iterable[Any]) -> dict:
+          dice: Mapping[str, Sequence[int]] | None = None, **allowed: Iterable[Any]) -> dict:
     """``name`` (a command with its ``FIELDS``) as a legal action for ``for_side`` (its ``side``),
-    its fields narrowed by ``allowed`` (field name -> the values the rules accept now)."""
+    its fields narrowed by ``allowed`` (field name -> the values the rules accept now); ``dice``
+    gives a dice field the sizes of the dice it takes, in order (for a client rolling its own)."""
     fields = {}
     for f in command.FIELDS:
         spec: dict[str, Any] = {"kind": f.kind, "required": f.required, "label": f.label}
@@ -33,8 +35,10 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
             spec["maximum"] = f.maximum
         if f.name in allowed:
             spec["choices"] = list(allowed[f.name])
+        if dice and f.name in dice:
+            spec["dice"] = list(dice[f.name])
         fields[f.name] = spec
-    unknown = set(allowed) - set(fields)
+    unknown = (set(allowed) | set(dice or {})) - set(fields)
     if unknown:
         raise ValueError(f"{name} has no field {', '.join(sorted(unknown))}")
     return {"type": name, "by": by, "side": for_side, "fields": fields}

@@ -153,7 +153,8 @@ def schemas() -> dict[str, dict]:
     row = {"type": "object", "additionalProperties": True}
     field_spec = {"type": "object", "required": ["kind", "required", "label"],
                   "properties": {"kind": STRING, "required": BOOLEAN, "label": STRING,
-                                 "choices": {"type": "array"}, "minimum": INTEGER, "maximum": INTEGER}}
+                                 "choices": {"type": "array"}, "minimum": INTEGER, "maximum": INTEGER,
+                                 "dice": {"type": "array", "items": INTEGER}}}
     commands = command_schemas()
     return {
         "Error": {"type": "object", "required": ["error"],

@@ -27,11 +27,12 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
     if name == "RollInitiative":
         rolling = offered["initiative"]
         skills = sorted({s["skill"] for d in rolling for s in d["skills"]})
-        return offer(command, name, duelist=ids(rolling), skill=skills)
+        return offer(command, name, dice={"dice_roll": [20]}, duelist=ids(rolling), skill=skills)
     if name == "BreakTie":
         return offer(command, name, first=ids(offered["tied"]))
     if name == "Strike":
-        return offer(command, name, for_side=_side(state, turn), attacker=[turn], target=ids(offered["targets"]),
+        return offer(command, name, for_side=_side(state, turn), dice={"dice_attack": [20]},
+                     attacker=[turn], target=ids(offered["targets"]),
                      reaction=[""] + [r["value"] for r in offered["reactions"]])
     if name == "CastSpell":
         return offer(command, name, for_side=_side(state, turn), caster=[turn], target=ids(offered["targets"]))

@@ -26,4 +26,6 @@ def _offer(state: dict, name: str) -> dict:
         side = fallen(state)
         fates = ["dead"] if state["fighters"][side]["fate"] == "down" else ["down", "dead"]
         return offer(command, name, for_side=side, side=[side], fate=fates)
+    if name == "RollInitiative":  # a d20 each (a tie asks for another)
+        return offer(command, name, dice={"dice_a": [20], "dice_b": [20]})
     return offer(command, name)

@@ -24,10 +24,17 @@ def _held(state: dict, side: str) -> list[str]:
     return [card for card in CARDS if card in hand]
 
 
+def _dice(state: dict) -> dict:
+    """Each side's DES die then INT die (a tie asks for another pair)."""
+    return {f"dice_{side}": [state["sides"][side]["des"], state["sides"][side]["int"]] for side in ("a", "b")}
+
+
 def _offer(state: dict, name: str) -> dict:
     command = COMMANDS[name]
     if name == "PlayTurn":
-        return offer(command, name, card_a=_held(state, "a"), card_b=_held(state, "b"))
+        return offer(command, name, dice=_dice(state), card_a=_held(state, "a"), card_b=_held(state, "b"))
+    if name == "RerollTie":
+        return offer(command, name, dice=_dice(state))
     if name == "Discard":
         owed = state["pending_discard"]
         return offer(command, name, for_side=owed, side=[owed], card=_held(state, owed))
