@@ -28,7 +28,7 @@ def command_fields() -> dict[str, set[str]]:
     return fields
 
 
-def test_every_command_and_event_field_is_lower_case_english_snake_case():
+def test_every_command_and_event_field_is_lower_case_ascii_snake_case():
     names = {field for fields in command_fields().values() for field in fields}
     names |= {f.name for cls in events.EVENT_TYPES.values() for f in dataclasses.fields(cls)}
     assert sorted(n for n in names if not SNAKE.fullmatch(n)) == []
