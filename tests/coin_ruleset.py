@@ -1,7 +1,7 @@
 """A deliberately tiny ruleset for testing the core without any real duel system:
 each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
 from tracker.events import event
-from tracker.rules import duel
+from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
@@ -86,6 +86,19 @@ def actions(state):
     return [] if state["outcome"] else list(COMMANDS)
 
 
+def legal_actions(state, audience):
+    """Every command while the duel runs, for the GM only."""
+    if audience != legal.GM:
+        return []
+    return [legal.offer(COMMANDS[name], name) for name in actions(state)]
+
+
+def result(state, ev):
+    """Both rolls and who hit for how much."""
+    winner = "a" if ev.roll_a > ev.roll_b else "b" if ev.roll_b > ev.roll_a else None
+    return duel.fields_of(ev, hit_by=winner, damage=abs(ev.roll_a - ev.roll_b))
+
+
 def describe(state, ev):
     if isinstance(ev, duel.DuelStarted):
         return "Coin duel started."
@@ -149,4 +162,4 @@ class samples:
 
 
 # Built last: it folds with describe and ENDINGS above.
-evolve = duel.evolver(started, mutate, describe, ENDINGS)
+evolve = duel.evolver(started, mutate, describe, ENDINGS, result=result)

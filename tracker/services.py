@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 from tracker import commands, policy
 from tracker.commands import Command
+from tracker.commands.names import canonical
 from tracker.errors import Forbidden, NotFound
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
@@ -82,6 +83,7 @@ class Service:
 
     def handle(self, message: Mapping[str, Any]) -> Outcome:
         """Run one command given as a mapping with a ``type`` (JSON or form data)."""
+        message = canonical(message)  # old field names read as their current ones
         kind = message.get("type")
         if not isinstance(kind, str):
             raise Invalid({"type": "is required"})

@@ -82,9 +82,9 @@ def test_ties_are_rerolled_and_every_roll_is_kept():
     assert "ties rerolled" in rocet.describe(play(t.events[:-1]), ev)
 
 
-def test_a_tie_with_no_more_typed_dice_asks_for_them():
+def test_a_tie_with_dice_for_one_side_only_asks_for_the_other_sides():
     t = physical()
-    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3], b=[3, 3])
+    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3, 4, 4], b=[3, 3])
 
 
 def test_server_rolls_what_was_not_typed():
@@ -190,7 +190,7 @@ def test_damage_and_discards_only_when_owed():
 def test_only_the_offered_damage_can_be_dealt():
     t = physical()
     t.turn(EA, EA, a=[8, 7], b=[1, 2])
-    assert "no clock damage on offer" in t.refused(DealDamage(kind="clock"))
+    assert "no clock damage on offer" in t.refused(DealDamage(source="clock"))
 
 
 # --- endings -----------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert (ev.advantage, ev.winner, ev.ta, ev.offers) == ("a", "a", 2, ("attack",))
     assert t.snapshot()["clocks"] == (3, 0)
     dealt = t.do(DealDamage())
-    assert dealt == [RocetDamageDealt(side="a", kind="attack", amount=5, ta=2, weapon_damage=3)]
+    assert dealt == [RocetDamageDealt(side="a", source="attack", amount=5, ta=2, weapon_damage=3)]
     assert t.snapshot() == {"clocks": (3, 0), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
     assert "already dealt or declined" in t.refused(DealDamage())
 
@@ -164,7 +164,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     ev = resolved(t.turn(EP, EA, a=[1, 1], b=[1, 2]))
     assert (ev.advantage, ev.winner, ev.ta) == ("a", "b", 2)
     assert t.snapshot() == {"clocks": (3, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
-    assert t.state["pending_damage"]["offers"] == [{"kind": "attack", "amount": 4}]
+    assert t.state["pending_damage"]["offers"] == [{"source": "attack", "amount": 4}]
 
     # Turn 6 (Lope let his damage go by playing on): a tie, then two criticals (a tie), then
     # Inés wins; her clock completes, and the duel is hers once she deals or declines damage.
@@ -177,7 +177,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert t.snapshot() == {"clocks": (4, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
     assert rocet.actions(t.state) == ["DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
     assert "first settle the damage" in t.refused(PlayTurn(card_a=EA, card_b=EA))
-    events = t.do(DealDamage(kind="attack"))
+    events = t.do(DealDamage(source="attack"))
     assert events[-1] == DuelWon(side="a", ending="clock", detail="Inés completed their clock")
     assert t.snapshot()["pg"] == (30, 13)
     assert t.state["outcome"]["winner"] == "a"
@@ -266,11 +266,11 @@ def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mo
     ev = resolved(t.turn(TC, EP, a=[5, 1], b=[3, 4]))  # clock 4/4: complete, starts again at 0
     assert (ev.completed, ev.offers, ev.win) == (True, ("attack", "clock"), "")
     assert t.snapshot()["clocks"] == (0, 0)
-    assert t.do(DealDamage(kind="clock")) == [
-        RocetDamageDealt(side="a", kind="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
+    assert t.do(DealDamage(source="clock")) == [
+        RocetDamageDealt(side="a", source="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
     assert t.snapshot()["pg"] == (30, 9)
     assert rocet.actions(t.state) == ["PlayTurn", "DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
-    t.do(DealDamage(kind="attack"))  # TA 5 + 3
+    t.do(DealDamage(source="attack"))  # TA 5 + 3
     assert t.snapshot() == {"clocks": (0, 0), "meter": 0, "hands": (3, 3), "pg": (30, 1), "pm": (20, 15)}
 
     t.turn(EP, FINTA, a=[2, 2], b=[6, 1])  # Lope's Finta: his clock 1, Inés discards

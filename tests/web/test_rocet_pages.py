@@ -116,6 +116,18 @@ def test_ties_are_rerolled_and_criticals_and_fumbles_are_named(client):
     assert "after ties rerolled: 12 (6+6 critical) vs 14 (7+7 critical)" in html
 
 
+def test_a_tie_typed_alone_is_logged_and_the_page_offers_the_reroll(client):
+    duel = start(client, kind="relojes", cards="physical")
+    assert act(client, duel, "PlayTurn", card_a=EA, card_b=EA, dice_a="3 3", dice_b="3 3").status_code == 302
+    html = page(client, duel)
+    assert "the opposed roll ties" in html and forms(html)[0] == "RerollTie"
+    assert "PlayTurn" not in forms(html)
+    act(client, duel, "RerollTie", dice_a="5 4", dice_b="2 3")
+    html = page(client, duel)
+    assert "RerollTie" not in forms(html) and "PlayTurn" in forms(html)
+    assert current(client, duel)["state"]["sides"]["a"]["clock"] == 2
+
+
 # --- refusals, fragments, conflicts ---------------------------------------------------------
 
 def test_a_refused_turn_says_why_next_to_the_field_keeps_the_choice_and_appends_nothing(app, client):

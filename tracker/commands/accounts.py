@@ -100,15 +100,15 @@ class UnshareCampaign(Command):
 
 @dataclass(frozen=True)
 class IssuePlayerLink(Command):
-    link_kind: str  # "display" (a duel's table display) or "recap" (a session's); sent as ``kind``
+    link_kind: str  # "display" (a duel's table display) or "recap" (a session's); once sent as ``kind``
     target: str
 
     @classmethod
     def parse(cls, raw):
         target = key(raw.get("target"), "target")
-        if raw.get("kind") not in ("display", "recap"):
-            raise Invalid({"kind": "must be display or recap"})
-        return cls(raw["kind"], target)
+        if raw.get("link_kind") not in ("display", "recap"):
+            raise Invalid({"link_kind": "must be display or recap"})
+        return cls(raw["link_kind"], target)
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
         campaign_id,
         None,
         command,
-        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=command.link_kind, target=command.target)],
+        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, link_kind=command.link_kind, target=command.target)],
     )
 
 

@@ -260,3 +260,16 @@ def recap_link_ids(db, session_id: str) -> list[str]:
     """The session's player-recap links in force."""
     return [row[0] for row in db.execute("SELECT link_id FROM player_links WHERE kind = 'recap'"
                                          " AND target = ? AND revoked = 0 ORDER BY link_id", [session_id])]
+
+
+def campaign_position(db, campaign_id: str) -> int:
+    """The log position of the campaign's latest event (0 before any): what "changed since" counts."""
+    row = db.execute("SELECT MAX(position) FROM log_entries WHERE campaign_id = ?", [campaign_id]).fetchone()
+    return row[0] or 0
+
+
+def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dict]:
+    """The campaign's log entries after ``position``, oldest first (at most ``limit``)."""
+    return list(db.query("SELECT position, stream, version, type, category, summary, recorded_at, retracted_by"
+                         " FROM log_entries WHERE campaign_id = ? AND position > ? ORDER BY position LIMIT ?",
+                         [campaign_id, position, limit]))

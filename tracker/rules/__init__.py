@@ -21,6 +21,8 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
   checks, the history line, never changing the input) is written once, in ``duel``;
 - ``describe.py``: ``describe``, each event in plain language;
 - ``view.py``: ``public``, ``actions``, ``progress``, ``assumptions`` (and what the page draws);
+- ``legal.py``: ``legal_actions``, the legal next actions as data (the page's forms and the API);
+- ``results.py``: ``result``, the numbers of each resolved step (its history line's ``result``);
 - ``invariants.py``: ``invariants`` and ``ENDINGS``, the checks an ending must pass;
 - ``history.py``: the facts its duels leave for the history and the statistics they feed;
 - ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
@@ -32,7 +34,8 @@ Anything else in a package is a helper of one game (Rocèt's ``effects``, the pi
 PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``). What every
 ruleset shares lives beside them: ``base`` (the refusals), ``fields`` (form fields and commands
 built from them), ``dice`` (the dice tray), ``dice_expr`` (damage expressions), ``state``
-(copying a state) and ``duel`` (the common events, endings and the evolve skeleton).
+(copying a state), ``legal`` (legal actions as data) and ``duel`` (the common events, endings and
+the evolve skeleton).
 """
 from __future__ import annotations
 

@@ -97,6 +97,13 @@ class Ruleset(Protocol):
 
     def actions(self, state: dict) -> list[str]: ...
 
+    def legal_actions(self, state: dict, audience: str) -> list[dict]:
+        """The legal next actions as data for ``audience`` (``tracker.rules.legal``: ``GM``,
+        ``TABLE``…): each ``{"type", "by", "side", "fields"}``, the fields narrowed to the values the
+        rules accept now (built with ``legal.offer``). Its types are ``actions(state)`` for the GM;
+        the duel page draws its forms from this list and the API answers it. An audience that may
+        send nothing gets ``[]``, and never a value that is secret from it (a card in hand)."""
+
     def describe(self, state: dict, event: Any) -> str: ...
 
     def public(self, state: dict) -> dict: ...

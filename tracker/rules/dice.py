@@ -40,6 +40,10 @@ class Dice:
             raise Refused(f"type another d{sides}{label}, or let the server roll", field=f"dice_{who}")
         return self._source(sides)
 
+    def can_roll(self, who: str = "a") -> bool:
+        """True when a die for ``who`` would come without a refusal: typed values are left, or a source rolls."""
+        return bool(self._typed.get(who)) or self._source is not None
+
     def roll_many(self, sizes: Sequence[int], who: str = "a", what: str = "") -> tuple[int, ...]:
         return tuple(self.roll(s, who, what) for s in sizes)
 

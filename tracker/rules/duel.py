@@ -76,6 +76,8 @@ class DuelAbandoned:
     reason: str = ""
 
 
+ENDING_EVENTS = (DuelWon, DuelDrawn, DuelYielded, DuelDisqualified, DuelAbandoned)
+
 SIDE_CHOICES = (("a", "Side A"), ("b", "Side B"))
 
 
@@ -204,11 +206,13 @@ def evolve_ending(state: dict, ev: Any) -> dict | None:
 Started = Callable[[DuelStarted], dict]
 Mutator = Callable[[Any, dict, int], dict]
 Describer = Callable[[Any, Any], str]
+Resulter = Callable[[Any, Any], "dict | None"]
 EndingCheck = Callable[[dict, Any], str]
 
 
 def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Mapping[str, EndingCheck],
-            *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = ()) -> Callable[[Any, Any, int], dict]:
+            *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = (),
+            result: Resulter | None = None) -> Callable[[Any, Any, int], dict]:
     """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
 
     ``started(ev)`` is the state a ``DuelStarted`` opens; ``mutate(ev, state, at)`` the state after
@@ -216,7 +220,10 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     the event's line, from the state before it (None before the start); ``endings`` the checks
     (as in ``ending_problems``) a ``DuelWon`` or ``DuelDrawn`` must pass; ``quiet`` the events
     folded into another's line, so given none of their own; ``after_the_end`` the events that may
-    still follow an ending. Everything else every duel folds the same way, here.
+    still follow an ending; ``result(state, ev)`` the numbers of a resolved step (the structured
+    twin of its line, from the state before it) or None. Everything else every duel folds the
+    same way, here: each history line is ``{"at", "text"}``, with ``result`` (``{"event": type,
+    …numbers}``) when the step has numbers, an ending's being its winner and ending.
     """
 
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
@@ -231,9 +238,39 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
                 new = mutate(ev, state, at)
         if not told:
             return new
-        return dict(new, history=new["history"] + [{"at": at, "text": text}])
+        line = {"at": at, "text": text}
+        numbers = _numbers(state, new, ev, result)
+        if numbers is not None:
+            line["result"] = {"event": type(ev).__name__, **numbers}
+        return dict(new, history=new["history"] + [line])
 
     return evolve
+
+
+def _numbers(before: dict | None, after: dict, ev: Any, result: Resulter | None) -> dict | None:
+    if isinstance(ev, ENDING_EVENTS):
+        outcome = after["outcome"]
+        return {"winner": outcome["winner"], "ending": outcome["ending"]}
+    if before is None or result is None:
+        return None
+    return result(before, ev)
+
+
+def fields_of(ev: Any, *leave_out: str, **extra: Any) -> dict:
+    """An event's own fields as a step's result (less ``leave_out``), with ``extra`` beside them."""
+    from tracker.events import to_data
+
+    data = {k: v for k, v in to_data(ev).items() if k not in leave_out}
+    return _plain({**data, **extra})
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, as the state is stored (JSON), so a fresh fold equals a reloaded one."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def impossible(why: str):

@@ -16,7 +16,10 @@ from tracker.accounts import token_digest
 from tracker.logins import live_session
 from tracker.projections import queries
 
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"}
+# With, under both API prefixes, the API's own description and the table display's JSON (whose
+# player link checks itself, as the display page's does).
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose",
+                  *(f"{api}.{view}" for api in ("api", "api_v1") for view in ("openapi_description", "display"))}
 
 
 def guard():

@@ -20,8 +20,9 @@ def init_web(app: Flask) -> None:
     csrf.init_app(app)
     rejections.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health, theme):
+                   player, health, theme):
         app.register_blueprint(module.bp)
+    api.init_app(app)  # /api/v1, and the old unversioned /api paths as aliases
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)
     app.before_request(access.guard)

@@ -3,6 +3,7 @@ actions are legal and its templates draw the state; this layer only routes."""
 from flask import Blueprint, redirect, render_template, url_for
 
 from tracker import policy, rules
+from tracker.rules import legal
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.store import Conflict
@@ -17,7 +18,9 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     duel = queries.duel(db, duel_id)
     state = duel["state"]
     module = rules.get(duel["ruleset"])
-    context = dict(duel=duel, state=state, ruleset=module, actions=module.actions(state),
+    legal_actions = module.legal_actions(state, legal.GM)  # the same list the API answers
+    context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
+                   actions=legal.names(legal_actions),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
                    form=form or {}, message=message,
                    session=queries.session(db, duel["session_id"]),

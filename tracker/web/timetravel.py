@@ -86,7 +86,7 @@ def _links_panel(duel_id: str):
 @bp.post("/duels/<duel_id>/display-links")
 def issue_display_link(duel_id):
     """Issue a signed link to the duel's table display."""
-    service().handle({"type": "IssuePlayerLink", "kind": "display", "target": duel_id})
+    service().handle({"type": "IssuePlayerLink", "link_kind": "display", "target": duel_id})
     return _links_panel(duel_id)
 
 

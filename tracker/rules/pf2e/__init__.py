@@ -16,6 +16,7 @@ from .decide import decide
 from .describe import describe
 from .fold import evolve
 from .invariants import invariants
+from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import SETUP, start
@@ -29,5 +30,5 @@ from .view import actions, assumptions, progress, public
 retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
+           "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

@@ -16,6 +16,7 @@ from tracker.rules.duel import DuelStarted, impossible
 from . import events as ev
 from .describe import describe
 from .invariants import ENDINGS
+from .results import result
 from .setup import hp_at_start
 from .sheet import parse_slots
 from .table import gains, stats
@@ -329,4 +330,4 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     return dict(state, slots=slots, expended=expended)
 
 
-evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END)
+evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END, result=result)

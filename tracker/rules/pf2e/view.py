@@ -2,6 +2,7 @@
 assumptions it runs under (what the page draws is in ``board``)."""
 from __future__ import annotations
 
+from .results import public_line
 from .setup import judge_name
 from .table import able, name, opponents
 from .terms import TEAMS, VICTORIES
@@ -14,6 +15,7 @@ def public(state: dict) -> dict:
     view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
     view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
     view["waiting"] = state["pending"] is not None
+    view["history"] = [public_line(line) for line in state["history"]]
     return view
 
 

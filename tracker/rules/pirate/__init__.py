@@ -14,6 +14,7 @@ from .describe import describe
 from .events import PirateWorthinessMarked
 from .fold import evolve
 from .invariants import invariants
+from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import SETUP, start
@@ -41,6 +42,6 @@ def validate_campaign_settings(raw) -> dict:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
-           "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
+           "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

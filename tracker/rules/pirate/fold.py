@@ -16,6 +16,7 @@ from .describe import describe
 from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .invariants import ENDINGS
+from .results import result
 from .setup import current_pv
 
 
@@ -131,4 +132,4 @@ def _next_turn(state: dict) -> dict:
     return state
 
 
-evolve = evolver(_started, mutate, describe, ENDINGS)
+evolve = evolver(_started, mutate, describe, ENDINGS, result=result)

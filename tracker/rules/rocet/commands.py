@@ -14,13 +14,29 @@ class PlayTurn:
         Field("card_a", "Side A's card", "choice", choices=CARD_CHOICES),
         Field("card_b", "Side B's card", "choice", choices=CARD_CHOICES),
         Field("dice_a", "Side A's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “5 3”; add pairs for tie rerolls"),
+              help="DES die then INT die, e.g. “5 3”; a tie waits for RerollTie (or add pairs for the rerolls)"),
         Field("dice_b", "Side B's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “4 4”; add pairs for tie rerolls"),
+              help="DES die then INT die, e.g. “4 4”; a tie waits for RerollTie (or add pairs for the rerolls)"),
         Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
     )
     card_a: str
     card_b: str
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class RerollTie:
+    """Reroll a tied turn: the dice of the reroll (or the server rolls them)."""
+
+    FIELDS = (
+        Field("dice_a", "Side A's dice", "dice", required=False,
+              help="DES die then INT die of the reroll; add pairs if it ties again"),
+        Field("dice_b", "Side B's dice", "dice", required=False,
+              help="DES die then INT die of the reroll; add pairs if it ties again"),
+        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+    )
     dice_a: tuple | None = None
     dice_b: tuple | None = None
     server_roll: bool = False
@@ -39,12 +55,12 @@ class Discard:
 @command
 class DealDamage:
     FIELDS = (
-        Field("kind", "Damage", "choice", required=False,
+        Field("source", "Damage", "choice", required=False,
               choices=(("attack", "Attack: TA + weapon damage"),
                        ("clock", "Completed clock: weapon damage, TA=0")),
               help="Leave blank for the first damage on offer"),
     )
-    kind: str | None = None
+    source: str | None = None
 
 
 @command
@@ -64,6 +80,7 @@ class ConfirmDeath:
 
 COMMANDS = {
     "PlayTurn": PlayTurn,
+    "RerollTie": RerollTie,
     "Discard": Discard,
     "DealDamage": DealDamage,
     "DeclineDamage": DeclineDamage,

@@ -7,14 +7,14 @@ from tracker.rules.duel import (
     DuelWon, SIDES, decider, other,
 )
 from tracker.rules.rocet.commands import (
-    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
+    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn, RerollTie,
 )
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
-from tracker.rules.rocet.fold import deck_of, evolve
+from tracker.rules.rocet.fold import deck_of, evolve, offered
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
 
 MAX_ROLLS = 50
@@ -30,6 +30,8 @@ def _name(state: dict, side: str) -> str:
 def _blocking(state: dict) -> str | None:
     """Why no turn may be played yet, or None."""
     damage, down = state["pending_damage"], state["pending_down"]
+    if state.get("tie"):
+        return f"turn {state['tie']['turn']}'s roll tied: reroll it first"
     if damage and damage["win"]:
         return (f"first settle the damage: {_name(state, damage['side'])} may deal it or decline, "
                 "then the duel is won")
@@ -58,12 +60,27 @@ def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
     scratch = evolve(state, events[0], 0)
     for side in SIDES:
         scratch = _draw(scratch, side, dice, events)
-    resolved = _resolve(scratch, cards, dice)
-    events.append(resolved)
+    return events + _settle(scratch, cards, dice, ())
+
+
+def _reroll(state: dict, cmd: RerollTie, dice: Dice) -> list:
+    tie = state.get("tie")
+    if not tie:
+        raise Refused("no tie to reroll: only a turn whose opposed roll tied waits for a reroll")
+    return _settle(state, state["table"], dice, tuple(tuple(r) for r in tie["rolls"]))
+
+
+def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
+    """The turn on the table resolved by the opposed roll, or recorded as tied when the roll tied
+    and no dice are left to reroll it (typed ones used up, no server roll): the reroll comes next."""
+    rolls, bonus, result = _roll_off(state, cards, dice)
+    if result == "tie":
+        return [RocetTurnTied(turn=state["turn"], rolls=tuple(rolls))]
+    resolved = _resolve(state, cards, tied + tuple(rolls), bonus, result)
     if resolved.win and not resolved.offers:
-        events.append(DuelWon(side=resolved.winner, ending=resolved.win,
-                              detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}"))
-    return events
+        return [resolved, DuelWon(side=resolved.winner, ending=resolved.win,
+                                  detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}")]
+    return [resolved]
 
 
 def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:
@@ -95,14 +112,17 @@ def _reshuffle(state: dict, deck_key: str, dice: Dice) -> RocetDeckShuffled:
 
 
 def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
-    """The opposed 【DES+INT】 rolls, ties rerolled: (every roll, the side with Ventaja, winner)."""
+    """The opposed 【DES+INT】 rolls, ties rerolled while dice are given: (every roll, the side with
+    Ventaja, the winner or "tie" when the last roll tied and neither side has a die left)."""
     bonus = advantage(cards["a"], cards["b"])
     rolls = []
     for _ in range(MAX_ROLLS):
+        if rolls and not any(dice.can_roll(side) for side in SIDES):
+            return rolls, bonus, "tie"
         pairs = {}
         for side in SIDES:
             duelist = state["sides"][side]
-            what = "a tie reroll" if rolls else f"{duelist['name']}'s roll"
+            what = "a tie reroll" if rolls or state.get("tie") else f"{duelist['name']}'s roll"
             pairs[side] = (dice.roll(duelist["des"], side, f"DES, {what}"),
                            dice.roll(duelist["int"], side, f"INT, {what}"))
         rolls.append(pairs["a"] + pairs["b"])
@@ -113,8 +133,7 @@ def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
     raise Refused(f"{MAX_ROLLS} ties in a row: roll again")
 
 
-def _resolve(state: dict, cards: dict, dice: Dice) -> RocetTurnResolved:
-    rolls, bonus, w = _roll_off(state, cards, dice)
+def _resolve(state: dict, cards: dict, rolls: tuple, bonus: str, w: str) -> RocetTurnResolved:
     last = rolls[-1]
     ta = max(last[:2] if w == "a" else last[2:])
     moved = turn_effect(state, cards["a"], cards["b"], w)
@@ -159,16 +178,16 @@ def _no_damage(state: dict) -> str:
 def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
-        raise Refused(_no_damage(state), field="kind")
-    kinds = [o["kind"] for o in pending["offers"]]
-    kind = cmd.kind or kinds[0]
-    if kind not in kinds:
-        raise Refused(f"no {kind} damage on offer (on offer: {', '.join(kinds)})", field="kind")
-    amount = next(o["amount"] for o in pending["offers"] if o["kind"] == kind)
+        raise Refused(_no_damage(state), field="source")
+    sources = [o["source"] for o in offered(pending)]
+    source = cmd.source or sources[0]
+    if source not in sources:
+        raise Refused(f"no {source} damage on offer (on offer: {', '.join(sources)})", field="source")
+    amount = next(o["amount"] for o in offered(pending) if o["source"] == source)
     weapon = state["sides"][pending["side"]]["weapon"]["damage"]
-    events = [RocetDamageDealt(side=pending["side"], kind=kind, amount=amount,
-                               ta=pending["ta"] if kind == "attack" else 0, weapon_damage=weapon)]
-    if pending["win"] and len(kinds) == 1:
+    events = [RocetDamageDealt(side=pending["side"], source=source, amount=amount,
+                               ta=pending["ta"] if source == "attack" else 0, weapon_damage=weapon)]
+    if pending["win"] and len(sources) == 1:
         events.append(_won(state, pending))
     return events
 
@@ -177,7 +196,7 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
         raise Refused(_no_damage(state).replace("to deal", "to decline"))
-    events = [RocetDamageDeclined(side=pending["side"], kinds=tuple(o["kind"] for o in pending["offers"]))]
+    events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)))]
     if pending["win"]:
         events.append(_won(state, pending))
     return events
@@ -210,7 +229,7 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
             DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
 
 
-HANDLERS = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+HANDLERS = {PlayTurn: _play, RerollTie: _reroll, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
             ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS)

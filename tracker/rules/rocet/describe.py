@@ -4,7 +4,7 @@ from __future__ import annotations
 from tracker.rules.duel import DuelStarted, describe_ending, other
 from tracker.rules.rocet.events import (
     RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
 
@@ -29,6 +29,10 @@ def describe(state: dict | None, ev) -> str:
         return f"Turn {ev.turn}: both duelists lay a card face down and draw back up to three."
     if isinstance(ev, RocetTurnResolved):
         return _turn(state, ev)
+    if isinstance(ev, RocetTurnTied):
+        bonus = advantage(state["table"]["a"], state["table"]["b"])
+        ties = "; ".join(f"{_roll(r[:2], 'a', bonus)} against {_roll(r[2:], 'b', bonus)}" for r in ev.rolls)
+        return f"Turn {ev.turn}: the opposed roll ties ({ties}): reroll it."
     if isinstance(ev, RocetCardDiscarded):
         name = sides[ev.side]["name"]
         if not ev.card:
@@ -37,7 +41,7 @@ def describe(state: dict | None, ev) -> str:
     if isinstance(ev, RocetDamageDealt):
         dealer, target = sides[ev.side], sides[other(ev.side)]
         after = max(0, target["pg"] - ev.amount)
-        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.kind == "attack"
+        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.source == "attack"
                else f"completed clock: {dealer['weapon']['name']} {ev.weapon_damage}, TA=0")
         down = " — at 0 PG: the GM must say whether unconscious or dead" if after == 0 else ""
         return (f"{dealer['name']} deals {ev.amount} PG damage to {target['name']} ({how}): "

@@ -1,7 +1,7 @@
 """The facts of a Rocèt duel, beyond the common DuelStarted and endings."""
 from __future__ import annotations
 
-from tracker.events import event
+from tracker.events import event, upcaster
 
 
 @event
@@ -55,6 +55,14 @@ class RocetTurnResolved:
 
 
 @event
+class RocetTurnTied:
+    """The opposed roll tied and no more dice were given: the turn waits for the reroll (``RerollTie``)."""
+
+    turn: int
+    rolls: tuple  # each (a DES, a INT, b DES, b INT), every one a tie
+
+
+@event
 class RocetCardDiscarded:
     """The loser of a Treta/Finta turn discarded a card of their choice, shown to all."""
 
@@ -66,8 +74,10 @@ class RocetCardDiscarded:
 class RocetDamageDealt:
     """The turn's winner chose to deal PG damage with their weapon."""
 
+    SCHEMA = 2  # 1 named the source ``kind``
+
     side: str  # who deals it
-    kind: str  # "attack" (TA + fixed damage) or "clock" (¡A muerte! clock: fixed damage, TA=0)
+    source: str  # "attack" (TA + fixed damage) or "clock" (¡A muerte! clock: fixed damage, TA=0)
     amount: int
     ta: int
     weapon_damage: int
@@ -77,8 +87,10 @@ class RocetDamageDealt:
 class RocetDamageDeclined:
     """The turn's winner chose not to deal the PG damage they were offered."""
 
+    SCHEMA = 2  # 1 named the sources ``kinds``
+
     side: str
-    kinds: tuple
+    sources: tuple
 
 
 @event
@@ -87,3 +99,17 @@ class RocetDuelistFell:
 
     side: str
     condition: str  # "unconscious" or "dead"
+
+
+# --- old shapes: ``kind`` named a duel's variant and a damage's source; it names only the variant now
+
+@upcaster("RocetDamageDealt", 1)
+def _source_was_kind(data: dict) -> dict:
+    data["source"] = data.pop("kind")
+    return data
+
+
+@upcaster("RocetDamageDeclined", 1)
+def _sources_were_kinds(data: dict) -> dict:
+    data["sources"] = data.pop("kinds")
+    return data

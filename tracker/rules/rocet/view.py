@@ -4,7 +4,8 @@ from __future__ import annotations
 import copy
 
 from tracker.rules.duel import ENDING_COMMANDS
-from tracker.rules.rocet.terms import BEATS, VENTAJA, compare, critical, fumble
+from tracker.rules.rocet.results import roll_rows
+from tracker.rules.rocet.terms import BEATS
 
 ENDINGS = list(ENDING_COMMANDS)
 
@@ -14,6 +15,8 @@ def actions(state: dict) -> list[str]:
     if state["outcome"]:
         return []
     damage, down = state["pending_damage"], state["pending_down"]
+    if state.get("tie"):
+        return ["RerollTie"] + ENDINGS
     if damage and damage["win"]:
         return ["DealDamage", "DeclineDamage"] + ENDINGS
     if down:
@@ -33,16 +36,7 @@ def last_rolls(state: dict) -> list[dict]:
     last = state.get("last_turn")
     if not last:
         return []
-    rows = []
-    for roll in last["rolls"]:
-        row = {}
-        for side, pair in (("a", roll[:2]), ("b", roll[2:])):
-            bonus = VENTAJA if last["advantage"] == side else 0
-            row[side] = {"dice": list(pair), "bonus": bonus, "total": sum(pair) + bonus,
-                         "mark": "critical" if critical(pair) else "fumble" if fumble(pair) else ""}
-        row["result"] = compare(roll[:2], roll[2:], row["a"]["bonus"], row["b"]["bonus"])
-        rows.append(row)
-    return rows
+    return roll_rows(last["rolls"], last["advantage"])
 
 
 def beats(card: str) -> str:
