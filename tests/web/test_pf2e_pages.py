@@ -86,7 +86,8 @@ def test_a_combat_round_through_the_page(app, client, table):
     duel = start(client, table, "Seelah", "Baron Vex", kind="combat")
     play = Play(client, duel)
     page = play.page()
-    assert page.count('action="/duels/%s/do/RollInitiative"' % duel) == 2
+    assert page.count('action="/duels/%s/do/RollInitiative"' % duel) == 3  # everyone, or one by one
+    assert "Roll initiative for everyone" in page
     assert "Intimidation +9" in text_of(page) and "expert → Bullying Press" in text_of(page)
 
     play.do("RollInitiative", duelist=table["Seelah"], skill="intimidation", dice_roll=12)   # 21
