@@ -80,5 +80,5 @@ def headline(state: dict, events) -> Headline:
 
 
 def _hit(names: dict, ev, round_: int) -> str:
-    doubled = ", doubled" if ev.multiplier == "double" else ""
+    doubled = " (doubled)" if ev.multiplier == "double" else ""
     return f"{names[ev.attacker]}'s {ev.source} for {ev.amount} damage{doubled} on {names[ev.target]} in round {round_}"
