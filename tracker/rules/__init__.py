@@ -22,7 +22,9 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
 - ``describe.py``: ``describe``, each event in plain language;
 - ``view.py``: ``public``, ``actions``, ``progress``, ``assumptions`` (and what the page draws);
 - ``invariants.py``: ``invariants`` and ``ENDINGS``, the checks an ending must pass;
-- ``history.py``: the facts its duels leave for the history and the statistics they feed;
+- ``history.py``: the facts its duels leave for the history and the statistics they feed, where
+  each command falls among rounds and turns (``step_of``, for time travel) and the facts a
+  recap's headline tells (``headline``);
 - ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
 - ``samples.py``: two sample duellists, set-ups and a scripted duel, for tests, benches and the demo.
 

@@ -225,7 +225,7 @@ class Pf2eFeinted:
     """Feint (1 action): Deception against the target's Perception DC. ``exposed`` is who is now
     off-guard (the target on a success, the feinter on a critical failure, "" otherwise)."""
 
-    REFERENCES = {"duelist": DUELIST, "target": DUELIST}
+    REFERENCES = {"duelist": DUELIST, "target": DUELIST, "exposed": DUELIST}
 
     duelist: str
     target: str
