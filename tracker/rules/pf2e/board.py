@@ -6,6 +6,7 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 """
 from __future__ import annotations
 
+from .checks import attack_penalty
 from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
 from .table import REACTION_NAMES, initiative_skills, usual_skill
 
@@ -149,6 +150,8 @@ def choices(state: dict) -> dict:
         "tied": next(([{"id": i, "name": _name(state, i)} for i in t] for t in state["tiers"] if len(t) > 1), []),
         "turn": turn, "turn_name": _name(state, turn),
         "strike_number": state["strikes"] + 1,
+        "penalty": (attack_penalty(state["strikes"], False), attack_penalty(state["strikes"], True))
+        if state["settings"].get("attack_penalty", True) else (0, 0),
         "actions_left": 3 - state.get("actions", 0) if turn else 0,
         "usual": [{"name": d["name"], "skill": usual_skill(state, d["id"]).capitalize()} for d in state["duelists"]
                   if state["phase"] == "initiative" and d["id"] not in state["rolls"] and _rolls_now(state, d["id"])],
