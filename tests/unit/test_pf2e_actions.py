@@ -255,3 +255,49 @@ def test_a_spell_costs_its_actions():
     assert d.state["actions"] == 1
     assert "only 2 actions left" in d.refused(CastSpell(spell="Fireball", rank=3, tradition="arcane", actions=3))
 
+
+
+# --- every degree at its boundary, for both sides --------------------------------------------------
+
+def test_feint_degrees_at_their_boundaries_for_either_side():
+    # Valeros: Deception +7 against Kyra's Perception DC 18; Kyra: Deception +7 against his DC 18 too.
+    cases = [  # (die, other modifier, total, degree, who is exposed)
+        (11, 0, 18, "success", "target"),  # total equal to the DC
+        (10, 0, 17, "failure", ""),  # DC − 1
+        (16, 5, 28, "critical_success", "target"),  # DC + 10
+        (15, 5, 27, "success", "target"),  # DC + 9
+        (1, 0, 8, "critical_failure", "actor"),  # DC − 10 (and a natural 1)
+        (2, 0, 9, "failure", ""),  # DC − 9
+    ]
+    for kyra_acts in (False, True):
+        for die, extra, total, degree, exposed in cases:
+            d = duel()
+            valeros_first(d)
+            if kyra_acts:
+                d.do(EndTurn())
+            actor, target = ("k", "v") if kyra_acts else ("v", "k")
+            e = d.do(Feint(modifier=extra), check=[die])[0]
+            assert (e.duelist, e.target, e.modifier, e.total, e.dc, e.degree) == (actor, target, 7 + extra, total, 18, degree)
+            assert e.exposed == {"target": target, "actor": actor, "": ""}[exposed]
+            assert invariants_hold(d)
+
+
+def test_another_action_s_check_at_its_boundaries():
+    cases = [(6, 15, "success"), (5, 14, "failure"), (16, 25, "critical_success"), (15, 24, "success"),
+             (1, 10, "critical_failure")]  # a failure, down a step by the natural 1
+    for die, total, degree in cases:  # modifier +9 against DC 15: the DC at 6, DC + 10 at 16
+        d = duel()
+        valeros_first(d)
+        e = d.do(OtherAction(action="Climb", cost="1", check_modifier=9, dc=15), check=[die])[0]
+        assert (e.die, e.modifier, e.total, e.dc, e.degree, e.attack) == (die, 9, total, 15, degree, False)
+    d = duel()
+    valeros_first(d)
+    d.do(Strike(), attack=[2])
+    e = d.do(OtherAction(action="Grapple", cost="1", check_modifier=9, dc=15, attack=True), check=[11])[0]
+    assert (e.modifier, e.total, e.degree) == (4, 15, "success")  # the second attack: −5
+    assert d.do(Strike(), attack=[2])[0].modifier == 0  # and the third: −10
+
+
+def invariants_hold(d: Duel) -> bool:
+    assert pf2e.invariants(d.state) == []
+    return d.replays()
