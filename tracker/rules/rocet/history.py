@@ -53,7 +53,10 @@ def headline(state: dict, events) -> Headline:
         elif kind == "RocetDamageDealt":
             hits.append((ev.amount, "PG", turn, names[ev.side], "their weapon"))
     decisive = ""
-    deciding = next((ev for ev in reversed(turns) if ev.win), turns[-1] if turns else None)
+    # The turn that won it; after a yield or a disqualification, the winner's last turn won.
+    winner = (state.get("outcome") or {}).get("winner")
+    deciding = next((ev for ev in reversed(turns) if ev.win), None) or \
+        next((ev for ev in reversed(turns) if winner and ev.winner == winner), None)
     if deciding is not None:
         card = deciding.card_a if deciding.winner == "a" else deciding.card_b
         beaten = deciding.card_b if deciding.winner == "a" else deciding.card_a
