@@ -103,3 +103,17 @@ def test_the_page_steps_turn_by_turn_with_the_raw_events_one_click_away(client, 
     assert 'id="tt-e3"' in page
     mid = client.get(f"/duels/{duel}/travel?at=3").text  # inside a step: the raw events open
     assert '<details class="panel tt-events" open>' in mid and "(event 3 of 2–4)" in mid
+
+
+def test_a_note_on_the_moment_shown_from_time_travel(client, gm_service):
+    duel = pf2e_duel(gm_service)
+    act(gm_service, duel, "RollInitiative", dice_roll=[15, 5])
+    page = client.get(f"/duels/{duel}/travel?at=4").text
+    assert "Add a note on initiative" in page and 'name="about" value="4"' in page
+    response = client.post(f"/duels/{duel}/notes", data={"about": "4", "text": "Both went for Intimidation."})
+    assert response.status_code == 302
+    notes = gm_service.state_of(f"duel-{duel}")[1]["notes"]
+    assert notes == [{"at": 5, "about": 4, "text": "Both went for Intimidation.", "public": False}]
+    # The note is a command of its own, placed in the turn it was written in (Seelah's, just begun).
+    assert [(r, t) for r, t, _, _ in labels(gm_service, duel)] == [("Start", ""), ("Round 1", "initiative"),
+                                                                    ("Round 1", "Seelah's turn")]
