@@ -7,6 +7,8 @@ Kyra (side B): the same sheet with Will +6 and Perception +8: her Will DC is 16,
 """
 from __future__ import annotations
 
+import pytest
+
 from tests.unit.test_pf2e_support import Duel, fighter
 from tracker.rules import pf2e
 from tracker.rules.pf2e.commands import (DeclineSidestep, Demoralize, EndTurn, Feint, OtherAction,
@@ -301,3 +303,16 @@ def test_another_action_s_check_at_its_boundaries():
 def invariants_hold(d: Duel) -> bool:
     assert pf2e.invariants(d.state) == []
     return d.replays()
+
+
+def test_the_fold_refuses_an_action_out_of_turn_or_beyond_three():
+    from tracker.rules.base import ImpossibleHistory
+    from tracker.rules.pf2e import events as ev
+
+    d = duel()
+    valeros_first(d)
+    with pytest.raises(ImpossibleHistory):
+        pf2e.evolve(d.state, ev.Pf2eDemoralized("k", "v", 10, 9, 19, 15, "success", 1), 99)
+    d.do(OtherAction(action="Stride", cost="3"))
+    with pytest.raises(ImpossibleHistory):
+        pf2e.evolve(d.state, ev.Pf2eFeinted("v", "k", 10, 7, 17, 18, "failure", ""), 99)

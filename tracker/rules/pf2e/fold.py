@@ -119,6 +119,16 @@ def _turn_of(attr: str):
     return checked
 
 
+def _affordable(cost_of):
+    """A new action (Demoralize, Feint, any other) on its duelist's turn, within the three actions.
+    Strikes and spells logged before actions were counted are not held to it."""
+    def checked(e, state):
+        _turn_of("duelist")(e, state)
+        if state.get("actions", 0) + cost_of(e) > 3:
+            impossible(f"{type(e).__name__} beyond the turn's three actions")
+    return checked
+
+
 def _initiative(e, state):
     if state["phase"] != "initiative":
         impossible("initiative rolled in the middle of a round")
@@ -141,7 +151,9 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
-          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eVictoryProposed: _proposed,
+          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eDemoralized: _affordable(lambda e: 1),
+          ev.Pf2eFeinted: _affordable(lambda e: 1), ev.Pf2eActionTaken: _affordable(lambda e: e.cost),
+          ev.Pf2eVictoryProposed: _proposed,
           ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
 
 
