@@ -88,3 +88,24 @@ def test_a_sword_round_is_three_presses_of_enter(page, live_app):
         expect(page.locator(".history li")).to_have_count(1 + presses)
     expect(page.locator(".history li").first).to_contain_text("Round 1: ")
     expect(page.locator(".pirate-now")).to_contain_text("Round 2: roll initiative")
+
+
+def test_a_wit_exchange_is_three_taps_with_server_dice(page, live_app):
+    """By touch: Roll initiative, then each duelist's Insult button (their usual insult ticked)."""
+    duel = seed_duel(live_app, kind="wit")
+    page.goto(f"/duels/{duel}")
+    actions = page.locator(".pirate-actions")
+    taps_per_exchange = []
+    while not page.locator(".outcome").count() and len(taps_per_exchange) < 6:
+        taps_per_exchange.append(0)
+        for button in ("Roll initiative", "Insult:", "Insult:"):
+            if page.locator(".outcome").count():
+                break
+            before = page.locator(".history li").count()
+            actions.get_by_role("button", name=button).click()
+            taps_per_exchange[-1] += 1
+            expect(page.locator(".history li").nth(before)).to_be_attached()
+    expect(page.locator(".outcome")).to_be_visible()
+    expect(page.locator(".pirate-terms")).not_to_contain_text("Exchanges left")
+    print(f"\ntaps per wit exchange, server dice: {taps_per_exchange}")
+    assert all(taps <= 3 for taps in taps_per_exchange) and taps_per_exchange[0] == 3, taps_per_exchange
