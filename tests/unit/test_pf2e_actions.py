@@ -67,7 +67,7 @@ def test_demoralize_frightens_until_the_targets_turns_wear_it_off_and_immunity_f
     assert (e.duelist, e.target, e.modifier, e.total, e.dc, e.degree, e.frightened) == ("k", "v", 7, 15, 15, "success", 1)
     events = d.do(EndTurn())
     assert (events[0].frightened, d.frightened("k"), d.frightened("v")) == (1, 1, 1)
-    # Round 2: frightened also lowers initiative; a weaker Demoralize never lowers a higher value.
+    # Round 2: frightened also lowers initiative.
     events = d.do(RollInitiative("v", "intimidation"), roll=[10])
     assert (events[0].modifier, events[0].total) == (8, 18)
     d.do(RollInitiative("k", "intimidation"), roll=[2])  # 2 + 9 − 1 = 10
@@ -316,3 +316,14 @@ def test_the_fold_refuses_an_action_out_of_turn_or_beyond_three():
     d.do(OtherAction(action="Stride", cost="3"))
     with pytest.raises(ImpossibleHistory):
         pf2e.evolve(d.state, ev.Pf2eFeinted("v", "k", 10, 7, 17, 18, "failure", ""), 99)
+
+
+def test_a_weaker_fright_never_lowers_a_higher_one():
+    from tracker.rules.pf2e import events as ev
+
+    d = duel()
+    valeros_first(d)
+    d.do(Demoralize(), check=[17])  # frightened 2
+    # Another duelist's Demoralize (say, in a team duel) landing a success leaves the higher value.
+    after = pf2e.evolve(dict(d.state, demoralized=[]), ev.Pf2eDemoralized("v", "k", 7, 9, 16, 14, "success", 1), 99)
+    assert after["frightened"]["k"] == 2
