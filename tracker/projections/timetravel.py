@@ -116,13 +116,12 @@ def steps(store: EventStore, stream: str, memo: Memo = STEPS) -> list[dict]:
     hit = memo.get(key, recorded[-1].position)
     if hit is not None:
         return hit[1]
-    retracted = {v for rec in recorded if rec.type == "EventRetracted" for v in rec.event.versions}
+    # What still stands, as the replay reads it (old retractions and what they left out included).
+    standing = replay.replay(engine.category(stream), recorded).live
     found: list[dict] = []
     state, command = None, None
-    for rec in recorded:
-        if rec.type == "EventRetracted" or rec.version in retracted:
-            continue
-        decision = rec.metadata.get("decision", rec.version)
+    for rec in standing:
+        decision = replay.decision(rec)
         if decision != command:
             command = decision
             step = Step("Start") if state is None else rules.get(state["ruleset"]).step_of(state, rec.event)
