@@ -117,3 +117,23 @@ def test_a_note_on_the_moment_shown_from_time_travel(client, gm_service):
     # The note is a command of its own, placed in the turn it was written in (Seelah's, just begun).
     assert [(r, t) for r, t, _, _ in labels(gm_service, duel)] == [("Start", ""), ("Round 1", "initiative"),
                                                                     ("Round 1", "Seelah's turn")]
+
+
+def test_a_wit_duel_steps_by_exchange_and_each_insult_with_the_ending_in_the_last(gm_service):
+    campaign = gm_service.handle({"type": "CreateCampaign", "name": "Antillas", "ruleset": "pirate"}).key
+    stats = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2,
+             "weapons": "Sable | sword | 1d8"}
+    ines, lope = (gm_service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                                     "stats": {"pirate": stats}}).key for name in ("Inés", "Lope"))
+    session = gm_service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                                 "date": "2026-11-29", "title": "Tortuga"}).key
+    duel = gm_service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                              "exchanges": 1, "tie": "draw", "duelists": [{"character_id": ines, "side": "a"},
+                                                                          {"character_id": lope, "side": "b"}]}).key
+    act(gm_service, duel, "RollInitiative", dice_a=[15], dice_b=[3])
+    act(gm_service, duel, "Insult", side="a", insult="Insulto directo", dice_a=[15, 4])
+    act(gm_service, duel, "Insult", side="b", insult="Insulto directo", dice_b=[2])  # a miss; the duel ends
+    assert [(r, t) for r, t, _, _ in labels(gm_service, duel)] == [
+        ("Start", ""), ("Exchange 1", "initiative"), ("Exchange 1", "Inés insults"), ("Exchange 1", "Lope insults")]
+    last = labels(gm_service, duel)[-1]
+    assert last[3] - last[2] == 1  # Lope's insult and the DuelWon it brought, one step
