@@ -5,7 +5,7 @@ from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
-from tracker.rules.contract import Fact, HistoryFacts, Statistic
+from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
 NAME = "coin"
 TITLE = "Coin test duel"
@@ -145,6 +145,26 @@ def history_facts(state, events):
              for turn, ev in enumerate(events, 1)
              for who, mine, theirs in ((a, ev.roll_a, ev.roll_b), (b, ev.roll_b, ev.roll_a))]
     return HistoryFacts(state["turns"], tuple(facts))
+
+
+def step_of(state, ev):
+    """A turn is one command: a new one opens with a roll; an ending belongs to the turn before."""
+    if isinstance(ev, CoinTurnPlayed):
+        return Step(f"Turn {state['turns'] + 1}")
+    return Step(f"Turn {state['turns']}")
+
+
+def headline(state, events):
+    """The widest margin is the biggest hit; the roll that reached the hits to win decides it."""
+    turns = [(n, ev) for n, (_, ev) in enumerate((p for p in events if isinstance(p[1], CoinTurnPlayed)), 1)]
+    if not turns:
+        return Headline()
+    n, widest = max(turns, key=lambda t: abs(t[1].roll_a - t[1].roll_b))
+    biggest = f"{abs(widest.roll_a - widest.roll_b)} in turn {n}" if widest.roll_a != widest.roll_b else ""
+    sixes = tuple(f"side {side} rolled a 6 in turn {k}" for k, ev in turns
+                  for side, roll in (("a", ev.roll_a), ("b", ev.roll_b)) if roll == 6)
+    decisive = f"turn {turns[-1][0]}" if state["outcome"] and state["outcome"]["ending"] == "hits" else ""
+    return Headline(decisive=decisive, biggest=biggest, criticals=sixes)
 
 
 class samples:

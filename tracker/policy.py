@@ -87,6 +87,7 @@ POLICY: dict[str, Rule] = {
     "PlanSession": rule("session", TEAM, EVERYWHERE),
     "EditSession": rule("session", TEAM, EVERYWHERE),
     "StartDuel": rule("duel", TEAM, EVERYWHERE),
+    "NoteDuel": rule("duel", TEAM, EVERYWHERE, "the GM's note on a duel or one of its moments"),
     "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
     DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE}, "only the commands of that duel's ruleset"),
 }

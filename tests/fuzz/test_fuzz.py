@@ -214,6 +214,7 @@ def workspace_commands(world):
         "RetractEvent": {"position": position, "reason": "misread", "expected_version": version(f"duel-{duel}")},
         "StartDuel": {"session_id": world.session, "ruleset": "pirate", "setup": DUELS["pirate"][1],
                       "duelists": [{"character_id": character, "side": "a"}, {"character_id": character, "side": "b"}]},
+        "NoteDuel": {"duel_id": duel, "text": "A <b>note</b>", "about": 2, "public": True},
         "RegisterGM": {"username": "newgm", "password": "long enough password"},
         "IssueApiToken": {"label": "fuzz"},
         "ChangePassword": {"current_password": "correct horse battery", "new_password": "another long password"},

@@ -49,13 +49,13 @@ def test_the_gm_board_shows_skills_and_reactions_the_public_one_hides():
     view = pf2e.public(d.state)
     assert not set(SECRET_KEYS) & set(view)
     assert view["rolls"] == {"v": {"total": 23}, "k": {"total": 13}} and view["waiting"] is False
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon"]
     c = choices(d.state)
     assert (c["turn"], c["turn_name"], c["strike_number"], c["targets"]) == ("v", "Valeros", 1, [{"id": "k", "name": "Kyra"}])
     assert c["reactions"] == [{"value": "sense_weakness", "label": "Sense Weakness"}]
     d.do(Strike(), attack=[2])
     assert choices(d.state)["strike_number"] == 2
-    assert pf2e.actions(d.state)[:2] == ["Strike", "EndTurn"]  # acted: no more acting second
+    assert pf2e.actions(d.state)[:2] == ["Strike", "Demoralize"]  # acted: no more acting second
 
 
 def test_conditions_show_on_the_board():
@@ -88,7 +88,7 @@ def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter
 
 def test_a_spellcasting_duel_offers_spells_not_strikes():
     d = spell_duel()
-    assert pf2e.actions(d.state) == ["CastSpell", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "OtherAction", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon"]
     assert choices(d.state)["slots"] == ["1", "2"]
 
 

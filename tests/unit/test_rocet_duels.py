@@ -303,3 +303,23 @@ def test_a_muerte_records_the_four_interval_clocks_it_plays_with_whatever_size_w
     """¡A muerte! clocks always have 4 intervals: the duel's settings say so, not the size typed."""
     t = Table({"kind": "a_muerte", "clock_size": asked, "cards": "physical"})
     assert t.events[0].settings["clock_size"] == 4 and t.state["clock_size"] == 4
+
+
+def test_the_headline_names_the_turn_that_won_or_else_the_winners_last_turn():
+    from tracker.rules import rocet
+    from tracker.rules.rocet.events import RocetDamageDealt, RocetTurnResolved
+
+    def turn(n, a, b, winner, rolls, win=""):
+        return RocetTurnResolved(turn=n, card_a=a, card_b=b, advantage="", rolls=(rolls,), winner=winner, ta=5, win=win)
+
+    state = {"sides": {"a": {"name": "Inés"}, "b": {"name": "Lope"}}, "outcome": {"winner": "b"}}
+    events = list(enumerate([turn(1, "Finta", "Treta", "a", (6, 6, 2, 3)),
+                             RocetDamageDealt(side="a", source="attack", amount=9, ta=6, weapon_damage=3),
+                             turn(2, "Insulto", "Finta", "b", (1, 1, 4, 5)),
+                             turn(3, "Tajo Circular", "Treta", "a", (2, 5, 1, 3))], 1))
+    h = rocet.headline(state, events)
+    assert h.decisive == "turn 2: Lope's Finta against Insulto"  # a yield: the winner's last turn won
+    assert h.criticals == ("Inés rolled a critical (double 6) in turn 1", "Inés fumbled (double 1s) in turn 2")
+    assert h.biggest == "Inés dealt 9 PG with their weapon in turn 1"
+    won = list(enumerate([turn(1, "Finta", "Treta", "a", (2, 3, 2, 2)), turn(2, "Treta", "Estocada Alta", "a", (4, 4, 1, 2), win="clock")], 1))
+    assert rocet.headline(dict(state, outcome={"winner": "a"}), won).decisive == "turn 2: Inés's Treta against Estocada Alta"

@@ -58,6 +58,33 @@ def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((str(entry.get("character_id")), entry["side"]) for entry in chosen)
 
 
+NOTE_FIELDS = (
+    Field("text", "Note", "text", maximum=2000),
+    Field("about", "About event", "int", required=False, minimum=0,
+          help="the version of the event (the turn) it is about; empty or 0 for the whole duel"),
+    Field("public", "Players may read it", "bool", default=False),
+)
+
+
+@dataclass(frozen=True)
+class NoteDuel(Command):
+    """The GM's note on a duel or on one of its moments; it needs no expected version, as it
+    stands on nothing the rules decide."""
+
+    duel_id: str
+    text: str
+    about: int
+    public: bool
+
+    @classmethod
+    def parse(cls, raw):
+        duel_id = key(raw.get("duel_id"), "duel_id")
+        clean = parse_fields(NOTE_FIELDS, raw)
+        if not clean["text"]:
+            raise Invalid({"text": "write the note"})
+        return cls(duel_id, clean["text"], clean["about"] or 0, clean["public"])
+
+
 @dataclass(frozen=True)
 class DuelCommand(Command):
     """One of a duel's own commands, before its ruleset (known from the duel) types its fields."""

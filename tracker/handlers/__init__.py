@@ -17,6 +17,7 @@ HANDLERS = {
     "EditSession": workspace.edit_session,
     "RetractEvent": workspace.retract,
     "StartDuel": duels.start_duel,
+    "NoteDuel": duels.note_duel,
     "RegisterGM": accounts.register_gm,
     "EndSession": sessions.end_session,
     "EndAllSessions": sessions.end_all_sessions,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from tracker import rules
-from tracker.commands import DuelCommand, StartDuel, expected
+from tracker.commands import DuelCommand, NoteDuel, StartDuel, expected
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
+from tracker.rules.duel import DuelNoted
 from tracker.rules.fields import parse_command
 from tracker.services import Outcome, Service
 
@@ -101,6 +102,21 @@ def duel_command(service: Service, command: DuelCommand) -> Outcome:
         return events
 
     return service.append(f"duel-{command.duel_id}", state["campaign_id"], expected(command.fields), command, decide)
+
+
+def note_duel(service: Service, command: NoteDuel) -> Outcome:
+    """Attach the GM's note to a duel, or to one moment of it (an event of its stream)."""
+    version, state = service.state_of(f"duel-{command.duel_id}")
+    if state is None:
+        raise NotFound("no such duel")
+    if command.about > version:  # events are only ever added: one that exists now always will
+        raise Invalid({"about": f"the duel has no event {command.about} (it has {version})"})
+
+    def decide(current: dict | None) -> list:
+        return [DuelNoted(text=command.text, about=command.about, public=command.public)]
+
+    # No expected version: a note stands on nothing, so no form is ever stale for it.
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], None, command, decide)
 
 
 def _tray(service: Service, typed: dict, server_roll: bool) -> Dice:

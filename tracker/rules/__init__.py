@@ -24,7 +24,9 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
 - ``legal.py``: ``legal_actions``, the legal next actions as data (the page's forms and the API);
 - ``results.py``: ``result``, the numbers of each resolved step (its history line's ``result``);
 - ``invariants.py``: ``invariants`` and ``ENDINGS``, the checks an ending must pass;
-- ``history.py``: the facts its duels leave for the history and the statistics they feed;
+- ``history.py``: the facts its duels leave for the history and the statistics they feed, where
+  each command falls among rounds and turns (``step_of``, for time travel) and the facts a
+  recap's headline tells (``headline``);
 - ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
 - ``samples.py``: two sample duellists, set-ups and a scripted duel, for tests, benches and the demo.
 

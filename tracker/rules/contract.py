@@ -58,6 +58,27 @@ class Statistic:
 SUMMABLE = frozenset({"amount", "duel_won"})
 
 
+@dataclass(frozen=True)
+class Step:
+    """Where one command of a duel belongs, for time travel: its round (a ruleset whose rounds
+    are single turns, such as Rocèt's, names the turn here) and whose turn within it ("" when
+    the round is the turn, or for what happens between turns)."""
+
+    round: str
+    turn: str = ""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a recap's headline says of a duel, as facts the ruleset reads from its own events:
+    each a short sentence or "" when it has none (never a secret: players read it too)."""
+
+    decisive: str = ""  # the turn that decided it
+    biggest: str = ""  # the biggest hit
+    criticals: tuple[str, ...] = ()  # critical successes and fumbles, each in a few words
+    best_line: str = ""  # the best line of a war of words
+
+
 @runtime_checkable
 class Samples(Protocol):
     """Sample duels of a ruleset, for the conformance test, the fuzz and crash tests and the benches."""
@@ -115,6 +136,14 @@ class Ruleset(Protocol):
     def secrets(self, state: dict) -> list[str]: ...
 
     def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
+
+    def step_of(self, state: dict, event: Any) -> Step:
+        """The round and turn of the command whose first event is ``event``, told from the duel's
+        state just before it (never None: the core places the start itself)."""
+
+    def headline(self, state: dict, events: Sequence[tuple[int, Any]]) -> Headline:
+        """The recap's headline facts of a duel from its standing (version, event) pairs and its
+        state at the end, told only from what the table saw."""
 
     def retraction_carries(self, target: Any, later: Sequence[tuple[int, Any]]) -> Sequence[int]:
         """The versions of the ``later`` (version, event) pairs still standing after the retracted

@@ -81,6 +81,17 @@ ENDING_EVENTS = (DuelWon, DuelDrawn, DuelYielded, DuelDisqualified, DuelAbandone
 SIDE_CHOICES = (("a", "Side A"), ("b", "Side B"))
 
 
+@event
+class DuelNoted:
+    """The GM attached a note to the duel, or to one of its moments (``about``: the version of
+    the event it is about, 0 for the whole duel). Nothing stands on a note and it stands on
+    nothing: the rules never read it, it may come after the end, and it is retracted alone."""
+
+    text: str
+    about: int = 0
+    public: bool = False  # shown in the players' recap too
+
+
 @command
 class Yield:
     FIELDS = (Field("side", "Who yields", "choice", choices=SIDE_CHOICES),
@@ -227,6 +238,8 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     """
 
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
+        if isinstance(ev, DuelNoted):
+            return noted(state, ev, at)
         told = not isinstance(ev, quiet)
         if isinstance(ev, DuelStarted):
             new, text = started(ev), told and describe(None, ev)
@@ -273,6 +286,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def noted(state: dict | None, ev: DuelNoted, at: int) -> dict:
+    """The state with the GM's note: no log line of the duel, no rule touched."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    note = {"at": at, "about": ev.about, "text": ev.text, "public": ev.public}
+    return dict(state, notes=state.get("notes", []) + [note])
+
+
 def impossible(why: str):
     """Refuse to fold a history the rules could not have produced."""
     raise ImpossibleHistory(why)
@@ -315,7 +336,10 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
 
 
 def describe_ending(state: dict, ev: Any) -> str | None:
-    """Plain language for the common endings; None for other events."""
+    """Plain language for the common endings (and the GM's notes); None for other events."""
+    if isinstance(ev, DuelNoted):
+        about = f" on event {ev.about}" if ev.about else ""
+        return f"GM note{about}{' (players see it)' if ev.public else ''}: {ev.text}"
     after = evolve_ending(state, ev)
     return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
 
@@ -324,8 +348,11 @@ def describe_ending(state: dict, ev: Any) -> str | None:
 
 def whole_suffix(target: Any, later: list[tuple[int, Any]]) -> list[int]:
     """Every later event stands on ``target``: retracting it rewinds the duel to just before it.
-    The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable)."""
-    return [version for version, _ in later]
+    The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable).
+    The GM's notes stand on nothing: one goes back alone, and a rewind leaves them standing."""
+    if isinstance(target, DuelNoted):
+        return []
+    return [version for version, ev in later if not isinstance(ev, DuelNoted)]
 
 
 def suffix_except(*independent: type):
@@ -333,10 +360,12 @@ def suffix_except(*independent: type):
     nothing and nothing stands on them (a note, a verdict with no effect on the rules): one of
     them is taken back alone, and a rewind past them leaves them standing."""
 
+    alone = independent + (DuelNoted,)
+
     def carries(target: Any, later: list[tuple[int, Any]]) -> list[int]:
-        if isinstance(target, independent):
+        if isinstance(target, alone):
             return []
-        return [version for version, ev in later if not isinstance(ev, independent)]
+        return [version for version, ev in later if not isinstance(ev, alone)]
 
     return carries
 

@@ -54,3 +54,18 @@ def act(duel_id, command):
     if is_htmx():
         return _render(duel_id)
     return redirect(url_for("duels.show", duel_id=duel_id))
+
+
+def _rejected_note(form, rejected, duel_id):
+    return _render(duel_id, 422, rejected.fields, "NoteDuel", form)
+
+
+@bp.post("/duels/<duel_id>/notes")
+@shows_form(_rejected_note)
+def note(duel_id):
+    """Attach the GM's note to the duel or to one of its moments."""
+    form = form_data()
+    service().handle({**form, "type": "NoteDuel", "duel_id": duel_id})
+    if is_htmx():
+        return _render(duel_id, message="Note added.")
+    return redirect(url_for("duels.show", duel_id=duel_id) + "#notes")

@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker import commands as workspace_commands
 from tracker import rules
+from tracker.commands import duels as duel_commands
 from tracker.rules.fields import LARGEST_INT, Field
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
@@ -89,6 +90,14 @@ def field_schema(f: Field) -> dict:
         schema = {"anyOf": [schema, {"type": "null"}]} if schema else {}
     return {**schema, "description": f.label + (f": {f.help}" if f.help else "")}
 
+
+
+def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """A workspace command whose fields are parsed by ``tracker.rules.fields``: described from them."""
+    return required, {**extra, **{f.name: field_schema(f) for f in fields}}
+
+
+WORKSPACE["NoteDuel"] = _fielded(("duel_id", "text"), duel_commands.NOTE_FIELDS, duel_id=ID)
 
 def _command(name: str, required, properties: dict, description: str = "") -> dict:
     return {"type": "object", "required": ["type", *required], "description": description,

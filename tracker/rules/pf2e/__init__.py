@@ -17,7 +17,7 @@ from .describe import describe
 from .fold import evolve
 from .invariants import invariants
 from .legal import legal_actions
-from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import SETUP, start
 from .sheet import STATS, TRACKS, validate_stats
@@ -31,4 +31,4 @@ retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

@@ -25,13 +25,19 @@ DAMAGE_TYPED = Field("damage", "Damage total (typed)", "int", required=False, mi
                      help="instead of the dice: the damage before doubling")
 
 
+END_TURN = Field("end_turn", "Then end the turn", "bool", default=False)
+
+
 @command
 class RollInitiative:
-    FIELDS = (Field("duelist", "Duelist", "character"),
-              Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
-              Field("dice_roll", "d20 (as rolled)", "dice", required=False), SERVER_ROLL)
-    duelist: str
-    skill: str
+    FIELDS = (Field("duelist", "Duelist", "character", required=False,
+                    help="leave empty to roll for everyone still to roll, each with their usual skill"),
+              Field("skill", "Skill (secret)", "choice", required=False, choices=SKILL_CHOICES,
+                    help="leave empty for the duelist's usual skill: the one they last rolled"),
+              Field("dice_roll", "d20 (as rolled)", "dice", required=False,
+                    help="for everyone: one d20 per duelist, in the order the page lists them"), SERVER_ROLL)
+    duelist: str | None = None
+    skill: str | None = None
     dice_roll: tuple | None = None
     server_roll: bool = False
 
@@ -56,7 +62,7 @@ class Strike:
               Field("agile", "Agile weapon (multiple attack penalty −4/−8)", "bool", default=False),
               Field("modifier", "Other modifiers to the attack", "int", default=0, minimum=-30, maximum=30),
               Field("dice_attack", "d20 (as rolled)", "dice", required=False),
-              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL, END_TURN)
     attacker: str | None = None
     target: str | None = None
     reaction: str = ""
@@ -67,6 +73,57 @@ class Strike:
     dice_damage: tuple | None = None
     damage: int | None = None
     server_roll: bool = False
+    end_turn: bool = False
+
+
+@command
+class Demoralize:
+    FIELDS = (_who("duelist", "Who demoralizes"), _who("target", "Target"),
+              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    duelist: str | None = None
+    target: str | None = None
+    modifier: int = 0
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
+
+
+@command
+class Feint:
+    FIELDS = (_who("duelist", "Who feints"), _who("target", "Target"),
+              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    duelist: str | None = None
+    target: str | None = None
+    modifier: int = 0
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
+
+
+COST_CHOICES = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"), ("0", "free action"))
+
+
+@command
+class OtherAction:
+    FIELDS = (_who("duelist", "Who acts"),
+              Field("action", "Action", "text", maximum=80, help="e.g. Stride, Raise a Shield, Recall Knowledge"),
+              Field("cost", "Cost", "choice", default="1", choices=COST_CHOICES),
+              Field("check_modifier", "Check modifier", "int", required=False, minimum=-30, maximum=60,
+                    help="only for an action with a check: the modifier before frightened"),
+              Field("dc", "DC of the check", "int", required=False, minimum=1, maximum=70),
+              Field("attack", "Attack trait (counts for the multiple attack penalty)", "bool", default=False),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    action: str
+    duelist: str | None = None
+    cost: str = "1"
+    check_modifier: int | None = None
+    dc: int | None = None
+    attack: bool = False
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
 
 
 @command
@@ -95,6 +152,7 @@ class CastSpell:
                     help="for a cantrip, its heightened rank"),
               Field("tradition", "Tradition", "choice", choices=TRADITION_CHOICES),
               Field("cantrip", "Cantrip (no slot)", "bool", default=False),
+              Field("actions", "Actions it costs", "int", default=2, minimum=1, maximum=3),
               _who("target", "Target"),
               Field("damage_expr", "Damage dice", "text", required=False, maximum=40,
                     help="e.g. 2d6+4; empty for no damage"),
@@ -106,6 +164,7 @@ class CastSpell:
     tradition: str
     caster: str | None = None
     cantrip: bool = False
+    actions: int = 2
     target: str | None = None
     damage_expr: str | None = None
     damage: int | None = None
@@ -181,7 +240,7 @@ class EscalateToCombat:
 
 
 COMMANDS = {cls.__name__: cls for cls in (
-    RollInitiative, BreakTie, ActSecond, Strike, DeceptiveSidestep, DeclineSidestep, CastSpell,
+    RollInitiative, BreakTie, ActSecond, Strike, Demoralize, Feint, OtherAction, DeceptiveSidestep, DeclineSidestep, CastSpell,
     DuelingCounter, DeclineCounter, ChangeTraditionFocus, EndTurn, Tag, ConfirmVictory,
     DeclineVictory, EscalateToCombat)}
 COMMANDS.update(ENDING_COMMANDS)

@@ -68,6 +68,8 @@ class Pf2eStrikeRolled:
     reaction: str = ""  # bullying_press, sense_weakness or ""
     pending: bool = False
     damage_typed: int | None = None
+    melee: bool = True
+    end_turn: bool = False  # the attacker ends the turn once the Strike is settled
 
 
 @event
@@ -172,6 +174,7 @@ class Pf2eSpellCast:
     damage_typed: int | None = None
     effect: str = "full"  # full, half, double, none: the outcome of the save or spell attack
     pending: bool = False
+    actions: int = 2  # what casting it cost of the caster's three actions
 
 
 @event
@@ -198,6 +201,58 @@ class Pf2eCounterDeclined:
     """No opponent countered the spell; it takes effect."""
 
     spell: str
+
+
+@event
+class Pf2eDemoralized:
+    """Demoralize (1 action): Intimidation against the target's Will DC; ``frightened`` is the
+    value the target now has (0 when the check did not frighten them)."""
+
+    REFERENCES = {"duelist": DUELIST, "target": DUELIST}
+
+    duelist: str
+    target: str
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: str
+    frightened: int
+
+
+@event
+class Pf2eFeinted:
+    """Feint (1 action): Deception against the target's Perception DC. ``exposed`` is who is now
+    off-guard (the target on a success, the feinter on a critical failure, "" otherwise)."""
+
+    REFERENCES = {"duelist": DUELIST, "target": DUELIST, "exposed": DUELIST}
+
+    duelist: str
+    target: str
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: str
+    exposed: str = ""
+
+
+@event
+class Pf2eActionTaken:
+    """Any other action (Stride, Raise a Shield, Recall Knowledge…): its name, its cost and,
+    when the GM asked for one, its check against a DC (``die`` 0 when there was none)."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    duelist: str
+    action: str
+    cost: int
+    die: int = 0
+    modifier: int = 0
+    total: int = 0
+    dc: int = 0
+    degree: str = ""
+    attack: bool = False  # it has the attack trait: it counts for the multiple attack penalty
 
 
 @event

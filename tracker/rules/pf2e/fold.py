@@ -31,6 +31,7 @@ def _started(event: DuelStarted) -> dict:
     state.update(
         hp={d["id"]: hp_at_start(d) for d in event.duelists},
         round=1, phase="initiative", rolls={}, tiers=[], order=[], turn=None, acted=False, strikes=0,
+        actions=0, usual_skill={}, exposures=[], demoralized=[],
         reaction={}, reacted={}, focus={}, refocus={},
         frightened={i: 0 for i in ids}, off_guard=[],
         slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
@@ -119,6 +120,16 @@ def _turn_of(attr: str):
     return checked
 
 
+def _affordable(cost_of):
+    """A new action (Demoralize, Feint, any other) on its duelist's turn, within the three actions.
+    Strikes and spells logged before actions were counted are not held to it."""
+    def checked(e, state):
+        _turn_of("duelist")(e, state)
+        if state.get("actions", 0) + cost_of(e) > 3:
+            impossible(f"{type(e).__name__} beyond the turn's three actions")
+    return checked
+
+
 def _initiative(e, state):
     if state["phase"] != "initiative":
         impossible("initiative rolled in the middle of a round")
@@ -141,7 +152,9 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
-          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eVictoryProposed: _proposed,
+          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eDemoralized: _affordable(lambda e: 1),
+          ev.Pf2eFeinted: _affordable(lambda e: 1), ev.Pf2eActionTaken: _affordable(lambda e: e.cost),
+          ev.Pf2eVictoryProposed: _proposed,
           ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
 
 
@@ -156,7 +169,8 @@ def _(e: ev.Pf2eInitiativeRolled, state, at):
     reaction, focus = gains(state["kind"], stats(state, e.duelist), e.skill)
     roll = {"skill": e.skill, "die": e.die, "modifier": e.modifier, "total": e.total}
     return _with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
-                 focus={e.duelist: focus}, refocus={e.duelist: focus is not None})
+                 focus={e.duelist: focus}, refocus={e.duelist: focus is not None}) | {
+        "usual_skill": {**state.get("usual_skill", {}), e.duelist: e.skill}}
 
 
 @fold.register
@@ -184,14 +198,17 @@ def _(e: ev.Pf2eActedSecond, state, at):
 
 @fold.register
 def _(e: ev.Pf2eStrikeRolled, state, at):
-    new = dict(state, strikes=state["strikes"] + 1, acted=True)
+    new = _spent(dict(state, strikes=state["strikes"] + 1, acted=True), 1)
+    if e.melee:  # a Feint's "next melee attack" is this one
+        new["exposures"] = [x for x in state.get("exposures", [])
+                            if not (x["once"] and x["who"] == e.target and x["against"] == e.attacker)]
     if e.reaction:
         new = _with(new, reacted={e.attacker: True})
     pending = None
     if e.pending:
         pending = {"kind": "strike", "attacker": e.attacker, "target": e.target, "reaction": e.reaction,
                    "modifier": e.modifier, "ac": e.ac, "die": e.die, "degree": e.degree,
-                   "damage_typed": e.damage_typed}
+                   "damage_typed": e.damage_typed, "end_turn": e.end_turn}
     return dict(new, pending=pending)
 
 
@@ -223,9 +240,41 @@ def _(e: ev.Pf2eOffGuard, state, at):
 
 
 @fold.register
+def _(e: ev.Pf2eDemoralized, state, at):
+    new = _spent(dict(state, acted=True), 1)
+    new["demoralized"] = state.get("demoralized", []) + [[e.duelist, e.target]]
+    return _with(new, frightened={e.target: max(e.frightened, state["frightened"][e.target])})
+
+
+@fold.register
+def _(e: ev.Pf2eFeinted, state, at):
+    new = _spent(dict(state, acted=True), 1)
+    exposure = FEINT_EXPOSURES.get(e.degree)
+    if exposure:
+        who, against = (e.target, e.duelist) if e.exposed == e.target else (e.duelist, e.target)
+        new["exposures"] = state.get("exposures", []) + [dict(exposure, who=who, against=against, owner=e.duelist)]
+    return new
+
+
+# What a Feint leaves, by degree: off-guard against the other's melee attacks until ``ends`` more
+# of the feinter's turns have ended (1: this one, 2: their next), or only the next such attack.
+FEINT_EXPOSURES = {"critical_success": {"ends": 2, "once": False},
+                   "success": {"ends": 1, "once": True},
+                   "critical_failure": {"ends": 2, "once": False}}
+
+
+@fold.register
+def _(e: ev.Pf2eActionTaken, state, at):
+    new = _spent(dict(state, acted=True), e.cost)
+    return dict(new, strikes=new["strikes"] + 1) if e.attack else new
+
+
+@fold.register
 def _(e: ev.Pf2eTurnEnded, state, at):
     new = _with(state, frightened={e.duelist: e.frightened})
-    new.update(strikes=0, turn=None)
+    new.update(strikes=0, turn=None, actions=0)
+    new["exposures"] = [dict(x, ends=x["ends"] - (x["owner"] == e.duelist)) for x in state.get("exposures", [])
+                        if not (x["owner"] == e.duelist and x["ends"] <= 1)]
     if e.new_round:
         new.update(round=state["round"] + 1, reacted={})
     if e.next:
@@ -245,7 +294,7 @@ def _(e: ev.Pf2eTagged, state, at):
 
 @fold.register
 def _(e: ev.Pf2eSpellCast, state, at):
-    new = dict(state, acted=True)
+    new = _spent(dict(state, acted=True), e.actions)
     if not e.cantrip:
         new = _spend(new, e.caster, e.rank)
     entry = {"at": at, "caster": e.caster, "spell": e.spell, "rank": e.rank, "tradition": e.tradition,
@@ -275,7 +324,7 @@ def _(e: ev.Pf2eCounterDeclined, state, at):
 
 @fold.register
 def _(e: ev.Pf2eFocusChanged, state, at):
-    return _with(state, focus={e.duelist: e.tradition})
+    return _with(_spent(state, 1), focus={e.duelist: e.tradition})
 
 
 @fold.register
@@ -317,8 +366,14 @@ def _settle(state: dict) -> dict:
 
 
 def _begin(state: dict, who: str) -> dict:
-    """``who``'s turn starts: off-guard that lasted until now ends."""
-    return dict(state, turn=who, strikes=0, off_guard=[i for i in state["off_guard"] if i != who])
+    """``who``'s turn starts with three actions: off-guard that lasted until now ends."""
+    return dict(state, turn=who, strikes=0, actions=0, off_guard=[i for i in state["off_guard"] if i != who])
+
+
+def _spent(state: dict, cost: int) -> dict:
+    """The turn's actions after one costing ``cost`` (states folded before actions were counted
+    start from none spent)."""
+    return dict(state, actions=state.get("actions", 0) + cost)
 
 
 def _spend(state: dict, who: str, rank: int) -> dict:

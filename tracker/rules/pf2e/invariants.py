@@ -46,6 +46,11 @@ def invariants(state: dict) -> list[str]:
             problems.append(f"{d['name']} reacted without a reaction this round")
     if not set(state["off_guard"]) <= ids:
         problems.append("someone off-guard is not in the duel")
+    if not 0 <= state.get("actions", 0) <= 3:
+        problems.append(f"{state.get('actions')} actions spent in a turn of three")
+    for x in state.get("exposures", []):
+        if not {x["who"], x["against"], x["owner"]} <= ids or x["who"] == x["against"] or not 1 <= x["ends"] <= 2:
+            problems.append(f"an off-guard from a Feint that the rules cannot leave: {x}")
     if state["pending"] and state["phase"] != "turns":
         problems.append("a strike or spell waits outside anyone's turn")
     if state["turn"] is not None and state["turn"] not in ids:

@@ -5,33 +5,46 @@ from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 
 from . import events as ev
-from .fold import fold
-from .table import able, contenders, initiative_skills, is_npc, name, partner, turn_holder
+from .fold import evolve, fold
+from .table import able, contenders, initiative_skills, is_npc, name, partner, stats, turn_holder, usual_skill
 
 
 def roll_initiative(state: dict, cmd, dice: Dice) -> list:
+    """One duelist's initiative, or (no duelist named) everyone's still to roll, each with their
+    usual skill, in the order of the duel's duelists."""
     if state["phase"] != "initiative":
         if state["kind"] == "spellcasting":
             raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
         raise Refused(f"initiative for round {state['round']} is already rolled")
-    who = cmd.duelist
-    if who not in contenders(state):
-        raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
-    if who in state["rolls"]:
-        raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
+    if cmd.duelist:
+        return _rolled(state, [(cmd.duelist, cmd.skill or usual_skill(state, cmd.duelist))], dice)
+    if cmd.skill:
+        raise Refused("a skill is one duelist's choice: name the duelist, or leave the skill empty "
+                      "to roll everyone's usual one", field="skill")
+    waiting = [who for who in contenders(state) if who not in state["rolls"]]
+    return _rolled(state, [(who, usual_skill(state, who)) for who in waiting], dice)
+
+
+def _rolled(state: dict, choices: list[tuple[str, str]], dice: Dice) -> list:
+    events, after = [], state
     allowed = initiative_skills(state["kind"])
-    if cmd.skill not in allowed:
-        raise Refused(f"a {state['kind']} duel's initiative uses "
-                      + ", ".join(s.capitalize() for s in allowed), field="skill")
-    sheet = next(d["stats"] for d in state["duelists"] if d["id"] == who)
-    modifier = sheet[cmd.skill] - state["frightened"][who]
-    die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
-    rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=cmd.skill, die=die,
-                                     modifier=modifier, total=die + modifier)
-    after = fold(rolled, state, 0)
+    for who, skill in choices:
+        if who not in contenders(state):
+            raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+        if who in after["rolls"]:
+            raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
+        if skill not in allowed:
+            raise Refused(f"a {state['kind']} duel's initiative uses "
+                          + ", ".join(s.capitalize() for s in allowed), field="skill")
+        modifier = stats(state, who)[skill] - state["frightened"][who]
+        die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
+        rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=skill, die=die,
+                                         modifier=modifier, total=die + modifier)
+        events.append(rolled)
+        after = fold(rolled, after, 0)
     if set(after["rolls"]) < set(contenders(after)):
-        return [rolled]
-    return [rolled, ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+        return events
+    return events + [ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
 
 
 def order_tiers(state: dict) -> tuple:
@@ -67,6 +80,19 @@ def act_second(state: dict, cmd, dice: Dice) -> list:
 def end_turn(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "end a turn")
     return [turn_ended(state, who)]
+
+
+def then_end_turn(state: dict, events: list, who: str, end: bool) -> list:
+    """``events``, and the end of ``who``'s turn after them when the GM asked for it in the same
+    step, unless they leave something to settle first (a reaction, the judge, the duel's end)."""
+    if not end:
+        return events
+    after = state
+    for e in events:
+        after = evolve(after, e, 0)
+    if after.get("outcome") or after["pending"] or after["proposal"] or after["turn"] != who:
+        return events
+    return events + [turn_ended(after, who)]
 
 
 def turn_ended(state: dict, who: str) -> ev.Pf2eTurnEnded:

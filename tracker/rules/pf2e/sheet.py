@@ -40,6 +40,8 @@ STATS = (
     Field("weapon", "Weapon", "text", required=False, maximum=80, help="e.g. Rapier"),
     Field("damage", "Weapon damage", "text", maximum=40, help="dice such as 1d8+4"),
     *_skill_fields(),
+    Field("will", "Will save modifier", "int", default=0, minimum=-10, maximum=60,
+          help="the Will DC a Demoralize must beat is 10 + this"),
     Field("spell_dc", "Spell DC", "int", required=False, minimum=5, maximum=70),
     Field("spell_slots", "Spell slots", "text", required=False, maximum=80, help=SLOT_HELP),
 )

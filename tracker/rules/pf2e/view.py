@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .results import public_line
 from .setup import judge_name
-from .table import able, name, opponents
+from .table import able, actions_left, name, opponents
 from .terms import TEAMS, VICTORIES
 
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending")
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "usual_skill")
 
 
 def public(state: dict) -> dict:
@@ -62,12 +62,18 @@ def _turn_actions(state: dict, who: str) -> list[str]:
     if state["kind"] != "spellcasting" and not state["acted"] and state["order"][:1] == [who] \
             and len(state["order"]) > 1:
         moves.append("ActSecond")
-    if able(state, who) and opponents(state, who):
+    left = actions_left(state)
+    if able(state, who) and opponents(state, who) and left:
         if state["kind"] != "spellcasting":
             moves.append("Strike")
         if state["kind"] != "combat":
             moves.append("CastSpell")
-    if state["refocus"].get(who):
+        moves.append("Demoralize")
+        if state["kind"] != "spellcasting":
+            moves.append("Feint")
+    if able(state, who):
+        moves.append("OtherAction")  # a free action is always possible
+    if state["refocus"].get(who) and left:
         moves.append("ChangeTraditionFocus")
     return moves + ["EndTurn"]
 
@@ -84,6 +90,12 @@ def _side(state: dict, who: str) -> str:
     return next(d["side"] for d in state["duelists"] if d["id"] == who)
 
 
+FEINT = ("Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against "
+        "the feinter's next melee Strike this turn; critical success: against their melee Strikes until the "
+        "end of the feinter's next turn; critical failure: the feinter is off-guard against the target's "
+        "melee Strikes until the end of their next turn.")
+
+
 def assumptions(state: dict) -> list[str]:
     """The readings this duel runs under where the source leaves room, with their settings."""
     s = state["settings"]
@@ -96,8 +108,18 @@ def assumptions(state: dict) -> list[str]:
         "it drops by 1 at the end of its holder's turn.",
         "Each duelist has one reaction per round; reactions come back when a new round starts.",
         "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
+        "Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell "
+        "what the GM enters (2 unless told), any other action its stated cost; the GM ends the turn.",
+        "Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical "
+        "success frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel "
+        "(10 minutes).",
+        "Frightened lowers skill checks and the DCs they are rolled against too.",
+        "Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this "
+        "duel, else [assumed] their best trained skill.",
         "Multiple attack penalty " + ("applies (−5/−10, agile −4/−8)." if s["attack_penalty"] else "is off."),
     ]
+    if s["kind"] != "spellcasting":
+        notes.append(FEINT)
     if s["kind"] != "combat":
         notes.append("Counteract check: d20 + " + (
             "the focus skill's modifier" if s["counteract_with"] == "skill" else "spell attack (spell DC − 10)")

@@ -15,7 +15,7 @@ from .events import PirateWorthinessMarked
 from .fold import evolve
 from .invariants import invariants
 from .legal import legal_actions
-from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import SETUP, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
@@ -43,5 +43,5 @@ def validate_campaign_settings(raw) -> dict:
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
-           "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
+           "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]

@@ -81,7 +81,7 @@ def _(ev: PirateInsultTraded, state, at):
     left = max(0, them["car"] - ev.damage)
     state = wound(state, them["id"], "CAR", them["car"] - left, at, f"{ev.insult} by {me['name']}")
     state = fighter(state, other(ev.side), car=left)
-    state = fighter(state, ev.side, points=me["points"] + ev.damage)
+    state = fighter(state, ev.side, points=me["points"] + ev.damage, last_insult=ev.insult)
     if ev.backlash:
         mine = max(0, me["car"] - ev.backlash)
         state = wound(state, me["id"], "CAR", me["car"] - mine, at, f"backlash of own {ev.insult}")

@@ -16,7 +16,7 @@ from tracker.rules.rocet.describe import describe, meter_text
 from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.legal import legal_actions
-from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
+from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
 from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from tracker.rules.rocet.setup import SETUP, start
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
@@ -30,4 +30,4 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS",
-           "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
