@@ -54,8 +54,11 @@ def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
         if state["mode"] == "virtual" and cards[side] not in held["hand"]:
             raise Refused(f"{held['name']} has no {cards[side]} in hand (holds: {', '.join(held['hand'])})",
                           field=f"card_{side}")
-    events = [RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b)]
-    scratch = evolve(state, events[0], 0)
+    events = _lapsed(state)
+    events.append(RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b))
+    scratch = state
+    for ev in events:
+        scratch = evolve(scratch, ev, 0)
     for side in SIDES:
         scratch = _draw(scratch, side, dice, events)
     resolved = _resolve(scratch, cards, dice)
@@ -64,6 +67,16 @@ def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
         events.append(DuelWon(side=resolved.winner, ending=resolved.win,
                               detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}"))
     return events
+
+
+def _lapsed(state: dict) -> list:
+    """Nothing lapses silently: damage still on offer when the next turn is played is recorded
+    as declined, in the same command, so the log and the recap say it was not dealt."""
+    pending = state["pending_damage"]
+    if not pending:
+        return []
+    return [RocetDamageDeclined(side=pending["side"], kinds=tuple(o["kind"] for o in pending["offers"]),
+                                lapsed=True)]
 
 
 def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:
