@@ -5,7 +5,7 @@ from tracker.rules import duel
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
-from tracker.rules.contract import Fact, HistoryFacts, Statistic
+from tracker.rules.contract import Fact, HistoryFacts, Recovered, Recovery, Statistic, within_max
 
 NAME = "coin"
 TITLE = "Coin test duel"
@@ -123,6 +123,14 @@ def invariants(state):
 
 def secrets(state):
     return []
+
+
+# A rest gives back 3 HP (a test rule, so a partial recovery is exercised too).
+RECOVERIES = {"rest": Recovery("Rest", "[assumed] A rest gives back 3 HP (a test rule).")}
+
+
+def recover(kind, stats, current, settings, values, dice):
+    return Recovered(within_max(TRACKS, stats, current, {"HP": 3}))
 
 
 def history_facts(state, events):

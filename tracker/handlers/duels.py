@@ -70,8 +70,9 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
 def _current(service: Service, module, character_id: str, stats: dict | None) -> dict:
     """Each track's current value: its maximum less the running total of persisting wounds."""
     lost = queries.lost_points(service.db, character_id)
+    # Never above the maximum: a wound healed by a rest and retracted later gives nothing back twice.
     return {
-        t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
+        t["track"]: (stats or {}).get(t["max_stat"], 0) - max(lost.get(t["track"], 0) if t["persists"] else 0, 0)
         for t in module.TRACKS
     }
 

@@ -80,18 +80,30 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
                 continue
             maximum = block.get(track["max_stat"], 0)
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
-                           "max": maximum, "current": maximum - lost.get(track["track"], 0)})
+                           "max": maximum, "current": maximum - max(lost.get(track["track"], 0), 0)})
     wounds = list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
                            " ON d.id = w.duel_id WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?",
                            [character_id, recent]))
     duels = list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
                           " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent]))
+    changes = list(db.query("SELECT * FROM track_changes WHERE character_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
+                            [character_id, recent]))
     record: dict[str, dict[str, int]] = {}
     for ruleset, result, count in db.execute(
             "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
         record.setdefault(ruleset, {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})[result] = count
-    return {"character": row, "tracks": tracks, "wounds": wounds, "duels": duels, "record": record,
-            "recent": recent}
+    return {"character": row, "tracks": tracks, "wounds": wounds, "changes": changes, "duels": duels,
+            "record": record, "recent": recent}
+
+
+def party_of(db, campaign_id: str, session_id: str) -> list[dict]:
+    """Who rests at the end of a session: the campaign's PJs and everyone who duelled in it."""
+    rows = list(db.query("SELECT * FROM characters WHERE campaign_id = ? AND (rank = 'pj' OR id IN"
+                         " (SELECT p.character_id FROM duelists p JOIN duels d ON d.id = p.duel_id"
+                         " WHERE d.session_id = ?)) ORDER BY name", [campaign_id, session_id]))
+    for row in rows:
+        row["stats"] = loads(row["stats"])
+    return rows
 
 
 def sessions(db, campaign_id: str) -> list[dict]:

@@ -34,13 +34,38 @@ def create(campaign_id):
 
 
 @bp.get("/sessions/<session_id>")
-def show(session_id):
+def show(session_id, rest_error=""):
     """Show a session and its duels."""
     db = get_db()
     session = queries.session(db, session_id)
+    status = 422 if rest_error else 200
     return render_template("sessions/show.html", session=session,
                            campaign=queries.campaign(db, session["campaign_id"]),
-                           duels=queries.duels_of_session(db, session_id))
+                           duels=queries.duels_of_session(db, session_id), rest_error=rest_error,
+                           rested=request.args.get("rested") == "1"), status
+
+
+def _edit_page(form, rejected, session_id):
+    session = queries.session(get_db(), session_id)
+    return render_template("sessions/edit.html", session=session,
+                           campaign=queries.campaign(get_db(), session["campaign_id"]), fields=SESSION_FIELDS,
+                           form=form if form is not None else dict(session, expected_version=session["version"]),
+                           errors=rejected.fields if rejected else {})
+
+
+@bp.get("/sessions/<session_id>/edit")
+def edit(session_id):
+    """Show the form editing a session's number, date, title and notes."""
+    return _edit_page(None, None, session_id)
+
+
+@bp.post("/sessions/<session_id>/edit")
+@shows_form(_edit_page)
+def update(session_id):
+    """Edit a session."""
+    queries.session(get_db(), session_id)  # a 404 before any field
+    service().handle({**form_data(), "type": "EditSession", "session_id": session_id})
+    return redirect(url_for("sessions.show", session_id=session_id))
 
 
 def _duel_form(form, rejected, session_id):

@@ -19,7 +19,8 @@ from .invariants import invariants
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
 from .setup import SETUP, start
-from .sheet import STATS, TRACKS, validate_stats
+from .recovery import RECOVERIES, REST_SETTING, recover
+from .sheet import FOLDED_LABEL, STATS, TRACKS, folded_stats, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
 from .view import actions, assumptions, progress, public
@@ -30,4 +31,16 @@ retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
+           "RECOVERIES", "recover", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+
+# What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
+# setting "a rest restores all HP", off by default).
+CAMPAIGN_SETTINGS = (REST_SETTING,)
+
+
+def validate_campaign_settings(raw) -> dict:
+    """The campaign's PF2e settings, checked."""
+    from tracker.rules.fields import parse_fields
+
+    return parse_fields(CAMPAIGN_SETTINGS, raw)
