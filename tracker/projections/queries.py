@@ -110,6 +110,17 @@ def sessions(db, campaign_id: str) -> list[dict]:
     return list(db.query("SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number DESC", [campaign_id]))
 
 
+def session_on(db, campaign_id: str, date: str) -> dict | None:
+    """The campaign's session on that date (the highest numbered, when there are several)."""
+    return next(db.query("SELECT * FROM sessions WHERE campaign_id = ? AND date = ? ORDER BY number DESC LIMIT 1",
+                         [campaign_id, date]), None)
+
+
+def last_session_number(db, campaign_id: str) -> int:
+    row = db.execute("SELECT MAX(number) FROM sessions WHERE campaign_id = ?", [campaign_id]).fetchone()
+    return row[0] or 0
+
+
 def session(db, session_id: str) -> dict:
     return _one(db, "SELECT * FROM sessions WHERE id = ?", [session_id], "session")
 

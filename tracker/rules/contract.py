@@ -156,8 +156,11 @@ class Ruleset(Protocol):
 # Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent), CAMPAIGN_SETTINGS with
 # validate_campaign_settings(raw) (what a campaign keeps for every duel of the ruleset), and
 # folded_stats(block) with FOLDED_LABEL (the stats the sheet folds away unless asked, and what
-# to call them: PF2e's untrained skills).
-OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL")
+# to call them: PF2e's untrained skills), setup_fields(kind) (the SETUP fields that matter in
+# that kind: the set-up form shows only those) and setup_defaults(kind, sheets by side) (what
+# the set-up form fills in from the chosen characters' sheets: their weapon).
+OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
+            "setup_fields", "setup_defaults")
 
 
 def missing(module: ModuleType) -> list[str]:

@@ -1,11 +1,10 @@
 """Play sessions: planning one, its page with its duels, and setting up a duel in it."""
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.commands import START_FIELDS
 from tracker.web import form_data, service
+from tracker.web.duel_setup import asked, setup_page, side_errors
 from tracker.web.rejections import shows_form
 from tracker.workspace import SESSION_FIELDS
 
@@ -71,24 +70,16 @@ def update(session_id):
 def _duel_form(form, rejected, session_id):
     db = get_db()
     session = queries.session(db, session_id)
-    campaign = queries.campaign(db, session["campaign_id"])
-    ruleset = form.get("ruleset") if form.get("ruleset") in rules.RULESETS else campaign["ruleset"]
-    # The set-up form has a field per side where the rules speak of each duelist.
-    errors = {name.replace("duelist_", "side_"): message for name, message in rejected.fields.items()} \
-        if rejected else {}
-    return render_template("sessions/new_duel.html", session=session, campaign=campaign,
-                           characters=queries.characters(db, campaign["id"]), ruleset=rules.get(ruleset),
-                           start_fields=START_FIELDS, form=form, errors=errors)
+    return setup_page(queries.campaign(db, session["campaign_id"]), session, form, side_errors(rejected),
+                      422 if rejected else 200)[0]
 
 
 @bp.get("/sessions/<session_id>/duels/new")
 def new_duel(session_id):
-    """Show the duel set-up form for a ruleset."""
+    """Show the duel set-up form, narrowed to the chosen ruleset and kind."""
     db = get_db()
-    campaign = queries.campaign(db, queries.session(db, session_id)["campaign_id"])
-    ruleset = request.args.get("ruleset", "")
-    # The campaign's own settings for the ruleset (its insult table…) pre-fill the terms.
-    return _duel_form({**campaign["rules"].get(ruleset, {}), "ruleset": ruleset}, None, session_id)
+    session = queries.session(db, session_id)
+    return setup_page(queries.campaign(db, session["campaign_id"]), session, asked())
 
 
 @bp.post("/sessions/<session_id>/duels")

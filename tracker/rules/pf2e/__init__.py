@@ -18,7 +18,7 @@ from .fold import evolve
 from .invariants import invariants
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from .setup import SETUP, start
+from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
 from .sheet import FOLDED_LABEL, STATS, TRACKS, folded_stats, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
@@ -32,7 +32,7 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
 # setting "a rest restores all HP", off by default).

@@ -16,7 +16,7 @@ from .fold import evolve
 from .invariants import invariants
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from .setup import SETUP, start
+from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 from .terms import KINDS, NAME, TITLE
@@ -49,4 +49,4 @@ __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DE
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
-           "RECOVERIES", "recover"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults"]

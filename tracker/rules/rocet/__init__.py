@@ -17,7 +17,7 @@ from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
 from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from tracker.rules.rocet.setup import SETUP, start
+from tracker.rules.rocet.setup import SETUP, setup_defaults, setup_fields, start
 from tracker.rules.rocet.recovery import RECOVERIES, recover
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
@@ -31,4 +31,4 @@ __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "va
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS",
            "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
-           "RECOVERIES", "recover"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
