@@ -69,3 +69,32 @@ def test_a_session_is_edited_from_its_page(app, client):
                                                           "expected_version": "1"})
     assert done.status_code == 302
     assert "Session 2: Dusk" in client.get(f"/sessions/{session}").text
+
+
+def test_a_duplicate_name_in_the_campaign_asks_for_confirmation(app, client):
+    campaign, _ = setup_duel(client)
+    before = count_events(app)
+    asked = client.post(f"/campaigns/{campaign}/characters", data={"name": " inés ", "rank": "pj", "coin.hp": "7"})
+    assert asked.status_code == 200 and count_events(app) == before
+    assert "This campaign already has a character called" in asked.text and 'name="duplicate_ok"' in asked.text
+    assert 'value=" inés "' in asked.text or 'value="inés"' in asked.text.replace(" inés ", "inés")
+    confirmed = client.post(f"/campaigns/{campaign}/characters", data={"name": "Inés", "rank": "pj", "coin.hp": "7",
+                                                                        "duplicate_ok": "true"})
+    assert confirmed.status_code == 302 and count_events(app) == before + 1
+    renamed = client.post(f"/characters/{LOPE}/edit", data={"name": "Inés", "rank": "pj", "coin.hp": "9",
+                                                            "expected_version": "1"})
+    assert renamed.status_code == 200 and "already has a character called" in renamed.text
+
+
+def test_the_sheet_folds_untrained_pf2e_skills_and_shows_the_default_ruleset_first(app, client):
+    campaign = client.post("/campaigns", data={"name": "Absalom", "ruleset": "pf2e"}).headers["Location"].rsplit("/", 1)[1]
+    data = {"name": "Seelah", "rank": "pj", "pf2e.level": "3", "pf2e.hp_max": "40", "pf2e.ac": "19",
+            "pf2e.attack_bonus": "9", "pf2e.damage": "1d8+4", "pf2e.intimidation": "7",
+            "pf2e.intimidation_rank": "trained", "coin.hp": "5"}
+    seelah = client.post(f"/campaigns/{campaign}/characters", data=data).headers["Location"].rsplit("/", 1)[1]
+    sheet = client.get(f"/characters/{seelah}").text
+    assert sheet.index("<h2>Pathfinder 2e</h2>") < sheet.index("<h2>Coin test duel</h2>")
+    shown, folded = sheet.split("Show the 12 hidden entries (untrained skills)")
+    assert "Intimidation modifier" in shown.split("<h2>Pathfinder 2e</h2>")[1]
+    assert "Deception modifier" not in shown.split("<h2>Pathfinder 2e</h2>")[1] and "Deception modifier" in folded
+    assert 'class="bar ok"' in sheet and "HP 40/40" in text_of(sheet)  # the colour says how full, the number too
