@@ -236,7 +236,7 @@ def test_a_duelist_at_0_pg_can_be_confirmed_unconscious_in_a_clock_duel(client):
     duel = start(client, pg_b="5", cards="physical")
     act(client, duel, "PlayTurn", card_a=EP, card_b=EA, dice_a="8 7", dice_b="1 2")
     html = page(client, duel)
-    assert "Optional: playing the next turn lets it lapse." in html
+    assert "Optional: playing the next turn records it as declined." in html
     assert forms(html)[:3] == ["DealDamage", "DeclineDamage", "PlayTurn"]
     act(client, duel, "DealDamage")
     html = page(client, duel)
