@@ -283,3 +283,15 @@ def recap_link_ids(db, session_id: str) -> list[str]:
     """The session's player-recap links in force."""
     return [row[0] for row in db.execute("SELECT link_id FROM player_links WHERE kind = 'recap'"
                                          " AND target = ? AND revoked = 0 ORDER BY link_id", [session_id])]
+
+
+def last_chosen(db, kind: str, character_ids: list[str]) -> dict[str, str]:
+    """Each character's latest fact of ``kind`` (their usual choice: the last one used), by the
+    duel's start and the round, for a form to offer it first."""
+    if not character_ids:
+        return {}
+    marks = ", ".join("?" * len(character_ids))
+    rows = db.execute(f"SELECT f.character_id, f.subject FROM history_facts f JOIN history_duels d"
+                      f" ON d.duel_id = f.duel_id WHERE f.kind = ? AND f.character_id IN ({marks})"
+                      " ORDER BY d.started, f.round, f.seq", [kind, *character_ids]).fetchall()
+    return dict(rows)  # the last row of each character wins

@@ -17,6 +17,12 @@ from tracker.web.rejections import shows_form
 bp = Blueprint("duel_setup", __name__)
 
 
+@bp.app_template_global()
+def last_chosen(kind: str, character_ids) -> dict:
+    """Each character's usual choice of a statistic's ``kind`` (the last one used), for a form's default."""
+    return queries.last_chosen(get_db(), kind, list(character_ids))
+
+
 def setup_page(campaign: dict, session: dict | None, form: dict, errors: dict | None = None, status: int = 200,
                action: str = ""):
     """The set-up form (the whole page, or the form alone for htmx), narrowed to its ruleset and kind."""

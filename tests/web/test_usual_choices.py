@@ -1,0 +1,23 @@
+"""A PF2e duelist's usual initiative skill (the last one they used) comes checked on the next
+initiative form, in a later duel too; a duelist with no past picks their own."""
+import re
+
+from tests.web.test_pf2e_pages import Play, start, table  # noqa: F401 (the table fixture)
+
+
+def checked_skill(page: str, duelist: str) -> str | None:
+    form = re.search(rf'name="duelist" value="{duelist}">(.*?)</form>', page, re.S).group(1)
+    found = re.search(r'name="skill" value="(\w+)" checked', form)
+    return found.group(1) if found else None
+
+
+def test_the_last_initiative_skill_used_is_the_next_default(client, table):  # noqa: F811
+    first = start(client, table, "Seelah", "Baron Vex", kind="combat")
+    play = Play(client, first)
+    assert checked_skill(play.page(), table["Seelah"]) is None
+    play.do("RollInitiative", duelist=table["Seelah"], skill="intimidation", dice_roll=12)
+    play.do("RollInitiative", duelist=table["Baron Vex"], skill="deception", dice_roll=5)
+    second = Play(client, start(client, table, "Seelah", "Baron Vex", kind="combat"))
+    page = second.page()
+    assert checked_skill(page, table["Seelah"]) == "intimidation"
+    assert checked_skill(page, table["Baron Vex"]) == "deception"
