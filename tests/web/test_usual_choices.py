@@ -21,3 +21,14 @@ def test_the_last_initiative_skill_used_is_the_next_default(client, table):  # n
     page = second.page()
     assert checked_skill(page, table["Seelah"]) == "intimidation"
     assert checked_skill(page, table["Baron Vex"]) == "deception"
+
+
+def test_a_condition_is_set_and_removed_by_hand_on_the_duel_page(app, client, table):  # noqa: F811
+    play = Play(client, start(client, table, "Seelah", "Baron Vex", kind="combat"))
+    assert "Add or remove a condition by hand" in play.page()
+    play.do("SetCondition", duelist=table["Baron Vex"], condition="frightened", value=2, reason="a roar")
+    assert "Baron Vex is frightened 2 (set by hand: a roar)." in play.text()
+    refused = play.do("SetCondition", status=422, duelist=table["Baron Vex"], condition="frightened", value=2)
+    assert 'id="e-SetCondition-value">Baron Vex is already frightened 2<' in refused.text
+    play.do("SetCondition", duelist=table["Baron Vex"], condition="frightened", value=0)
+    assert "Baron Vex is no longer frightened (set by hand)." in play.text()

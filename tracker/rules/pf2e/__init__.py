@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tracker.rules.duel import whole_suffix
 
-from . import samples
+from . import conditions, samples
 from .commands import COMMANDS
 from .decide import decide
 from .describe import describe
