@@ -112,3 +112,13 @@ def test_a_retraction_is_restored_from_its_event_page(app, client):
     assert response.status_code == 302
     assert "Restored (this retraction taken back) by" in client.get(f"/events/{retraction}").text
     assert "Turn 1: 6 vs 1." in client.get(f"/duels/{duel}").text
+
+
+def test_an_undo_names_an_action_of_its_own_duel(app, client):
+    _, duel = setup_duel(client)
+    played(client, duel, [(6, 1)])
+    before = count_events(app)
+    for position in ("1", "abc", "999"):
+        response = client.post(f"/duels/{duel}/undo", data={"position": position, "expected_version": "2"})
+        assert response.status_code == 422 and "not an action of this duel" in response.text
+    assert count_events(app) == before

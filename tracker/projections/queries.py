@@ -186,6 +186,12 @@ def log_entry(db, position: int) -> dict | None:
     return next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
 
 
+def stream_of(db, position: int) -> str | None:
+    """The stream the event at ``position`` belongs to (None if there is no such event)."""
+    row = db.execute("SELECT stream FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else None
+
+
 def event_position(db, stream: str, version: int) -> int | None:
     """Where a stream's event stands in the whole log (None if there is no such event)."""
     row = db.execute("SELECT position FROM events WHERE stream = ? AND version = ?", [stream, version]).fetchone()

@@ -34,6 +34,9 @@ def _correct(duel_id: str, command: str, done: str):
     """Send the retraction or the restore, then show the duel (the fragment for htmx)."""
     queries.duel(get_db(), duel_id)  # a 404 before anything else
     form = form_data()
+    position = form.get("position")
+    if not str(position or "").isdigit() or queries.stream_of(get_db(), int(position)) != f"duel-{duel_id}":
+        return _render(duel_id, 422, {"__all__": "That is not an action of this duel: nothing was undone."}, "undo", form)
     try:
         service().handle({"type": command, "position": form.get("position"), "reason": form.get("reason", ""),
                           "expected_version": form.get("expected_version"), "command_id": form.get("command_id")})
