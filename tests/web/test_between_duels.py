@@ -98,3 +98,13 @@ def test_the_sheet_folds_untrained_pf2e_skills_and_shows_the_default_ruleset_fir
     assert "Intimidation modifier" in shown.split("<h2>Pathfinder 2e</h2>")[1]
     assert "Deception modifier" not in shown.split("<h2>Pathfinder 2e</h2>")[1] and "Deception modifier" in folded
     assert 'class="bar ok"' in sheet and "HP 40/40" in text_of(sheet)  # the colour says how full, the number too
+
+
+def test_a_party_with_nobody_to_rest_is_told_so_on_the_session_page(app, client):
+    campaign = client.post("/campaigns", data={"name": "Empty", "ruleset": "coin"}).headers["Location"].rsplit("/", 1)[1]
+    session = client.post(f"/campaigns/{campaign}/sessions", data={"number": "1", "date": "2026-11-29",
+                                                                   "title": "Alone"}).headers["Location"].rsplit("/", 1)[1]
+    before = count_events(app)
+    response = client.post(f"/sessions/{session}/rest")
+    assert response.status_code == 422 and count_events(app) == before
+    assert "nobody to rest: the campaign has no PJ" in response.text and "Session 1: Alone" in response.text

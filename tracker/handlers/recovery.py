@@ -11,7 +11,6 @@ import dataclasses
 
 from tracker import rules, workspace
 from tracker.commands import AdjustTrack, RecoverCharacter, RestParty
-from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
@@ -97,7 +96,7 @@ def rest_party(service: Service, command: RestParty) -> Outcome:
     campaign_id = session["campaign_id"]
     resting = queries.party_of(service.db, campaign_id, command.session_id)
     if not resting:
-        raise NotFound("nobody to rest: the campaign has no PJ and nobody duelled in this session")
+        raise Refused("nobody to rest: the campaign has no PJ and nobody duelled in this session")
     first = None
     with write_transaction(service.db):
         for index, character in enumerate(resting):
@@ -112,7 +111,7 @@ def rest_party(service: Service, command: RestParty) -> Outcome:
                     return outcome
                 first = first or outcome
     if first is None:
-        raise NotFound("nobody to rest: no one in the party has a sheet")
+        raise Refused("nobody to rest: no one in the party has a sheet")
     return first
 
 
