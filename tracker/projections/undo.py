@@ -34,6 +34,7 @@ def last_action(db, duel_id: str) -> dict | None:
         return None
     group.reverse()
     return {"position": group[0]["position"], "lines": [line["summary"] for line in group],
+            "versions": [line["version"] for line in group],
             "ends": any(line["type"] in ("DuelWon", "DuelDrawn", "DuelYielded", "DuelDisqualified", "DuelAbandoned")
                         for line in group)}
 
