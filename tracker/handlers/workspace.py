@@ -106,7 +106,10 @@ def restore(service: Service, command: RestoreRetraction) -> Outcome:
         kind = replay.category(target.stream)
         recorded = service.store.read_stream(target.stream)
         past = replay.replay(kind, recorded)
-        return workspace.decide_restore(target.version, target.type, replay.standing_after(past, recorded, target.version),
+        if target.type == replay.RETRACTION and target.event.scope == "legacy":
+            raise Refused("a retraction recorded before retractions named what they carried cannot be restored")
+        return workspace.decide_restore(target.version, target.type,
+                                        replay.standing_after(past, recorded, target.version),
                                         set(past.taken), command.reason)
 
     return service.append(target.stream, target.campaign_id, command.expected_version, command, decide)
