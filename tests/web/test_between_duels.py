@@ -19,6 +19,7 @@ def test_a_rest_from_the_sheet_gives_points_back_on_a_line_linked_to_its_event(a
     assert response.status_code == 302
     sheet = client.get(f"/characters/{INES}").text
     assert "HP 7/9" in text_of(sheet)
+    assert "A duel in progress keeps the points it started with" in sheet  # the coin duel still runs
     line = re.search(r'<a href="(/streams/character-id0002/2)">Rest</a>', sheet)
     assert line, sheet
     event = client.get(line.group(1), follow_redirects=True).text
