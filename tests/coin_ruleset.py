@@ -5,7 +5,7 @@ from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
-from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
+from tracker.rules.contract import Fact, Headline, HistoryFacts, Recovered, Recovery, Statistic, Step, within_max
 
 NAME = "coin"
 TITLE = "Coin test duel"
@@ -136,6 +136,14 @@ def invariants(state):
 
 def secrets(state):
     return []
+
+
+# A rest gives back 3 HP (a test rule, so a partial recovery is exercised too).
+RECOVERIES = {"rest": Recovery("Rest", "[assumed] A rest gives back 3 HP (a test rule).")}
+
+
+def recover(kind, stats, current, settings, values, dice):
+    return Recovered(within_max(TRACKS, stats, current, {"HP": 3}))
 
 
 def history_facts(state, events):

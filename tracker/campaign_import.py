@@ -87,6 +87,8 @@ class _Copy:
         if line.version == 1:
             self.ids[key] = self.new_id()
         data = rewrite(line.type, line.current_data, self._fresh)
+        if line.type == "RetractionRestored":
+            data = {**data, "version": self._version(line.stream, data["version"])}
         if line.type == "EventRetracted":
             data = {**data, "version": self._version(line.stream, data["version"]),
                     "consequences": [self._version(line.stream, v) for v in data.get("consequences", ())]}

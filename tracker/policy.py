@@ -89,6 +89,11 @@ POLICY: dict[str, Rule] = {
     "StartDuel": rule("duel", TEAM, EVERYWHERE),
     "NoteDuel": rule("duel", TEAM, EVERYWHERE, "the GM's note on a duel or one of its moments"),
     "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
+    "RestoreRetraction": rule("campaign character session duel", TEAM, EVERYWHERE,
+                              "on the retraction's stream; only while nothing stands after it"),
+    "RecoverCharacter": rule("character", TEAM, EVERYWHERE),
+    "AdjustTrack": rule("character", TEAM, EVERYWHERE),
+    "RestParty": rule("character", TEAM, EVERYWHERE, "a rest on each resting character's stream, in one transaction"),
     DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE}, "only the commands of that duel's ruleset"),
 }
 

@@ -115,6 +115,48 @@ class SessionEdited:
 
 
 @event
+class CharacterRecovered:
+    """A character recovered between duels by their ruleset's rule: a rest, a treatment.
+
+    ``changes`` holds the points each track really regained, decided once from the character's
+    points at that moment (negative when a treatment went wrong); ``rolls`` every die the rule
+    rolled; ``result`` the check's degree when it had one. ``session_id`` is set when the whole
+    party rested at the end of that session."""
+
+    REFERENCES = {"session_id": "session"}
+
+    ruleset: str
+    recovery: str  # a key of the ruleset's RECOVERIES: "rest", "treat_wounds"
+    changes: dict  # track -> points regained
+    rolls: tuple = ()
+    result: str = ""
+    session_id: str = ""
+
+
+@event
+class TrackAdjusted:
+    """The GM changed one of a character's tracks by hand, saying why (healed by the cleric,
+    a forgotten +2): positive gives points back, negative takes them."""
+
+    ruleset: str
+    track: str
+    amount: int
+    reason: str
+
+
+@event
+class RetractionRestored:
+    """A retraction made by mistake was taken back: what it retracted stands again.
+
+    ``version`` is the retraction's version in this same stream. Only the last thing standing in
+    its stream can be restored (nothing later was decided without what it took back), so the
+    stream returns exactly to the state it had before the retraction."""
+
+    version: int
+    reason: str = ""
+
+
+@event
 class EventRetracted:
     """Logged events were taken back: every projection behaves as if they never happened.
 
@@ -267,12 +309,35 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
     if isinstance(ev, CharacterEdited):
         return update(state, name=ev.name, rank=ev.rank, player=ev.player, notes=ev.notes,
                       stats=dict(ev.stats or {}))
+    if isinstance(ev, (CharacterRecovered, TrackAdjusted)):
+        return update(state, changes=state.get("changes", []) + _track_changes(ev, at))
     if isinstance(ev, SessionPlanned):
         return {"id": ev.session_id, "campaign_id": ev.campaign_id, "number": ev.number,
                 "date": ev.date, "title": ev.title, "notes": ev.notes}
     if isinstance(ev, SessionEdited):
         return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
     raise TypeError(f"not a workspace event: {type(ev).__name__}")
+
+
+def _track_changes(ev: Any, at: int) -> list[dict]:
+    """The sheet's lines for a recovery or an adjustment: one per track it changed."""
+    if isinstance(ev, TrackAdjusted):
+        return [{"at": at, "ruleset": ev.ruleset, "track": ev.track, "amount": ev.amount,
+                 "kind": "adjustment", "note": ev.reason}]
+    label = _recovery_label(ev.ruleset, ev.recovery)
+    return [{"at": at, "ruleset": ev.ruleset, "track": track, "amount": amount, "kind": ev.recovery,
+             "note": label + (f" ({ev.result.replace('_', ' ')})" if ev.result else "")}
+            for track, amount in ev.changes.items()]
+
+
+def _recovery_label(ruleset: str, kind: str) -> str:
+    module = rules.RULESETS.get(ruleset)
+    found = getattr(module, "RECOVERIES", {}).get(kind)
+    return found.label if found else kind
+
+
+def _signed(changes: dict) -> str:
+    return ", ".join(f"{amount:+d} {track}" for track, amount in changes.items() if amount) or "nothing to restore"
 
 
 def describe(state: dict | None, ev: Any) -> str:
@@ -289,6 +354,14 @@ def describe(state: dict | None, ev: Any) -> str:
     if isinstance(ev, CharacterEdited):
         renamed = f" (was {state['name']})" if state and state["name"] != ev.name else ""
         return f"{ev.name}'s sheet was edited{renamed}."
+    if isinstance(ev, CharacterRecovered):
+        how = ", ".join(filter(None, [ev.result.replace("_", " "),
+                                      "rolled " + " ".join(map(str, ev.rolls)) if ev.rolls else ""]))
+        party = " with the party at the end of the session" if ev.session_id else ""
+        return (f"{state['name']}: {_recovery_label(ev.ruleset, ev.recovery)}{party} ({_title(ev.ruleset)}"
+                f"{'; ' + how if how else ''}): {_signed(ev.changes)}.")
+    if isinstance(ev, TrackAdjusted):
+        return f"{state['name']}'s {ev.track} adjusted by {ev.amount:+d}: {ev.reason}."
     if isinstance(ev, SessionPlanned):
         return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
     if isinstance(ev, SessionEdited):
@@ -306,6 +379,7 @@ def _title(ruleset: str) -> str:
 # --- retraction -------------------------------------------------------------------------
 
 UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted",
+                 "RetractionRestored",
                  "GMRegistered", "CoGMAdded", "CoGMRemoved", "PlayerLinkIssued", "PlayerLinkRevoked",
                  "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged", "GMLoggedOut",
                  "GMSessionsEnded", "CampaignOwnerAssigned"}
@@ -320,7 +394,8 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     if target_version in retracted:
         raise Refused("that event is already retracted")
     if target_type in UNRETRACTABLE:
-        what = {"EventRetracted": "a retraction", "DuelStarted": "the start of a duel (abandon the duel instead)"}
+        what = {"EventRetracted": "a retraction (restore it instead)",
+                "RetractionRestored": "a restore (retract the event again instead)", "DuelStarted": "the start of a duel (abandon the duel instead)"}
         raise Refused(f"cannot retract {what.get(target_type, 'a creation event')}: "
                       "later events stand on it")
     if any(kind == "DuelStarted" for _, kind in decided_with):
@@ -330,3 +405,18 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     consequences = tuple(sorted(taken - {target_version}))
     return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
                            consequences=consequences, scope="rewind" if carried else "event")]
+
+
+def decide_restore(retraction_version: int, retraction_type: str, standing_after: list[int], taken: set[int],
+                   reason: str) -> list:
+    """Restore a retraction, or refuse: only a retraction still in force, and only while nothing
+    standing was logged after it in its stream, so the stream returns to a state it really had
+    (the later events were decided without what it took back)."""
+    if retraction_type != "EventRetracted":
+        raise Refused("only a retraction can be restored")
+    if retraction_version not in taken:
+        raise Refused("this retraction was already restored")
+    if standing_after:
+        raise Refused("later events were logged after this retraction, on the state it left: "
+                      "restoring it would mix two pasts. Retract those first, then restore it")
+    return [RetractionRestored(version=retraction_version, reason=reason)]

@@ -17,7 +17,7 @@ from bench.driver import ENDINGS, random_value
 from tests.conftest import fixed_context
 from tracker import bootstrap, demo, rules
 from tracker.db import open_db
-from tracker.projections import engine, queries, schema
+from tracker.projections import engine, queries, schema, undo
 from tracker.rules.base import Invalid, Refused
 from tracker.store import dumps, write_transaction
 
@@ -131,6 +131,36 @@ class Duel(RuleBasedStateMachine):
                                  "expected_version": self.live()[0]})
         except Refused:
             pass  # decided with the opening deal, or a retraction itself
+
+    @rule(pick=st.floats(min_value=0, max_value=1, exclude_max=True))
+    def restore(self, pick):
+        """Restore any retraction in force: refused unless nothing stands after it."""
+        rows = self.db.execute("SELECT position FROM log_entries WHERE stream = ? AND type = 'EventRetracted'"
+                               " AND retracted_by IS NULL ORDER BY version", [self.stream]).fetchall()
+        if not rows:
+            return
+        try:
+            self.service.handle({"type": "RestoreRetraction", "position": rows[int(pick * len(rows))][0],
+                                 "expected_version": self.live()[0]})
+        except Refused:
+            pass  # something stands after it, or it predates retractions that name what they carry
+
+    @rule()
+    def undo_then_restore(self):
+        """The duel page's undo of the last action, then its restore: the duel stands as before."""
+        last = undo.last_action(self.db, self.duel)
+        if last is None:
+            return
+        _, before = self.live()
+        try:
+            retracted = self.service.handle({"type": "RetractEvent", "position": last["position"],
+                                             "expected_version": self.live()[0]})
+        except Refused:
+            return  # a history the rules could not have made without it (an old retraction's leftovers)
+        self.service.handle({"type": "RestoreRetraction", "position": retracted.events[0].position,
+                             "expected_version": self.live()[0]})
+        _, after = self.live()
+        assert after == before
 
     # --- a log the old rules wrote ------------------------------------------------------------
 

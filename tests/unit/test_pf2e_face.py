@@ -135,10 +135,10 @@ def test_every_event_type_round_trips():
 def test_actions_offer_only_legal_moves():
     d = Duel([fighter("v", "Valeros", "a"), fighter("e", "Ezren", "b", block=caster())], kind="mixed",
              victory="knockout")
-    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon", "SetCondition"]
     d.do(RollInitiative("v", "intimidation"), roll=[15])
     d.do(RollInitiative("e", "arcana"), roll=[10])
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert pf2e.progress(d.state) == "Round 1, Valeros's turn"
     d.do(Strike(), attack=[2])
     assert pf2e.actions(d.state)[:3] == ["Strike", "CastSpell", "Demoralize"]  # no more acting second

@@ -15,7 +15,7 @@ from tests.unit.test_pf2e_support import Duel, fighter
 def test_before_initiative_the_board_waits_for_both_rolls():
     d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b", rank="villano")])
     assert pf2e.progress(d.state) == "Round 1, initiative"
-    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon", "SetCondition"]
     b = board(d.state)
     assert (b["round"], b["phase"], b["turn"], b["order"], b["waiting_for"]) == (1, "initiative", "", [],
                                                                                ["Valeros", "Kyra"])
@@ -49,7 +49,7 @@ def test_the_gm_board_shows_skills_and_reactions_the_public_one_hides():
     view = pf2e.public(d.state)
     assert not set(SECRET_KEYS) & set(view)
     assert view["rolls"] == {"v": {"total": 23}, "k": {"total": 13}} and view["waiting"] is False
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     c = choices(d.state)
     assert (c["turn"], c["turn_name"], c["strike_number"], c["targets"]) == ("v", "Valeros", 1, [{"id": "k", "name": "Kyra"}])
     assert c["reactions"] == [{"value": "sense_weakness", "label": "Sense Weakness"}]
@@ -72,7 +72,7 @@ def test_conditions_show_on_the_board():
 def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter():
     d = spell_duel()
     d.do(CastSpell("Force Barrage", 1, "occult", damage=1))
-    assert pf2e.actions(d.state) == ["DuelingCounter", "DeclineCounter", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["DuelingCounter", "DeclineCounter", "Yield", "Disqualify", "Abandon", "SetCondition"]
     gm = board(d.state)
     assert gm["pending"] == ("Force Barrage (occult, rank 1) waits: an opponent focused on that tradition "
                              "may use Dueling Counter.")
@@ -88,7 +88,7 @@ def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter
 
 def test_a_spellcasting_duel_offers_spells_not_strikes():
     d = spell_duel()
-    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "OtherAction", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "OtherAction", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert choices(d.state)["slots"] == ["1", "2"]
 
 

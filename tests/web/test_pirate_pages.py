@@ -69,7 +69,7 @@ class Page:
 
 
 def test_the_set_up_page_shows_the_insult_table_as_editable_lines(client, table):
-    page = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pirate").text
+    page = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pirate&kind=wit").text
     area = re.search(r'<textarea id="f-insults" name="insults"[^>]*>(.*?)</textarea>', page, re.S)
     assert area, "the insult table is a textarea"
     lines = html.unescape(area.group(1)).splitlines()

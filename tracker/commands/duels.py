@@ -25,7 +25,9 @@ START_FIELDS = (
 @dataclass(frozen=True)
 class StartDuel(Command):
     """``duelists`` pairs a character id with its side; ``setup`` is what the ruleset reads to
-    set the duel up (the whole form, or the JSON body's ``setup`` object)."""
+    set the duel up (the whole form, or the JSON body's ``setup`` object). Without a
+    ``session_id``, the duel goes into the ``campaign_id``'s session of today, planned on the fly
+    when there is none."""
 
     session_id: str
     ruleset: str
@@ -34,17 +36,19 @@ class StartDuel(Command):
     challenger: str
     duelists: tuple[tuple[str, str], ...]
     setup: Mapping[str, Any]
+    campaign_id: str = ""  # only for a duel outside any planned session
 
     @classmethod
     def parse(cls, raw):
-        session_id = key(raw.get("session_id"), "session_id")
+        today = not raw.get("session_id") and raw.get("campaign_id")
+        session_id = "" if today else key(raw.get("session_id"), "session_id")
         name = raw.get("ruleset")
         if not isinstance(name, str) or name not in rules.RULESETS:
             raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
         common = parse_fields(START_FIELDS, raw)
         setup = raw.get("setup") if isinstance(raw.get("setup"), dict) else raw
         return cls(session_id, name, common["stakes"] or "", common["judge"] or "", common["challenger"] or "",
-                   _duelists(raw), setup)
+                   _duelists(raw), setup, key(raw["campaign_id"], "campaign_id") if today else "")
 
 
 def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -5,7 +5,7 @@
 duel's ruleset.
 """
 
-from tracker.handlers import accounts, duels, sessions, workspace
+from tracker.handlers import accounts, duels, recovery, sessions, workspace
 
 HANDLERS = {
     "CreateCampaign": workspace.create_campaign,
@@ -16,6 +16,10 @@ HANDLERS = {
     "PlanSession": workspace.plan_session,
     "EditSession": workspace.edit_session,
     "RetractEvent": workspace.retract,
+    "RestoreRetraction": workspace.restore,
+    "RecoverCharacter": recovery.recover_character,
+    "AdjustTrack": recovery.adjust_track,
+    "RestParty": recovery.rest_party,
     "StartDuel": duels.start_duel,
     "NoteDuel": duels.note_duel,
     "RegisterGM": accounts.register_gm,

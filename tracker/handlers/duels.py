@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from tracker import rules
 from tracker.commands import DuelCommand, NoteDuel, StartDuel, expected
 from tracker.errors import NotFound
@@ -11,10 +13,16 @@ from tracker.rules.dice import Dice
 from tracker.rules.duel import DuelNoted
 from tracker.rules.fields import parse_command
 from tracker.services import Outcome, Service
+from tracker.store import write_transaction
 
 
 def start_duel(service: Service, command: StartDuel) -> Outcome:
-    """Start a duel in a session, its ruleset deciding its first events."""
+    """Start a duel in a session (today's, planned on the fly, when none is named), its ruleset
+    deciding its first events."""
+    if not command.session_id:
+        with write_transaction(service.db):  # the session is planned only if the duel starts
+            session_id = todays_session(service, command.campaign_id)
+            return start_duel(service, dataclasses.replace(command, session_id=session_id))
     session = service.existing(f"session-{command.session_id}")
     module = rules.get(command.ruleset)
     duelists = _duelists(service, module, session["campaign_id"], command.duelists)
@@ -36,6 +44,19 @@ def start_duel(service: Service, command: StartDuel) -> Outcome:
         f"duel-{duel_id}", session["campaign_id"], 0, command,
         lambda _: module.start(header, setup, duelists, dice)
     )
+
+
+def todays_session(service: Service, campaign_id: str) -> str:
+    """The campaign's session dated today, or a new one planned for today (numbered after the last)."""
+    service.existing(f"campaign-{campaign_id}")
+    today = service.context.now()[:10]
+    found = queries.session_on(service.db, campaign_id, today)
+    if found:
+        return found["id"]
+    number = queries.last_session_number(service.db, campaign_id) + 1
+    planned = service.handle({"type": "PlanSession", "campaign_id": campaign_id, "number": number, "date": today,
+                              "title": f"Duels of {today}"})
+    return planned.key
 
 
 def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[str, str], ...]) -> list[dict]:
@@ -71,8 +92,9 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
 def _current(service: Service, module, character_id: str, stats: dict | None) -> dict:
     """Each track's current value: its maximum less the running total of persisting wounds."""
     lost = queries.lost_points(service.db, character_id)
+    # Never above the maximum: a wound healed by a rest and retracted later gives nothing back twice.
     return {
-        t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
+        t["track"]: (stats or {}).get(t["max_stat"], 0) - max(lost.get(t["track"], 0) if t["persists"] else 0, 0)
         for t in module.TRACKS
     }
 

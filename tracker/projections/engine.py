@@ -17,7 +17,7 @@ from tracker.projections import history, replay, schema
 from tracker.projections.replay import category, fold
 from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore, Recorded, dumps, loads
-from tracker.workspace import EventRetracted
+from tracker.workspace import EventRetracted, RetractionRestored
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
@@ -69,6 +69,11 @@ class Projector:
             after = past.state
             summary = self._retraction_summary(rec, ev, past.taken[rec.version])
             self._mark(rec.stream, rec.position, past.taken[rec.version])
+        elif isinstance(ev, RetractionRestored):
+            self.flush_log()
+            past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
+            after = past.state
+            summary = self._restore(rec, ev)
         else:
             try:
                 if (rec.stream, replay.decision(rec)) in self.left_out:
@@ -107,6 +112,19 @@ class Projector:
         self.db.conn.executemany(
             "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
             [(position, stream, version) for version in versions])
+
+    def _restore(self, rec: Recorded, ev: RetractionRestored) -> str:
+        """Put back the log lines the restored retraction had marked, mark the retraction itself
+        as taken back by the restore, and say what stands again."""
+        row = self.db.execute("SELECT position, summary FROM log_entries WHERE stream = ? AND version = ?",
+                              [rec.stream, ev.version]).fetchone()
+        retraction, said = row if row else (None, "a retraction")
+        self.db.execute("UPDATE log_entries SET retracted_by = NULL WHERE stream = ? AND retracted_by = ?",
+                        [rec.stream, retraction])
+        self.db.execute("UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
+                        [rec.position, rec.stream, ev.version])
+        what = said.removeprefix("Retracted: ")
+        return f"Restored: {what}" + (f" — {ev.reason}" if ev.reason else "")
 
     def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> str:
         row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
@@ -151,7 +169,7 @@ def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
 
 
 def _log_category(kind: str, type_name: str) -> str:
-    return "correction" if type_name == "EventRetracted" else kind
+    return "correction" if type_name in replay.CORRECTIONS else kind
 
 
 def _subjects(stream: str, state: dict | None) -> list[str]:
@@ -205,6 +223,16 @@ def _write_character(db, key: str, version: int, s: dict) -> None:
                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                [key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
                 dumps(s["stats"]), version])
+    # Recoveries and adjustments give points back: they count against the track's running total
+    # of what was lost, taken out first and put in again, as a duel's wounds are.
+    _count(db, "track_totals", "character_id, track", "lost", 1,
+           db.execute("SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key]).fetchall())
+    db.execute("DELETE FROM track_changes WHERE character_id = ?", [key])
+    rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], c["note"], seq)
+            for seq, c in enumerate(s.get("changes", []))]
+    db.conn.executemany("INSERT INTO track_changes (character_id, campaign_id, ruleset, track, amount, at, kind,"
+                        " note, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    _count(db, "track_totals", "character_id, track", "lost", -1, [(key, r[3], r[4]) for r in rows])
 
 
 def _write_session(db, key: str, version: int, s: dict) -> None:

@@ -75,15 +75,15 @@ def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
     """The duel's events of these types, typed and upcast, without the retracted ones (as ``refold``)."""
     if not types:
         return []
-    marks = ", ".join("?" * (len(types) + 1))
+    marks = ", ".join("?" * (len(types) + 2))
     rows = db.execute(f"SELECT version, type, schema, data FROM events WHERE stream = ? AND version <= ?"
                       f" AND type IN ({marks}) ORDER BY version",
-                      [f"duel-{key}", version, *types, "EventRetracted"]).fetchall()
+                      [f"duel-{key}", version, *types, "EventRetracted", "RetractionRestored"]).fetchall()
     typed = [(v, t, from_data(t, loads(data), schema)) for v, t, schema, data in rows]
-    if any(t == "EventRetracted" and ev.scope == "legacy" for _, t, ev in typed):
+    if any((t == "EventRetracted" and ev.scope == "legacy") or t == "RetractionRestored" for _, t, ev in typed):
         # An old retraction is read as the rules read it now: what it carried, what no longer fits.
         gone = replay.replay("duel", EventStore(db).read_stream(f"duel-{key}", version)).gone
-        return [ev for v, t, ev in typed if t != "EventRetracted" and v not in gone]
+        return [ev for v, t, ev in typed if t not in replay.CORRECTIONS and v not in gone]
     retracted = {v for _, t, ev in typed if t == "EventRetracted" for v in ev.versions}
     return [ev for v, t, ev in typed if t != "EventRetracted" and v not in retracted]
 

@@ -80,22 +80,45 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
                 continue
             maximum = block.get(track["max_stat"], 0)
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
-                           "max": maximum, "current": maximum - lost.get(track["track"], 0)})
+                           "max": maximum, "current": maximum - max(lost.get(track["track"], 0), 0)})
     wounds = list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
                            " ON d.id = w.duel_id WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?",
                            [character_id, recent]))
     duels = list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
                           " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent]))
+    changes = list(db.query("SELECT * FROM track_changes WHERE character_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
+                            [character_id, recent]))
     record: dict[str, dict[str, int]] = {}
     for ruleset, result, count in db.execute(
             "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
         record.setdefault(ruleset, {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})[result] = count
-    return {"character": row, "tracks": tracks, "wounds": wounds, "duels": duels, "record": record,
-            "recent": recent}
+    return {"character": row, "tracks": tracks, "wounds": wounds, "changes": changes, "duels": duels,
+            "record": record, "recent": recent}
+
+
+def party_of(db, campaign_id: str, session_id: str) -> list[dict]:
+    """Who rests at the end of a session: the campaign's PJs and everyone who duelled in it."""
+    rows = list(db.query("SELECT * FROM characters WHERE campaign_id = ? AND (rank = 'pj' OR id IN"
+                         " (SELECT p.character_id FROM duelists p JOIN duels d ON d.id = p.duel_id"
+                         " WHERE d.session_id = ?)) ORDER BY name", [campaign_id, session_id]))
+    for row in rows:
+        row["stats"] = loads(row["stats"])
+    return rows
 
 
 def sessions(db, campaign_id: str) -> list[dict]:
     return list(db.query("SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number DESC", [campaign_id]))
+
+
+def session_on(db, campaign_id: str, date: str) -> dict | None:
+    """The campaign's session on that date (the highest numbered, when there are several)."""
+    return next(db.query("SELECT * FROM sessions WHERE campaign_id = ? AND date = ? ORDER BY number DESC LIMIT 1",
+                         [campaign_id, date]), None)
+
+
+def last_session_number(db, campaign_id: str) -> int:
+    row = db.execute("SELECT MAX(number) FROM sessions WHERE campaign_id = ?", [campaign_id]).fetchone()
+    return row[0] or 0
 
 
 def session(db, session_id: str) -> dict:
@@ -161,6 +184,12 @@ def log_types() -> list[str]:
 def log_entry(db, position: int) -> dict | None:
     """An event's line in the log: its summary and the retraction that took it back, if any."""
     return next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
+
+
+def stream_of(db, position: int) -> str | None:
+    """The stream the event at ``position`` belongs to (None if there is no such event)."""
+    row = db.execute("SELECT stream FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else None
 
 
 def event_position(db, stream: str, version: int) -> int | None:
@@ -273,3 +302,15 @@ def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dic
     return list(db.query("SELECT position, stream, version, type, category, summary, recorded_at, retracted_by"
                          " FROM log_entries WHERE campaign_id = ? AND position > ? ORDER BY position LIMIT ?",
                          [campaign_id, position, limit]))
+
+
+def last_chosen(db, kind: str, character_ids: list[str]) -> dict[str, str]:
+    """Each character's latest fact of ``kind`` (their usual choice: the last one used), by the
+    duel's start and the round, for a form to offer it first."""
+    if not character_ids:
+        return {}
+    marks = ", ".join("?" * len(character_ids))
+    rows = db.execute(f"SELECT f.character_id, f.subject FROM history_facts f JOIN history_duels d"
+                      f" ON d.duel_id = f.duel_id WHERE f.kind = ? AND f.character_id IN ({marks})"
+                      " ORDER BY d.started, f.round, f.seq", [kind, *character_ids]).fetchall()
+    return dict(rows)  # the last row of each character wins

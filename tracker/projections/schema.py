@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS wounds (
     track TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL, note TEXT NOT NULL,
     persists INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
 CREATE INDEX IF NOT EXISTS wounds_character ON wounds(character_id);
+CREATE TABLE IF NOT EXISTS track_changes (
+    character_id TEXT NOT NULL, campaign_id TEXT NOT NULL, ruleset TEXT NOT NULL, track TEXT NOT NULL,
+    amount INTEGER NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, note TEXT NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY (character_id, seq));
 CREATE TABLE IF NOT EXISTS log_entries (
     position INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, stream TEXT NOT NULL,
     version INTEGER NOT NULL, type TEXT NOT NULL, category TEXT NOT NULL,
@@ -69,7 +73,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
 """
 
 TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
-          "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects") + history.TABLES
+          "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
 
 
 def create(db) -> None:

@@ -58,7 +58,8 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
         return None
     version = recorded[-1].version
     retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
-    if any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
+    restored = any(rec.type == "RetractionRestored" for rec in recorded)
+    if restored or any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
         return replay.replay(engine.category(stream), recorded).state
     retracted = {v for ev in retractions for v in ev.versions}
     # A remembered state is only good if no retraction came after it (it would change the past).

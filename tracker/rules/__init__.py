@@ -29,11 +29,13 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
   recap's headline tells (``headline``);
 - ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
 - ``samples.py``: two sample duellists, set-ups and a scripted duel, for tests, benches and the demo.
+- ``recovery.py``: ``RECOVERIES`` and ``recover``, how a character gets points back between duels
+  (every ruleset has a ``rest``; each rule marked [base] or [assumed] as the rules page marks it).
 
 Its page templates live in ``templates/duels/<NAME>/``.
 
 Anything else in a package is a helper of one game (Rocèt's ``effects``, the pirate ``rolls``,
-PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``). What every
+PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``, ``conditions``). What every
 ruleset shares lives beside them: ``base`` (the refusals), ``fields`` (form fields and commands
 built from them), ``dice`` (the dice tray), ``dice_expr`` (damage expressions), ``state``
 (copying a state), ``legal`` (legal actions as data) and ``duel`` (the common events, endings and

@@ -8,6 +8,7 @@ from typing import Any
 from tracker import commands as workspace_commands
 from tracker import rules
 from tracker.commands import duels as duel_commands
+from tracker.commands import workspace
 from tracker.rules.fields import LARGEST_INT, Field
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
@@ -42,8 +43,10 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
                      "title": TEXT, "notes": TEXT}),
     "RetractEvent": (("position", "expected_version"),
                      {"position": {"type": "integer", "minimum": 1}, "expected_version": VERSION, "reason": TEXT}),
-    "StartDuel": (("session_id", "ruleset", "duelists"),
-                  {"session_id": ID, "ruleset": {"enum": []},  # filled from the registry
+    "StartDuel": (("ruleset", "duelists"),
+                  {"session_id": {**ID, "description": "the session it belongs to (or campaign_id)"},
+                   "campaign_id": {**ID, "description": "a duel outside any planned session: today's session"},
+                   "ruleset": {"enum": []},  # filled from the registry
                    "duelists": {"type": "array", "items": {
                        "type": "object", "required": ["character_id", "side"],
                        "properties": {"character_id": ID, "side": {"enum": ["a", "b"]}}}},
@@ -98,6 +101,15 @@ def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...
 
 
 WORKSPACE["NoteDuel"] = _fielded(("duel_id", "text"), duel_commands.NOTE_FIELDS, duel_id=ID)
+WORKSPACE["RestoreRetraction"] = _fielded(("position", "expected_version"), workspace.RETRACT_FIELDS,
+                                          expected_version=VERSION)
+WORKSPACE["RecoverCharacter"] = _fielded(
+    ("character_id", "ruleset"), workspace.RECOVER_FIELDS, character_id=ID, expected_version=VERSION,
+    **{"dice": {"description": "the recovery's dice as rolled (its ruleset's commands page)"},
+       "server_roll": BOOLEAN})
+WORKSPACE["AdjustTrack"] = _fielded(("character_id", "ruleset", "track", "amount", "reason"), workspace.ADJUST_FIELDS,
+                                    character_id=ID, expected_version=VERSION)
+WORKSPACE["RestParty"] = (("session_id",), {"session_id": ID})
 
 def _command(name: str, required, properties: dict, description: str = "") -> dict:
     return {"type": "object", "required": ["type", *required], "description": description,

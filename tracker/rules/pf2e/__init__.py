@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tracker.rules.duel import whole_suffix
 
-from . import samples
+from . import conditions, samples
 from .commands import COMMANDS
 from .decide import decide
 from .describe import describe
@@ -19,8 +19,9 @@ from .invariants import invariants
 from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from .setup import SETUP, start
-from .sheet import STATS, TRACKS, validate_stats
+from .setup import SETUP, setup_defaults, setup_fields, start
+from .recovery import RECOVERIES, REST_SETTING, recover
+from .sheet import FOLDED_LABEL, STATS, TRACKS, folded_stats, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
 from .view import actions, assumptions, progress, public
@@ -31,4 +32,17 @@ retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+
+# What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
+# setting "a rest restores all HP", off by default).
+CAMPAIGN_SETTINGS = (REST_SETTING,)
+
+
+def validate_campaign_settings(raw) -> dict:
+    """The campaign's PF2e settings, checked."""
+    from tracker.rules.fields import parse_fields
+
+    return parse_fields(CAMPAIGN_SETTINGS, raw)
+

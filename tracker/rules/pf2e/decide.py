@@ -7,7 +7,7 @@ from tracker.rules.dice import Dice
 from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, handled_by, require_running
 
 from . import commands as c
-from . import ending, maneuvers, rounds, spells, strikes
+from . import conditions, ending, maneuvers, rounds, spells, strikes
 
 HANDLERS = {
     c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
@@ -29,6 +29,8 @@ def decide(state: dict, command, dice: Dice) -> list:
     if isinstance(command, c.EscalateToCombat):
         return ending.escalate(state, command)
     require_running(state)
+    if isinstance(command, conditions.SetCondition):  # a fix by hand, whatever the table waits for
+        return conditions.decide(state, command)
     if isinstance(command, Disqualify):
         return ending.disqualify(state, command)
     if isinstance(command, (Yield, Abandon)):

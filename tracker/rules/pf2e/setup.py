@@ -63,3 +63,22 @@ def hp_at_start(duelist: dict) -> int:
 
 def judge_name(state: dict) -> str:
     return state.get("judge") or "the GM"
+
+
+# --- the set-up form, narrowed to the kind of duel chosen --------------------------------------
+
+COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "penalty", "no_poison")
+COMBAT_FIELDS = ("melee_only", "no_reach", "attack_penalty")
+SPELL_FIELDS = ("item_level_cap", "banned_spells", "counteract_with")
+KIND_FIELDS = {"combat": COMBAT_FIELDS, "spellcasting": SPELL_FIELDS, "mixed": COMBAT_FIELDS + SPELL_FIELDS}
+
+
+def setup_fields(kind: str) -> tuple[Field, ...]:
+    """The set-up fields that matter in this kind of duel (the others keep their defaults)."""
+    wanted = COMMON_FIELDS + KIND_FIELDS.get(kind, COMBAT_FIELDS)
+    return tuple(f for f in SETUP if f.name in wanted)
+
+
+def setup_defaults(kind: str, sheets) -> dict:
+    """Nothing to fill from the sheets: a PF2e duel reads the Strike from them when it starts."""
+    return {}

@@ -32,7 +32,13 @@ def progress(state: dict) -> str:
 
 
 def actions(state: dict) -> list[str]:
-    """The commands legal right now."""
+    """The commands legal right now: the table's, then a condition set by hand (any time it runs)."""
+    legal = _legal(state)
+    return legal if state.get("outcome") else legal + ["SetCondition"]
+
+
+def _legal(state: dict) -> list[str]:
+    """The commands the table's moment allows."""
     if state.get("outcome"):
         return [] if state["escalated"] else ["EscalateToCombat"]
     endings = ["Yield", "Disqualify", "Abandon"]

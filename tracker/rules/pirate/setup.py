@@ -132,3 +132,28 @@ def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
             found.append(f"{by_side[side]['name']} has {pv} PV: {times} of {by_side[opponent]['name']}'s "
                          f"{weapon['name']} ({weapon['damage']}) can deal up to {most}: this duel can kill.")
     return found
+
+
+# --- the set-up form, narrowed to the kind of duel chosen --------------------------------------
+
+KIND_FIELDS = {
+    "sword": ("kind", "sword_victory", "hits", "weapon_a", "weapon_b"),
+    "pistol": ("kind", "weapon_a", "weapon_b", "distance", "second_a", "second_b", "shots", "bullet"),
+    "wit": ("kind", "wit_end", "exchanges", "tie", "insults"),
+}
+
+
+def setup_fields(kind: str) -> tuple[Field, ...]:
+    """The set-up fields that matter in this kind of duel (the others keep their defaults)."""
+    wanted = KIND_FIELDS.get(kind, KIND_FIELDS["sword"])
+    return tuple(f for f in SETUP if f.name in wanted)
+
+
+def setup_defaults(kind: str, sheets: Mapping[str, dict | None]) -> dict:
+    """Each side's first weapon of the duel's kind (a sword, a pistol), as the duel would pick it."""
+    defaults = {}
+    for side in ("a", "b"):
+        held = [w for w in ((sheets.get(side) or {}).get("weapons") or []) if w.get("kind") == kind]
+        if held:
+            defaults[f"weapon_{side}"] = held[0]["name"]
+    return defaults

@@ -18,7 +18,8 @@ from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.legal import legal_actions
 from tracker.rules.rocet.history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
 from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from tracker.rules.rocet.setup import SETUP, start
+from tracker.rules.rocet.setup import SETUP, setup_defaults, setup_fields, start
+from tracker.rules.rocet.recovery import RECOVERIES, recover
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
 from tracker.rules.rocet.view import actions, assumptions, beats, last_rolls, progress, public
@@ -30,4 +31,6 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS",
-           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
+

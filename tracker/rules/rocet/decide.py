@@ -56,8 +56,11 @@ def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
         if state["mode"] == "virtual" and cards[side] not in held["hand"]:
             raise Refused(f"{held['name']} has no {cards[side]} in hand (holds: {', '.join(held['hand'])})",
                           field=f"card_{side}")
-    events = [RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b)]
-    scratch = evolve(state, events[0], 0)
+    events = _lapsed(state)
+    events.append(RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b))
+    scratch = state
+    for ev in events:
+        scratch = evolve(scratch, ev, 0)
     for side in SIDES:
         scratch = _draw(scratch, side, dice, events)
     return events + _settle(scratch, cards, dice, ())
@@ -81,6 +84,16 @@ def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
         return [resolved, DuelWon(side=resolved.winner, ending=resolved.win,
                                   detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}")]
     return [resolved]
+
+
+def _lapsed(state: dict) -> list:
+    """Nothing lapses silently: damage still on offer when the next turn is played is recorded
+    as declined, in the same command, so the log and the recap say it was not dealt."""
+    pending = state["pending_damage"]
+    if not pending:
+        return []
+    return [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)),
+                                lapsed=True)]
 
 
 def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:

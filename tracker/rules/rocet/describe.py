@@ -47,6 +47,9 @@ def describe(state: dict | None, ev) -> str:
         return (f"{dealer['name']} deals {ev.amount} PG damage to {target['name']} ({how}): "
                 f"{after}/{target['pg_max']} PG{down}.")
     if isinstance(ev, RocetDamageDeclined):
+        if ev.lapsed:
+            return (f"{sides[ev.side]['name']} did not deal the damage on offer: the next turn was "
+                    "played, so it counts as declined.")
         return f"{sides[ev.side]['name']} chooses not to deal the damage on offer."
     if isinstance(ev, RocetDuelistFell):
         return f"{sides[ev.side]['name']} is {ev.condition}."

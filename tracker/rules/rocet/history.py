@@ -25,8 +25,9 @@ TURN_OPENERS = ("RocetCardsPlayed", "RocetTurnResolved")  # a command starting w
 
 def step_of(state: dict, event) -> Step:
     """A Rocèt turn is its own round: cards laid and resolved open the next turn; damage, a
-    discard or a fall belong to the turn just resolved."""
-    if type(event).__name__ in TURN_OPENERS:
+    discard or a fall belong to the turn just resolved. Damage that lapsed was recorded by the next
+    turn's cards, so it opens that turn."""
+    if type(event).__name__ in TURN_OPENERS or getattr(event, "lapsed", False):
         return Step(f"Turn {state['turn'] + 1}")
     return Step(f"Turn {state['turn']}" if state["turn"] else "Before the first turn")
 
