@@ -102,7 +102,7 @@ def connect(path: str) -> sqlite_utils.Database:
         conn.execute("PRAGMA journal_mode=WAL")
     # WAL with synchronous=NORMAL: a commit is written to the WAL but not flushed to the disk, so
     # an application crash loses nothing acknowledged, and a power cut may lose the last
-    # transactions (never the database's integrity). See docs/operations.md.
+    # transactions (never the database's integrity). See docs/architecture.md, § Durability.
     conn.execute("PRAGMA synchronous=NORMAL")
     # The WAL is copied back into the database (with the only fsync WAL at NORMAL does) every
     # CHECKPOINT_PAGES pages instead of SQLite's 1,000: a command writes a dozen pages (the event
