@@ -81,7 +81,7 @@ class Projector:
                 if (rec.stream, replay.decision(rec)) in self.left_out:
                     raise ImpossibleHistory("its command was left out")
                 after = fold(kind, before, ev, rec.version)
-                summary = _told(after, rec.version) or describe(kind, before, ev)
+                summary = (kind == "duel" and _told(after, rec.version)) or describe(kind, before, ev)
             except ImpossibleHistory:
                 self.duel_events.pop(rec.stream, None)
                 summary = _left_out_summary(kind, before, ev)
