@@ -22,10 +22,12 @@ import hashlib
 import hmac
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
 
+import orjson
+
 from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
 from tracker.projections.engine import rebuild
-from tracker.references import definitions, references
+from tracker.references import declares_ids, definitions, references
 from tracker.store import EventStore, dumps, insert_rows, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
@@ -218,25 +220,27 @@ class Check:
         if version != expected:
             raise BadLog(number, f"{stream} jumps to version {version!r}; expected {expected}")
         kind = item["type"]
-        if kind not in EVENT_TYPES:
+        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if cls is None:
             raise BadLog(number, f"unknown event type {kind!r}")
-        schema = item["schema"]
-        if not isinstance(schema, int) or not 1 <= schema <= EVENT_TYPES[kind].SCHEMA:
+        schema, data, metadata = item["schema"], item["data"], item["metadata"]
+        if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
             raise BadLog(number, f"unknown schema {schema!r} for {kind}")
-        if not isinstance(item["data"], dict) or not isinstance(item["metadata"], dict):
+        if not isinstance(data, dict) or not isinstance(metadata, dict):
             raise BadLog(number, "data and metadata must be objects")
-        if schema == EVENT_TYPES[kind].SCHEMA:
-            missing = _required(kind) - item["data"].keys()
-            if missing:
+        if schema == cls.SCHEMA:
+            if not _required(kind) <= data.keys():
+                missing = _required(kind) - data.keys()
                 raise BadLog(number, f"{kind} data does not fit its type: missing {', '.join(sorted(missing))}")
         else:
             try:  # an old shape: it must upcast to the current one
-                from_data(kind, item["data"], schema)
+                from_data(kind, data, schema)
             except Exception as problem:  # any shape the upcasters or the event class refuse
                 raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
         self.versions[stream] = version
-        return Line(number, position, stream, version, kind, schema, item["data"], item["metadata"],
-                    dumps(item["data"]), dumps(item["metadata"]))
+        return Line(number, position, stream, version, kind, schema, data, metadata,
+                    orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
+                    orjson.dumps(metadata, option=orjson.OPT_SORT_KEYS).decode())
 
     def _resolve(self, line: Line) -> None:
         """Every id the line refers to names a stream, link or token the file created by then."""
@@ -248,6 +252,8 @@ class Check:
         if campaign and self.keys.get(campaign) != "campaign":
             raise BadLog(line.number, f"its metadata puts it in campaign {campaign!r}, which this file does not "
                                       "create: a file may only refer to what it holds")
+        if not declares_ids(line.type):
+            return  # most events (a duel's turns) name nothing beyond their stream
         data = line.current_data
         for path, defined, value in definitions(line.type, data):
             if not isinstance(value, str) or not value:

@@ -38,6 +38,11 @@ def definitions(kind: str, data: dict) -> Iterator[tuple[str, str, Any]]:
 _DECLARED: dict[tuple[str, str], list] = {}
 
 
+def declares_ids(kind: str) -> bool:
+    """Whether the event type declares any id it refers to or brings into being."""
+    return bool(_declared(kind, "REFERENCES") or _declared(kind, "DEFINES"))
+
+
 def _declared(kind: str, which: str) -> list[tuple[str, list[str], Any]]:
     """An event type's declared paths, split once (an import checks every line against them)."""
     found = _DECLARED.get((kind, which))
