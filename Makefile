@@ -49,7 +49,9 @@ mutation: install
 	done
 	$(BIN)/python tests/mutation/score.py
 
+# The benchmark also compares with the eventsourcing library, which only it needs (the bench extra).
 bench: install
+	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/run.py
 
 clean:

@@ -78,6 +78,7 @@ class Service:
         self.store = EventStore(db)
         self.context = context or Context()
         self.handlers = handlers
+        self._read: dict[str, tuple[int, dict | None]] = {}  # the states this command has read
 
     # --- the one way in --------------------------------------------------------------
 
@@ -93,7 +94,11 @@ class Service:
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": f"unknown command {kind!r}"})
-        return handler(self, command)
+        self._read = {}
+        try:
+            return handler(self, command)
+        finally:
+            self._read = {}
 
     def append(self, stream: str, campaign_id: str, expected: int | None, command: Command,
                decide: Callable[[dict | None], list]) -> Outcome:
@@ -107,7 +112,7 @@ class Service:
                 earlier = self.store.earlier_command(principal, command_id)
                 if earlier is not None:
                     return replay(earlier, kind, fingerprint)
-            version, state = self.state_of(stream)
+            version, state = self._state_in_transaction(stream)
             if expected is not None and expected != version:
                 raise Conflict(stream, expected, version)
             events = decide(state)
@@ -134,9 +139,22 @@ class Service:
         return self.state_of(stream)[0]
 
     def state_of(self, stream: str) -> tuple[int, dict | None]:
-        """A stream's version and folded state, from the read model (no replay)."""
+        """A stream's version and folded state, from the read model (no replay); kept for the rest
+        of the command, so the handler's read and the append's do not decode it twice."""
         row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
-        return (row[0], loads(row[1])) if row else (self.store.version(stream), None)
+        found = (row[0], loads(row[1])) if row else (self.store.version(stream), None)
+        self._read[stream] = found
+        return found
+
+    def _state_in_transaction(self, stream: str) -> tuple[int, dict | None]:
+        """The state again once the write lock is held: the one the handler read when the stream
+        has not moved since (its version alone tells), else read anew."""
+        known = self._read.get(stream)
+        if known is not None and known[1] is not None:
+            row = self.db.execute("SELECT version FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            if row is not None and row[0] == known[0]:
+                return known
+        return self.state_of(stream)
 
     def existing(self, stream: str, campaign_id: str | None = None) -> dict:
         """The stream's state, or NotFound."""

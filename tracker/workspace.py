@@ -253,7 +253,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
     for name, module in rules.RULESETS.items():
         block = nested.get(name)
         if not isinstance(block, dict):
-            block = {f.name: raw.get(f"{name}.{f.name}") for f in module.STATS}
+            block = {field: raw.get(key) for field, key in _form_keys(name, module.STATS)}
         if block is not nested.get(name) and _untouched(module.STATS, block):
             continue
         try:
@@ -270,12 +270,34 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
 
 def _untouched(fields, block: Mapping[str, Any]) -> bool:
     """True when a form's stats block was left as the form showed it: blank or defaults."""
-    for f in fields:
-        value = block.get(f.name)
-        text = "" if value is None else str(value).strip().lower()
-        if text not in ("", str(f.default).lower() if f.default is not None else "", "false" if not f.default else ""):
+    for name, blank in _blanks(fields):
+        value = block.get(name)
+        if value is not None and str(value).strip().lower() not in blank:
             return False
     return True
+
+
+# Every command that names a character reads each ruleset's stats block: the form keys and what
+# counts as blank for each field are worked out once per ruleset, not once per command.
+# Each cache entry holds the fields it was made from: a ruleset registered again is seen anew.
+_KEYS: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
+_BLANKS: dict[int, tuple[Any, list[tuple[str, tuple[str, ...]]]]] = {}
+
+
+def _form_keys(ruleset: str, fields) -> list[tuple[str, str]]:
+    cached = _KEYS.get(ruleset)
+    if cached is None or cached[0] is not fields:
+        cached = _KEYS[ruleset] = (fields, [(f.name, f"{ruleset}.{f.name}") for f in fields])
+    return cached[1]
+
+
+def _blanks(fields) -> list[tuple[str, tuple[str, ...]]]:
+    cached = _BLANKS.get(id(fields))
+    if cached is None or cached[0] is not fields:
+        cached = _BLANKS[id(fields)] = (fields, [
+            (f.name, ("", str(f.default).lower() if f.default is not None else "", "false" if not f.default else ""))
+            for f in fields])
+    return cached[1]
 
 
 def parse_session(raw: Mapping[str, Any]) -> dict:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.driver import hand_fields, random_value
-from tests.conftest import logged_in, register_gm
+from tests.conftest import GM_ID, logged_in, register_gm
 from tracker import demo, rules, workspace
 from tracker.db import open_db
 from tracker.handlers import HANDLERS
@@ -380,6 +380,17 @@ def player_tokens(world):
         return [sign(link) for link in links]
 
 
+def import_job(world) -> str:
+    """A campaign import of the GM's, finished (its page sends the GM to the new campaign)."""
+    import time
+
+    from tracker.web import import_jobs
+
+    job = import_jobs.Job("fuzzjob", GM_ID, lines=10, done=20, campaign_id=world.campaign, ended_at=time.time())
+    import_jobs._jobs[job.id] = job
+    return job.id
+
+
 def real_path_values(world, tokens):
     """For each path parameter, values that name something real (of this GM or another)."""
     character = world.db.execute("SELECT id FROM characters WHERE campaign_id = ? LIMIT 1",
@@ -389,7 +400,8 @@ def real_path_values(world, tokens):
     return {"campaign_id": [world.campaign, world.other_campaign], "character_id": [character],
             "session_id": [world.session], "duel_id": duels, "position": ["1", str(position)],
             "version": ["1", "2"], "stream": [f"duel-{duels[0]}", f"campaign-{world.campaign}"],
-            "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"]}
+            "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"],
+            "job_id": [import_job(world)]}
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ without the retracted events, so every table behaves as if they never happened.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tracker import rules
 from tracker.projections import history, replay, schema
@@ -22,6 +22,7 @@ from tracker.workspace import EventRetracted, RetractionRestored
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
+READ_BATCH = 1000  # events a rebuild reads per query: more saves nothing, and large events weigh
 
 __all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
 
@@ -47,6 +48,11 @@ class Projector:
         self.subject_rows: list[tuple] = []
         self.position = 0
         self.left_out: set[tuple[str, int]] = set()  # commands left out after an old retraction
+        # A rebuild writes into empty tables: a stream written for the first time has no old rows
+        # to take back, and a duel whose every event went by here needs no read of the log for
+        # its history rows (its typed events are kept until it is written out).
+        self.written: set[str] = set()
+        self.duel_events: dict[str, tuple[tuple[int, str], list[tuple[int, str, Any]]]] = {}
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
@@ -65,6 +71,7 @@ class Projector:
         left_out = None  # the retraction this event is left out by (after an old retraction)
         if isinstance(ev, EventRetracted):
             self.flush_log()  # the retracted line may still be in the buffer
+            self.duel_events.pop(rec.stream, None)  # the history reads the log again, as refold does
             past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
             after = past.state
             summary = self._retraction_summary(rec, ev, past.taken[rec.version])
@@ -79,8 +86,9 @@ class Projector:
                 if (rec.stream, replay.decision(rec)) in self.left_out:
                     raise ImpossibleHistory("its command was left out")
                 after = fold(kind, before, ev, rec.version)
-                summary = describe(kind, before, ev)
+                summary = (kind == "duel" and _told(after, rec.version)) or describe(kind, before, ev)
             except ImpossibleHistory:
+                self.duel_events.pop(rec.stream, None)
                 summary = _left_out_summary(kind, before, ev)
                 # Only after an old retraction (replay raises otherwise): the whole command goes.
                 recorded = self.store.read_stream(rec.stream, rec.version)
@@ -95,6 +103,8 @@ class Projector:
         self.states[rec.stream] = (rec.version, after)
         self.dirty.add(rec.stream)
         meta = rec.metadata
+        if self.rebuilding and kind == "duel":
+            self._keep(rec, ev)
         self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
                               _log_category(kind, rec.type), summary, meta.get("recorded_at", ""),
                               meta.get("actor", ""), left_out))
@@ -106,6 +116,15 @@ class Projector:
         if self.rebuilding and len(self.states) > CACHED_STREAMS:
             self.flush()
             self.states.clear()
+            self.duel_events.clear()
+
+    def _keep(self, rec: Recorded, ev: Any) -> None:
+        """Keep a duel's typed events for its history rows, when this projector saw it start."""
+        if rec.version == 1:
+            self.duel_events[rec.stream] = ((rec.position, rec.metadata.get("recorded_at", "")), [])
+        kept = self.duel_events.get(rec.stream)
+        if kept is not None:
+            kept[1].append((rec.version, rec.type, ev))
 
     def _mark(self, stream: str, position: int, versions: Iterable[int]) -> None:
         """Mark the log lines of the events a retraction took back."""
@@ -149,7 +168,9 @@ class Projector:
         self.flush_log()
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
-            write_stream(self.db, stream, version, state)
+            fresh = self.rebuilding and stream not in self.written
+            write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream))
+            self.written.add(stream)
         self.dirty.clear()
         if self.position:
             self.db.conn.executemany(
@@ -168,6 +189,15 @@ def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
     return f"{text} (left out: it no longer fits the duel an old retraction rewound)"
 
 
+def _told(state: dict | None, version: int) -> str | None:
+    """The line a duel's fold already told for this event (``rules.duel.evolver`` adds each event's
+    ``describe`` to the state's history), so a rebuild does not describe every event twice."""
+    lines = state.get("history") if isinstance(state, dict) else None
+    if lines and isinstance(lines[-1], dict) and lines[-1].get("at") == version:
+        return lines[-1].get("text")
+    return None
+
+
 def _log_category(kind: str, type_name: str) -> str:
     return "correction" if type_name in replay.CORRECTIONS else kind
 
@@ -180,8 +210,11 @@ def _subjects(stream: str, state: dict | None) -> list[str]:
     return subjects
 
 
-def write_stream(db, stream: str, version: int, state: dict | None) -> None:
-    """Replace the read rows of one stream with what its state says."""
+def write_stream(db, stream: str, version: int, state: dict | None, fresh: bool = False,
+                 events: tuple | None = None) -> None:
+    """Replace the read rows of one stream with what its state says. ``fresh`` says the stream
+    has no rows yet (a rebuild's first write of it); ``events``, for a duel, its typed events
+    and where it started, when the caller holds them all."""
     kind = category(stream)
     key = stream.split("-", 1)[1]
     if state is None:
@@ -189,7 +222,10 @@ def write_stream(db, stream: str, version: int, state: dict | None) -> None:
     campaign_id = state.get("campaign_id", key if kind == "campaign" else "")
     db.execute("INSERT OR REPLACE INTO stream_states (stream, category, campaign_id, version, state)"
                " VALUES (?, ?, ?, ?, ?)", [stream, kind, campaign_id, version, dumps(state)])
-    WRITERS[kind](db, key, version, state)
+    if kind == "duel":
+        _write_duel(db, key, version, state, fresh, events)
+    else:
+        WRITERS[kind](db, key, version, state)
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
@@ -241,7 +277,7 @@ def _write_session(db, key: str, version: int, s: dict) -> None:
                [key, s["campaign_id"], s["number"], s["date"], s["title"], s["notes"], version])
 
 
-def _write_duel(db, key: str, version: int, s: dict) -> None:
+def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events: tuple | None = None) -> None:
     module = rules.get(s["ruleset"])
     outcome = s.get("outcome")
     title = " vs ".join(" & ".join(d["name"] for d in s["duelists"] if d["side"] == side)
@@ -253,10 +289,11 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
                 outcome and outcome["ending"], outcome["summary"] if outcome else "",
                 module.progress(s), version])
     results = outcome["results"] if outcome else {}
-    _count(db, "records", "character_id, ruleset, result", "count", -1,
-           db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ? AND result IS NOT NULL",
-                      [key]).fetchall())
-    db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
+    if not fresh:
+        _count(db, "records", "character_id, ruleset, result", "count", -1,
+               db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ?"
+                          " AND result IS NOT NULL", [key]).fetchall())
+        db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     db.conn.executemany(
         "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -266,10 +303,11 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
            [(d["id"], s["ruleset"], results[d["id"]]) for d in s["duelists"] if d["id"] in results])
 
     persists = {t["track"]: t["persists"] for t in module.TRACKS}
-    _count(db, "track_totals", "character_id, track", "lost", -1,
-           db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
-                      [key]).fetchall())
-    db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    if not fresh:
+        _count(db, "track_totals", "character_id, track", "lost", -1,
+               db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
+                          [key]).fetchall())
+        db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
     rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
              int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])]
     db.conn.executemany(
@@ -277,7 +315,7 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     _count(db, "track_totals", "character_id, track", "lost", 1,
            [(r[1], r[3], r[4]) for r in rows if r[7]])
-    history.write_duel(db, key, version, s)
+    history.write_duel(db, key, version, s, fresh, events)
 
 
 def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> None:
@@ -299,17 +337,24 @@ WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_cha
            "session": _write_session, "duel": _write_duel}
 
 
-def rebuild(db, store: EventStore) -> int:
-    """Drop every read model and fold the whole log again, streamed. Returns the events read."""
+def rebuild(db, store: EventStore, progress: Callable[[int], None] | None = None) -> int:
+    """Drop every read model and fold the whole log again, read in large ordered batches, the
+    indexes no fold reads built once at the end. Returns the events read; ``progress`` is told
+    how many events each batch held."""
     from tracker.store import write_transaction
 
     with write_transaction(db):
         schema.drop(db)
         schema.create(db)
+        schema.drop_late_indexes(db)
         projector = Projector(db, store, rebuilding=True)
         count = 0
-        for rec in store.read_all():
-            projector.apply(rec)
-            count += 1
+        for batch in store.read_batches(batch=READ_BATCH):
+            for rec in batch:
+                projector.apply(rec)
+            count += len(batch)
+            if progress is not None:
+                progress(len(batch))
         projector.flush()
+        schema.create(db)  # the late indexes, each built in one sort
     return count

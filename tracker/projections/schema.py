@@ -76,6 +76,16 @@ TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "playe
           "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
 
 
+# Indexes only reads use, never a fold: a rebuild drops them and builds each once, at the end.
+LATE_INDEXES = ("characters_campaign", "sessions_campaign", "duels_campaign", "duels_session", "duelists_character",
+                "wounds_character", "log_campaign", "log_campaign_category", "log_campaign_type") + history.LATE_INDEXES
+
+
+def drop_late_indexes(db) -> None:
+    for index in LATE_INDEXES:
+        db.execute(f"DROP INDEX IF EXISTS {index}")
+
+
 def create(db) -> None:
     # Statement by statement (not executescript, which commits): rebuild runs this in its transaction.
     for statement in READ_MODELS.split(";"):
