@@ -125,6 +125,11 @@ def secrets(state):
     return []
 
 
+def seen_by(state, audience):
+    """A coin duel holds no secret: every reader sees the whole state."""
+    return state
+
+
 def history_facts(state, events):
     """Each side's roll, and whether it hit (by how much)."""
     a, b = (duel.side_of(state, side)[0]["id"] for side in "ab")

@@ -107,6 +107,11 @@ class Ruleset(Protocol):
 
     def secrets(self, state: dict) -> list[str]: ...
 
+    def seen_by(self, state: dict, audience: str) -> dict:
+        """The state as one reader may see it ("gm", "seat:a", "seat:b", "display", "recap", "api"):
+        the one place a ruleset decides who sees which secret. Every page, fragment and JSON read
+        of a duel's state goes through it."""
+
     def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
 
     def retraction_carries(self, target: Any, later: Sequence[tuple[int, Any]]) -> Sequence[int]:
@@ -125,7 +130,12 @@ class Ruleset(Protocol):
 
 # Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent) and CAMPAIGN_SETTINGS with
 # validate_campaign_settings(raw) (what a campaign keeps for every duel of the ruleset).
-OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings")
+# Players' seats: SEAT_COMMANDS (command name -> (state, raw fields) -> the side it speaks for: the
+# only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
+# side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
+# without them has no seat commands: its seats only follow the duel.
+OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "SEAT_COMMANDS",
+            "seat_actions", "SEALED")
 
 
 def missing(module: ModuleType) -> list[str]:

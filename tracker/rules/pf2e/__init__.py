@@ -17,7 +17,7 @@ from .describe import describe
 from .fold import evolve
 from .invariants import invariants
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
-from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets, seen_by
 from .setup import SETUP, start
 from .sheet import STATS, TRACKS, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
@@ -30,4 +30,4 @@ retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "samples", "retraction_carries", "invariants"]

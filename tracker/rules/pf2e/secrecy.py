@@ -19,3 +19,12 @@ def secrets(state: dict) -> list[str]:
     found += [f"{names.get(who, who)}'s tradition focus: {focus}"
               for who, focus in sorted((state.get("focus") or {}).items()) if focus]
     return found
+
+
+def seen_by(state: dict, audience: str) -> dict:
+    """The state as one reader may see it: the GM's pages and the API everything, players the public state."""
+    if audience in ("gm", "api"):
+        return state
+    from tracker.rules.pf2e.view import public
+
+    return public(state)

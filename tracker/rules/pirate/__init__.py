@@ -15,7 +15,7 @@ from .events import PirateWorthinessMarked
 from .fold import evolve
 from .invariants import invariants
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
-from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets, seen_by
 from .setup import SETUP, start
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 from .terms import KINDS, NAME, TITLE
@@ -43,4 +43,4 @@ def validate_campaign_settings(raw) -> dict:
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts",
-           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "samples", "retraction_carries", "invariants"]
