@@ -19,11 +19,11 @@ from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword,
                                        ShareCampaign, UnshareCampaign)
 from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
 from tracker.commands.duels import START_FIELDS, DuelCommand, StartDuel
-from tracker.commands.workspace import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign,
+from tracker.commands.workspace import (ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter, EditCampaign,
                                         EditCharacter, EditSession, PlanSession, RetractEvent)
 from tracker.rules.base import Invalid
 
-__all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "Command",
+__all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "CloseSession", "Command",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
            "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
            "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
@@ -31,7 +31,7 @@ __all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "C
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
-    EditSession, RetractEvent, StartDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    EditSession, CloseSession, RetractEvent, StartDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 

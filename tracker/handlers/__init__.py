@@ -15,6 +15,7 @@ HANDLERS = {
     "EditCharacter": workspace.edit_character,
     "PlanSession": workspace.plan_session,
     "EditSession": workspace.edit_session,
+    "CloseSession": workspace.close_session,
     "RetractEvent": workspace.retract,
     "StartDuel": duels.start_duel,
     "RegisterGM": accounts.register_gm,

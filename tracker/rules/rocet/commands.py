@@ -43,6 +43,7 @@ class ChooseCard:
     turn: int | None = None
     dice: tuple | None = None
     server_roll = True  # a reveal the choice triggers rolls on the server (unless the GM types the dice)
+    ANY_VERSION = True  # two sides choose at once: ``turn``, not the stream's version, keeps a late tap out
 
 
 @command
