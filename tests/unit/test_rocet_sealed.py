@@ -5,11 +5,12 @@ import json
 
 import pytest
 
+from tracker import rules
 from tracker.rules import rocet
 from tracker.rules.duel import DuelWon
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.rocet.commands import ChooseCard, DeclineDamage, Discard, PlayTurn, RevealCards
-from tracker.rules.rocet.events import RocetCardChosen, RocetCardsPlayed, RocetTurnResolved
+from tracker.rules.rocet.events import RocetCardChosen, RocetCardsPlayed
 
 from tests.unit.test_rocet_duels import EA, EP, FINTA, INSULTO, TC, TRETA, Table, play, resolved
 
@@ -153,7 +154,5 @@ def test_a_winning_attack_offers_the_damage_to_the_winners_seat():
 
 def test_sealed_event_fields_are_masked_for_every_reader():
     data = {"turn": 1, "side": "a", "card": EA, "dice": [6, 5]}
-    assert rocet.secrecy.sealed_fields("RocetCardChosen", data) == {"turn": 1, "side": "a", "card": "sealed",
-                                                                     "dice": "sealed"}
-    assert rocet.secrecy.sealed_fields("RocetTurnResolved", {"card_a": EA}) == {"card_a": EA}
-    assert RocetTurnResolved  # the reveal carries the cards in the open
+    assert rules.sealed_view("RocetCardChosen", data) == {"turn": 1, "side": "a", "card": "sealed", "dice": "sealed"}
+    assert rules.sealed_view("RocetTurnResolved", {"card_a": EA}) == {"card_a": EA}  # the reveal is open

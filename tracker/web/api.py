@@ -1,7 +1,7 @@
 """The JSON API: one endpoint takes any command; every projection is readable as JSON."""
 from flask import Blueprint, g, request
 
-from tracker import policy
+from tracker import policy, rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.strictjson import BadJSON
@@ -26,7 +26,7 @@ def commands():
     return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
             "replayed": outcome.replayed,
             "events": [{"position": r.position, "stream": r.stream, "version": r.version,
-                        "type": r.type, "data": r.data} for r in outcome.events]}, 200 if outcome.replayed else 201
+                        "type": r.type, "data": rules.sealed_view(r.type, r.data)} for r in outcome.events]}, 200 if outcome.replayed else 201
 
 
 @bp.get("/campaigns")
@@ -60,8 +60,10 @@ def session(session_id):
 
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
-    """A duel's projection: its summary row and full state."""
-    return queries.duel(get_db(), duel_id)
+    """A duel's projection: its summary row and its state as the API may see it (nothing sealed)."""
+    row = queries.duel(get_db(), duel_id)
+    row["state"] = rules.get(row["ruleset"]).seen_by(row["state"], "api")
+    return row
 
 
 @bp.get("/campaigns/<campaign_id>/log")

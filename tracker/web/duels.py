@@ -15,8 +15,8 @@ bp = Blueprint("duels", __name__)
 def _render(duel_id, status=200, errors=None, failed=None, form=None, message=None):
     db = get_db()
     duel = queries.duel(db, duel_id)
-    state = duel["state"]
     module = rules.get(duel["ruleset"])
+    state = duel["state"] = module.seen_by(duel["state"], "gm")
     context = dict(duel=duel, state=state, ruleset=module, actions=module.actions(state),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
                    form=form or {}, message=message,

@@ -1,6 +1,7 @@
 """The campaign's event log: every event in plain language, filtered, paginated; retraction."""
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries, rewind
 from tracker.store import EventStore
@@ -43,7 +44,8 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     if recorded is None:
         raise NotFound("no such event")
     entry = queries.log_entry(db, position)
-    return render_template(template, event=recorded, summary=entry["summary"] if entry else "",
+    return render_template(template, event=recorded, data=rules.sealed_view(recorded.type, recorded.data),
+                           summary=entry["summary"] if entry else "",
                            retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),

@@ -34,7 +34,7 @@ def seen_by(state: dict, audience: str) -> dict:
         for side, duelist in shown["sides"].items():
             if not _may_see_hand(shown, audience, side):
                 duelist.pop("hand", None)
-        if audience != "gm" or _sealed_mode(shown):
+        if audience not in ("gm", "api") or _sealed_mode(shown):
             for deck in shown["decks"].values():
                 deck.pop("pile", None)
     return shown
@@ -55,12 +55,6 @@ def _may_see_hand(state: dict, audience: str, side: str) -> bool:
     if audience in ("gm", "api"):
         return not played_on_a_seat(state, side)
     return False
-
-
-def sealed_fields(event_type: str, data: dict) -> dict:
-    """An event's data as any reader may see it: sealed fields replaced by "sealed"."""
-    hidden = SEALED.get(event_type, ())
-    return {k: ("sealed" if k in hidden else v) for k, v in data.items()}
 
 
 def secrets(state: dict) -> list[str]:
