@@ -9,7 +9,7 @@ from tracker import rules
 from tracker.errors import Denied, NotFound
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duels, health, history, inputs,
-                         is_htmx, limits, log, player, recaps, rejections, sessions, theme, throttle, timetravel)
+                         is_htmx, limits, log, player, recaps, rejections, seat_links, seats, sessions, theme, throttle, timetravel)
 
 csrf = CSRFProtect()
 
@@ -20,7 +20,7 @@ def init_web(app: Flask) -> None:
     csrf.init_app(app)
     rejections.init_app(app)
     for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health, theme):
+                   player, seats, seat_links, api, health, theme):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)

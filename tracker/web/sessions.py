@@ -37,10 +37,13 @@ def create(campaign_id):
 def show(session_id):
     """Show a session and its duels."""
     db = get_db()
-    session = queries.session(db, session_id)
+    session = dict(queries.session(db, session_id), closed=queries.session_closed(db, session_id))
+    characters = queries.characters(db, session["campaign_id"])
     return render_template("sessions/show.html", session=session,
                            campaign=queries.campaign(db, session["campaign_id"]),
-                           duels=queries.duels_of_session(db, session_id))
+                           duels=queries.duels_of_session(db, session_id),
+                           player_characters=[c["id"] for c in characters if c["rank"] == "pj"],
+                           character_names={c["id"]: c["name"] for c in characters})
 
 
 def _duel_form(form, rejected, session_id):
