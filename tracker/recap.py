@@ -140,7 +140,7 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
     }
     if gm:
         duel["assumptions"] = list(module.assumptions(state))
-        duel["secrets"] = list(module.secrets(state))
+        duel["secrets"] = list(module.secrets(view))  # what the GM may see: never a seat's hand or sealed card
     return duel
 
 

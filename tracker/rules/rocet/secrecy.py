@@ -58,8 +58,10 @@ def _may_see_hand(state: dict, audience: str, side: str) -> bool:
 
 
 def secrets(state: dict) -> list[str]:
-    """The hands at the duel's end, in words (physical cards are in the players' own hands)."""
+    """The hands the state holds, in words (physical cards are in the players' own hands; a hand
+    ``seen_by`` took out, a player's on their seat, is not told)."""
     if state.get("mode") != "virtual":
         return []
-    return [f"{state['sides'][side]['name']}'s hand: {', '.join(state['sides'][side].get('hand') or []) or 'empty'}"
-            for side in sorted(state.get("sides", {}))]
+    sides = state.get("sides", {})
+    return [f"{sides[side]['name']}'s hand: {', '.join(sides[side]['hand']) or 'empty'}"
+            for side in sorted(sides) if "hand" in sides[side]]
