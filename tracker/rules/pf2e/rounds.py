@@ -9,29 +9,85 @@ from .fold import fold
 from .table import able, contenders, initiative_skills, is_npc, name, partner, turn_holder
 
 
+def sealed_choices(state: dict) -> bool:
+    """True when each duelist chooses their initiative skill in secret, rather than the GM recording it."""
+    return state["settings"].get("choices") == "sealed"
+
+
 def roll_initiative(state: dict, cmd, dice: Dice) -> list:
+    if sealed_choices(state):
+        raise Refused("in this duel each duelist chooses their skill in secret (on a seat, or the NPC's on "
+                      "this page): choose, then roll", field="skill")
+    return _rolled(state, cmd.duelist, cmd.skill, dice)
+
+
+def _rolled(state: dict, who: str, skill: str, dice: Dice) -> list:
+    """One duelist's initiative roll with their skill, and the round's order once everyone rolled."""
     if state["phase"] != "initiative":
         if state["kind"] == "spellcasting":
             raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
         raise Refused(f"initiative for round {state['round']} is already rolled")
-    who = cmd.duelist
     if who not in contenders(state):
         raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
     if who in state["rolls"]:
         raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
     allowed = initiative_skills(state["kind"])
-    if cmd.skill not in allowed:
+    if skill not in allowed:
         raise Refused(f"a {state['kind']} duel's initiative uses "
                       + ", ".join(s.capitalize() for s in allowed), field="skill")
     sheet = next(d["stats"] for d in state["duelists"] if d["id"] == who)
-    modifier = sheet[cmd.skill] - state["frightened"][who]
+    modifier = sheet[skill] - state["frightened"][who]
     die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
-    rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=cmd.skill, die=die,
+    rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=skill, die=die,
                                      modifier=modifier, total=die + modifier)
     after = fold(rolled, state, 0)
     if set(after["rolls"]) < set(contenders(after)):
         return [rolled]
     return [rolled, ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+
+
+def choose_skill(state: dict, cmd, dice: Dice) -> list:
+    """A sealed skill for this round's initiative; the last one chosen rolls them all (auto reveal)."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill", field="skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled", field="skill")
+    if cmd.round is not None and cmd.round != state["round"]:
+        raise Refused(f"that choice was for round {cmd.round}, and the duel is now at round {state['round']}: "
+                      "choose again", field="skill")
+    who = cmd.duelist
+    if who not in contenders(state):
+        raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+    if cmd.skill not in initiative_skills(state["kind"]):
+        raise Refused(f"a {state['kind']} duel's initiative uses "
+                      + ", ".join(s.capitalize() for s in initiative_skills(state["kind"])), field="skill")
+    chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill)
+    after = fold(chosen, state, 0)
+    if set(after["sealed"]) < set(contenders(after)) or state["settings"].get("reveal", "auto") != "auto":
+        return [chosen]
+    return [chosen] + _roll_sealed(after, dice)
+
+
+def reveal_skills(state: dict, cmd, dice: Dice) -> list:
+    """The GM rolls every sealed skill: the server's d20s or the table's."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled")
+    waiting = [name(state, who) for who in contenders(state) if who not in state.get("sealed", {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _roll_sealed(state, dice)
+
+
+def _roll_sealed(state: dict, dice: Dice) -> list:
+    events = []
+    for who in contenders(state):
+        rolled = _rolled(state, who, state["sealed"][who], dice)
+        for e in rolled:
+            state = fold(e, state, 0)
+        events += rolled
+    return events
 
 
 def order_tiers(state: dict) -> tuple:
