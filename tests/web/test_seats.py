@@ -232,3 +232,64 @@ def test_a_revoked_seat_or_a_closed_session_stops_at_once(client, anonymous, gm_
 def test_a_forged_seat_token_is_not_found(anonymous):
     assert anonymous.get("/seat/not-a-token").status_code == 404
     assert anonymous.post("/seat/not-a-token/do/ChooseCard", data={}).status_code == 404
+
+
+# --- Pathfinder 2e: the secret initiative skill and the reaction prompt on the seats -------------
+
+def pf2e_sealed(gm, npc=False):
+    from tests.web.test_display import FIGHTER
+
+    campaign = gm.handle({"type": "CreateCampaign", "name": "Absalom Nights", "ruleset": "pf2e"}).key
+    people = [gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": rank,
+                         "stats": {"pf2e": FIGHTER}}).key
+              for name, rank in (("Seelah", "pj"), ("Vex", "villano" if npc else "pj"))]
+    session = gm.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                         "date": "2026-11-29", "title": "The Grand Bazaar"}).key
+    duel = gm.handle({"type": "StartDuel", "session_id": session, "ruleset": "pf2e", "kind": "combat",
+                      "victory": "knockout", "choices": "sealed",
+                      "duelists": [{"character_id": people[0], "side": "a"},
+                                   {"character_id": people[1], "side": "b"}]}).key
+    return {"campaign": campaign, "session": session, "duel": duel, "people": people}
+
+
+def choose_skill(anonymous, seat, duel, who, skill, round_=1):
+    return anonymous.post(f"{seat}/do/ChooseSkill", headers={"HX-Request": "true"},
+                          data={"duel_id": duel, "duelist": who, "skill": skill, "round": round_, "command_id": "s1"})
+
+
+def test_pf2e_skills_are_chosen_sealed_on_the_seats_and_the_sidestep_answered_by_the_defender(
+        client, anonymous, gm_service):
+    duel = pf2e_sealed(gm_service)
+    d, (seelah, vex) = duel["duel"], duel["people"]
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    page = anonymous.get(seats[0]).text
+    assert "Choose your secret initiative skill for round 1." in page and "Intimidation +9" in page
+    answer = choose_skill(anonymous, seats[0], d, seelah, "intimidation")
+    assert "Your skill: <strong>Intimidation</strong>" in answer.text
+    reads = [client.get(f"/duels/{d}").text, anonymous.get(seats[1]).text, client.get(f"/api/duels/{d}").text,
+             client.get(f"/campaigns/{duel['campaign']}/log").text]
+    for text in reads:
+        assert "Seelah has chosen" in text or '"chosen"' in text
+        assert "Your skill: " not in text and '"skill": "intimidation"' not in text and "Intimidation</strong>" not in text
+    assert json.loads(reads[2])["state"]["sealed"] == {seelah: {}}
+    other = choose_skill(anonymous, seats[0], d, vex, "deception")
+    assert other.status_code == 403 and "only its own duelist" in other.text
+    answer = choose_skill(anonymous, seats[1], d, vex, "deception")  # everyone chose: the server rolls
+    assert "Revealed — round 1 initiative" in answer.text
+    state = gm_service.state_of(f"duel-{d}")[1]
+    assert {who: roll["skill"] for who, roll in state["rolls"].items()} == {seelah: "intimidation", vex: "deception"}
+    assert "(intimidation)" not in anonymous.get(seats[1]).text  # Vex never learns Seelah's skill
+    # The GM logs a Strike on the page; a hit waits for the defender's Deceptive Sidestep on their seat.
+    if state["turn"] == vex:  # Vex acts first: the GM ends his turn, and Seelah strikes him
+        gm_service.handle({"type": "EndTurn", "duel_id": d, "expected_version": gm_service.version(f"duel-{d}")})
+    seat = seats[1]  # Vex rolled Deception: his seat is offered Deceptive Sidestep
+    gm_service.handle({"type": "Strike", "duel_id": d, "expected_version": gm_service.version(f"duel-{d}"),
+                       "dice_attack": [12]})
+    prompt = anonymous.get(seat).text
+    assert "Use Deceptive Sidestep?" in prompt
+    assert "Sidestep" not in anonymous.get(seats[0]).text  # the attacker's seat learns nothing of it
+    used = anonymous.post(f"{seat}/do/DeceptiveSidestep", headers={"HX-Request": "true"},
+                          data={"duel_id": d, "server_roll": "true", "command_id": "r1",
+                                "expected_version": gm_service.version(f"duel-{d}")})
+    assert used.status_code == 200
+    assert "Pf2eSidestepUsed" in [r.type for r in gm_service.store.read_stream(f"duel-{d}")]
