@@ -293,3 +293,55 @@ def test_pf2e_skills_are_chosen_sealed_on_the_seats_and_the_sidestep_answered_by
                                 "expected_version": gm_service.version(f"duel-{d}")})
     assert used.status_code == 200
     assert "Pf2eSidestepUsed" in [r.type for r in gm_service.store.read_stream(f"duel-{d}")]
+
+
+# --- pirate wit duels: the insult and the words, chosen sealed on the seat ------------------------
+
+WORDS = "You fight like a dairy farmer."
+
+
+def wit_sealed(gm, npc=False):
+    from tests.web.test_pirate_pages import INES, LOPE
+
+    campaign = gm.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
+    people = [gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": rank,
+                         "stats": {"pirate": stats}}).key
+              for name, rank, stats in (("Inés", "pj", INES), ("Lope", "villano" if npc else "pj", LOPE))]
+    session = gm.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                         "date": "2026-11-29", "title": "The tavern"}).key
+    duel = gm.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                      "choices": "sealed", "exchanges": 3,
+                      "duelists": [{"character_id": people[0], "side": "a"},
+                                   {"character_id": people[1], "side": "b"}]}).key
+    return {"campaign": campaign, "session": session, "duel": duel, "people": people}
+
+
+def choose_insult(anonymous, seat, duel, side, insult, line=""):
+    return anonymous.post(f"{seat}/do/ChooseInsult", headers={"HX-Request": "true"},
+                          data={"duel_id": duel, "side": side, "insult": insult, "line": line, "round": 1,
+                                "command_id": "w1"})
+
+
+def test_a_wit_exchange_chosen_on_the_seats_quotes_the_words_only_once_thrown(client, anonymous, gm_service):
+    duel = wit_sealed(gm_service)
+    d = duel["duel"]
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    display = client.post(f"/duels/{d}/display-links")
+    assert display.status_code in (200, 302)
+    with gm_service.app.app_context():
+        token = sign(gm_service.db.execute("SELECT link_id FROM player_links WHERE kind = 'display'").fetchone()[0])
+    page = anonymous.get(seats[0]).text
+    assert "Choose your insult for exchange 1." in page and 'value="Burla ingeniosa"' in page
+    chosen = choose_insult(anonymous, seats[0], d, "a", "Burla ingeniosa", WORDS)
+    assert "Your insult: <strong>Burla ingeniosa</strong>" in chosen.text and WORDS in chosen.text
+    for text in (client.get(f"/duels/{d}").text, anonymous.get(seats[1]).text, client.get(f"/api/duels/{d}").text,
+                 client.get(f"/campaigns/{duel['campaign']}/log").text, anonymous.get(f"/play/{token}/display").text,
+                 client.get(f"/sessions/{duel['session']}/recap.md?audience=gm").text):
+        assert WORDS not in text and "Your insult: " not in text
+    assert "Inés has chosen." in anonymous.get(seats[1]).text
+    thrown = choose_insult(anonymous, seats[1], d, "b", "Insulto directo")
+    assert thrown.status_code == 200 and "Revealed — exchange 1" in thrown.text
+    quoted = f"“{WORDS}”"
+    assert quoted in html.unescape(client.get(f"/campaigns/{duel['campaign']}/log").text)
+    assert quoted in html.unescape(anonymous.get(f"/play/{token}/display").text)
+    assert quoted in client.get(f"/sessions/{duel['session']}/recap.md?audience=players").text
