@@ -155,3 +155,80 @@ def test_with_the_reveal_on_the_gms_press_the_gm_taps_once_per_turn(page, browse
         phone.context.close()
     service.db.close()
     print("\nRocèt on seats, reveal on the GM's press: GM interactions per turn 1, each player 1")
+
+
+def test_a_pf2e_round_with_both_secret_skills_and_the_sidestep_answered_on_the_defenders_phone(
+        page, browser, live_app):
+    from tests.web.test_display import FIGHTER
+
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    campaign = service.handle({"type": "CreateCampaign", "name": "Absalom Nights", "ruleset": "pf2e"}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": {"pf2e": FIGHTER}}).key for name in NAMES.values()]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "The Grand Bazaar"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pf2e", "kind": "combat",
+                           "victory": "knockout", "choices": "sealed",
+                           "duelists": [{"character_id": people[0], "side": "a"},
+                                        {"character_id": people[1], "side": "b"}]}).key
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    expect(page.locator(".pf2e-chosen")).to_contain_text("Inés is choosing on their seat")
+
+    tapped = time.perf_counter()
+    players["a"].get_by_role("button", name="Intimidation").click()
+    expect(players["b"].locator(".seat-rival")).to_contain_text("Inés has chosen.")
+    expect(page.locator(".pf2e-chosen")).to_contain_text("Inés has chosen.")
+    followed = time.perf_counter() - tapped
+    assert "Intimidation" not in page.locator(".pf2e-chosen").inner_text()
+    players["b"].get_by_role("button", name="Deception").click()  # everyone chose: the server rolls
+    for phone in players.values():
+        expect(phone.locator(".seat-revealed")).to_contain_text("Revealed — round 1 initiative")
+    expect(players["b"].locator("body")).not_to_contain_text("(intimidation)")  # Lope never learns it
+
+    # The GM strikes Lope for Inés on the desktop page; Lope's phone answers the Sidestep prompt.
+    if service.state_of(f"duel-{duel}")[1]["turn"] == people[1]:
+        page.get_by_role("button", name="End Lope’s turn").click()
+    expect(page.get_by_role("button", name="Strike")).to_be_visible()
+    page.locator("#Strike-dice_attack").fill("12")
+    page.get_by_role("button", name="Strike").click()
+    expect(players["b"].locator(".seat-status")).to_contain_text("Use Deceptive Sidestep?")
+    expect(players["a"].locator("body")).not_to_contain_text("Sidestep")
+    players["b"].get_by_role("button", name="Sidestep!").click()
+    expect(page.locator("#duel")).to_contain_text("Deceptive Sidestep")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print(f"\nPF2e on seats: one tap per secret skill, one tap for the Sidestep; "
+          f"'has chosen' reached the rival's phone and the GM page {followed * 1000:.0f} ms after the tap")
+
+
+def test_a_wit_exchange_with_the_insult_chosen_and_the_words_typed_on_the_phone(page, browser, live_app):
+    from tests.web.test_pirate_pages import INES, LOPE
+
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "The tavern"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                           "choices": "sealed", "exchanges": 3,
+                           "duelists": [{"character_id": people[0], "side": "a"},
+                                        {"character_id": people[1], "side": "b"}]}).key
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    words = "You fight like a dairy farmer."
+    players["a"].get_by_label("What you say").fill(words)
+    players["a"].get_by_role("button", name="Burla ingeniosa").click()
+    expect(players["a"].locator(".seat-status")).to_contain_text("Your insult: Burla ingeniosa")
+    expect(players["b"].locator(".seat-rival")).to_have_text("Inés has chosen.")
+    expect(page.locator(".pirate-chosen")).to_contain_text("Inés has chosen.")
+    assert words not in page.locator("body").inner_text() and words not in players["b"].locator("body").inner_text()
+    players["b"].get_by_role("button", name="Insulto directo").click()  # both chose: the exchange is thrown
+    expect(page.locator("#duel")).to_contain_text(f"“{words}”")
+    expect(players["b"].locator(".seat-revealed")).to_contain_text(f"Revealed — exchange 1")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print("\nWit on seats: one tap for the insult (words typed first), the exchange thrown with no GM tap")
