@@ -55,6 +55,16 @@ def phones(browser, seats) -> dict:
     return found
 
 
+def settled(service, duel: str, ready, seconds: float = 5.0) -> dict:
+    """The duel's state once ``ready(state)`` holds (a tap's request may still be on its way)."""
+    deadline = time.perf_counter() + seconds
+    while True:
+        state = service.state_of(f"duel-{duel}")[1]
+        if ready(state) or time.perf_counter() > deadline:
+            return state
+        time.sleep(.05)
+
+
 def test_a_whole_rocet_duel_chosen_on_two_phones_with_the_gm_watching(page, browser, live_app):
     service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
     session, duel = rocet_session(service)
@@ -93,11 +103,15 @@ def test_a_whole_rocet_duel_chosen_on_two_phones_with_the_gm_watching(page, brow
         expect(rival.locator(".seat-status")).to_contain_text(f"Choose your card for turn {turn}")
         rival.locator(".seat-ChooseCard button.seat-card").last.click()  # reveals both: no GM press
         count[second] += 1
+        state = settled(service, duel, lambda s: s["turn"] >= turn or s["outcome"])
+        expect(page.locator(".rocet-last caption")).to_contain_text(f"Turn {turn}:")
+        if state["outcome"]:
+            for side in "ab":
+                taps[side].append(count[side])
+            gm_taps.append(0)
+            break
         for side in "ab":
             expect(players[side].locator(".seat-revealed")).to_contain_text(f"Revealed — turn {turn}")
-        expect(page.locator(".rocet-last caption")).to_contain_text(f"Turn {turn}:")
-
-        state = service.state_of(f"duel-{duel}")[1]
         if state["pending_discard"]:
             loser = state["pending_discard"]
             expect(players[loser].locator(".seat-status")).to_contain_text("discard a card")
@@ -108,6 +122,7 @@ def test_a_whole_rocet_duel_chosen_on_two_phones_with_the_gm_watching(page, brow
             expect(players[winner].locator(".seat-status")).to_contain_text("deal the damage?")
             players[winner].locator(".seat-DealDamage button").first.click()
             count[winner] += 1
+        settled(service, duel, lambda s: not s["pending_discard"] and not s["pending_damage"])
         expect(page.locator("#duel")).to_contain_text(f"Turn {turn}")
         for side in "ab":
             taps[side].append(count[side])
