@@ -27,7 +27,7 @@ def test_a_sealed_skill_is_one_event_nobody_else_sees():
         view = pf2e.seen_by(d.state, reader)
         assert view["chosen"] == ["v"] and view["sealed"] == {"v": {}}, reader
         assert "intimidation" not in json.dumps({k: v for k, v in view.items() if k != "duelists"}), reader
-    assert pf2e.seen_by(d.state, "seat:a")["sealed"] == {"v": {"skill": "intimidation"}}
+    assert pf2e.seen_by(d.state, "seat:a")["sealed"] == {"v": {"skill": "intimidation", "die": 0}}
     assert rules.sealed_view("Pf2eSkillChosen", {"round": 1, "duelist": "v", "skill": "deception"})["skill"] == "sealed"
 
 
@@ -54,6 +54,25 @@ def test_the_gm_rolls_on_their_press_with_the_tables_d20s():
     assert pf2e.actions(d.state)[:2] == ["ChooseSkill", "RevealSkills"]
     events = d.do(RevealSkills(dice_roll=(15, 10)), roll=[15, 10])
     assert [e.total for e in events if type(e).__name__ == "Pf2eInitiativeRolled"] == [24, 17]
+
+
+def test_each_seat_types_its_own_d20_sealed_with_its_skill():
+    d = sealed(dice_by="seats")
+    assert "type the d20 you rolled" in d.refused(ChooseSkill("v", "intimidation"))
+    d.do(ChooseSkill("v", "intimidation", dice_roll=(15,)))
+    for reader in READERS:
+        assert "sealed_dice" not in pf2e.seen_by(d.state, reader) and pf2e.seen_by(d.state, reader)["sealed"] == {"v": {}}
+    assert pf2e.seen_by(d.state, "seat:a")["sealed"]["v"]["die"] == 15
+    events = d.do(ChooseSkill("k", "perception", dice_roll=(9,)))  # no server die: both typed on the seats
+    assert [(e.duelist, e.die, e.total) for e in events[1:3]] == [("v", 15, 24), ("k", 9, 17)]
+
+
+def test_the_tables_d20s_wait_for_the_gms_press():
+    d = sealed(dice_by="table")
+    d.do(ChooseSkill("v", "intimidation"))
+    assert len(d.do(ChooseSkill("k", "perception"))) == 1
+    assert "type another d20" in d.refused(RevealSkills())
+    assert len(d.do(RevealSkills(dice_roll=(15, 9)), roll=[15, 9])) == 3
 
 
 def test_what_a_sealed_duel_refuses():

@@ -42,10 +42,13 @@ class ChooseSkill:
 
     FIELDS = (Field("duelist", "Duelist", "character"),
               Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
-              Field("round", "For round", "int", required=False, minimum=1, maximum=100_000))
+              Field("round", "For round", "int", required=False, minimum=1, maximum=100_000),
+              Field("dice_roll", "Your d20", "dice", required=False,
+                    help="When each seat rolls its own: the d20 as it fell, sealed with the skill"))
     duelist: str
     skill: str
     round: int | None = None
+    dice_roll: tuple | None = None
     server_roll = True  # the roll the last choice triggers is the server's
     ANY_VERSION = True  # duelists choose at once: ``round``, not the stream's version, keeps a late tap out
 

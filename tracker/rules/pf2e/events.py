@@ -30,6 +30,7 @@ class Pf2eSkillChosen:
     round: int
     duelist: str
     skill: str
+    die: int = 0  # when each seat rolls its own: the d20 the duelist typed, sealed with the skill
 
 
 @event

@@ -35,7 +35,7 @@ def _started(event: DuelStarted) -> dict:
         slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
         expended={i: {} for i in ids},
         active=by_side if event.settings.get("teams") == "tag" else None,
-        pending=None, proposal=None, spells=[], penalty=None, escalated=None, sealed={},
+        pending=None, proposal=None, spells=[], penalty=None, escalated=None, sealed={}, sealed_dice={},
     )
     return state
 
@@ -160,7 +160,8 @@ def fold(event, state: dict, at: int) -> dict:
 
 @fold.register
 def _(e: ev.Pf2eSkillChosen, state, at):
-    return dict(state, sealed={**(state.get("sealed") or {}), e.duelist: e.skill})
+    return dict(state, sealed={**(state.get("sealed") or {}), e.duelist: e.skill},
+                sealed_dice={**(state.get("sealed_dice") or {}), e.duelist: e.die})
 
 
 @fold.register
@@ -168,8 +169,10 @@ def _(e: ev.Pf2eInitiativeRolled, state, at):
     reaction, focus = gains(state["kind"], stats(state, e.duelist), e.skill)
     roll = {"skill": e.skill, "die": e.die, "modifier": e.modifier, "total": e.total}
     sealed = {who: skill for who, skill in (state.get("sealed") or {}).items() if who != e.duelist}
+    dice = {who: die for who, die in (state.get("sealed_dice") or {}).items() if who != e.duelist}
     return dict(_with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
-                      focus={e.duelist: focus}, refocus={e.duelist: focus is not None}), sealed=sealed)
+                      focus={e.duelist: focus}, refocus={e.duelist: focus is not None}),
+                sealed=sealed, sealed_dice=dice)
 
 
 @fold.register

@@ -61,9 +61,15 @@ def choose_skill(state: dict, cmd, dice: Dice) -> list:
     if cmd.skill not in initiative_skills(state["kind"]):
         raise Refused(f"a {state['kind']} duel's initiative uses "
                       + ", ".join(s.capitalize() for s in initiative_skills(state["kind"])), field="skill")
-    chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill)
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and (len(cmd.dice_roll or ()) != 1 or not 1 <= cmd.dice_roll[0] <= 20):
+        raise Refused("type the d20 you rolled, e.g. 14", field="dice_roll")
+    chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill,
+                                die=cmd.dice_roll[0] if by_seat else 0)
     after = fold(chosen, state, 0)
-    if set(after["sealed"]) < set(contenders(after)) or state["settings"].get("reveal", "auto") != "auto":
+    settings = state["settings"]
+    if set(after["sealed"]) < set(contenders(after)) or settings.get("reveal", "auto") != "auto" \
+            or settings.get("dice_by") == "table":
         return [chosen]
     return [chosen] + _roll_sealed(after, dice)
 
@@ -81,6 +87,8 @@ def reveal_skills(state: dict, cmd, dice: Dice) -> list:
 
 
 def _roll_sealed(state: dict, dice: Dice) -> list:
+    if state["settings"].get("dice_by") == "seats":  # each seat's own d20, in the order they are rolled
+        dice = dice.with_typed({"roll": [state["sealed_dice"][who] for who in contenders(state)]})
     events = []
     for who in contenders(state):
         rolled = _rolled(state, who, state["sealed"][who], dice)

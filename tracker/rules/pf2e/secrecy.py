@@ -23,7 +23,7 @@ def secrets(state: dict) -> list[str]:
 
 # The fields of an event no reader is ever shown (the log's event pages, the API's answers): a skill
 # chosen in secret is rolled by the next Pf2eInitiativeRolled, which the GM may read.
-SEALED = {"Pf2eSkillChosen": ("skill",)}
+SEALED = {"Pf2eSkillChosen": ("skill", "die")}
 
 
 def seen_by(state: dict, audience: str) -> dict:
@@ -52,6 +52,9 @@ def seen_by(state: dict, audience: str) -> dict:
         mine_to_answer = (pending.get("kind") == "strike" and pending.get("target") in mine) or \
             (pending.get("kind") == "spell" and pending.get("caster") not in mine)
         shown["pending"] = pending if pending and mine_to_answer else None
-    shown["sealed"] = {who: ({"skill": skill} if who in mine else {}) for who, skill in sealed.items()}
+    dice = state.get("sealed_dice") or {}
+    shown.pop("sealed_dice", None)
+    shown["sealed"] = {who: ({"skill": skill, "die": dice.get(who, 0)} if who in mine else {})
+                       for who, skill in sealed.items()}
     shown["chosen"] = sorted(sealed)
     return shown

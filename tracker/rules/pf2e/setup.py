@@ -33,8 +33,11 @@ SETUP = (
                    ("sealed", "Each duelist in secret: players on their seats, NPCs on the GM's page")),
           help="Sealed: nobody, the GM included, sees a skill before every duelist has chosen."),
     Field("reveal", "Sealed skills are rolled", "choice", default="auto",
-          choices=(("auto", "as soon as every duelist has chosen (the server rolls)"),
-                   ("gm", "when the GM presses Roll (the server rolls, or the GM types the table's d20s)"))),
+          choices=(("auto", "as soon as every duelist has chosen"), ("gm", "when the GM presses Roll"))),
+    Field("dice_by", "Who rolls the sealed initiative", "choice", default="server",
+          choices=(("server", "The server rolls at the reveal"),
+                   ("seats", "Each seat types its own d20 with its skill"),
+                   ("table", "The GM types the table's d20s and rolls"))),
 )
 
 

@@ -6,7 +6,7 @@ from .setup import judge_name
 from .table import able, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
 
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "sealed")
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "sealed", "sealed_dice")
 
 
 def public(state: dict) -> dict:
