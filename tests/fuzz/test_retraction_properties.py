@@ -38,7 +38,8 @@ SETUPS = {
     + [{"kind": "wit", "wit_end": "points", "exchanges": 2, "choices": "sealed", "reveal": reveal}
        for reveal in ("auto", "gm")],
     "pf2e": [{"kind": kind} for kind in ("combat", "spellcasting", "mixed")]
-    + [{"kind": kind, "choices": "sealed", "reveal": reveal} for kind in ("combat", "mixed") for reveal in ("auto", "gm")],
+    + [{"kind": kind, "choices": "sealed", "reveal": reveal, "dice_by": dice_by} for kind in ("combat", "mixed")
+       for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],
 }
 PAIRS = {"rocet": (0, 1), "pirate": (2, 3), "pf2e": (4, 5)}
 
