@@ -154,3 +154,55 @@ def test_a_seat_is_refused_everything_but_its_own_choices(gm, path):
     assert gm.version(stream) == before
     seat.db.close()
     seat_b.db.close()
+
+
+def sealed_duel_of(service, ruleset: str) -> dict:
+    """Two player characters in a sealed PF2e or wit duel, each with a seat."""
+    from tests.web.test_display import FIGHTER
+    from tests.web.test_pirate_pages import INES, LOPE
+
+    sheets = {"pf2e": ({"pf2e": FIGHTER}, {"pf2e": FIGHTER}), "pirate": ({"pirate": INES}, {"pirate": LOPE})}
+    setup = {"pf2e": {"kind": "combat", "victory": "knockout"}, "pirate": {"kind": "wit", "exchanges": 3}}[ruleset]
+    campaign = service.handle({"type": "CreateCampaign", "name": "Race", "ruleset": ruleset}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": sheet}).key for name, sheet in zip(("Inés", "Lope"), sheets[ruleset])]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "Race"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": ruleset, "choices": "sealed",
+                           **setup, "duelists": [{"character_id": people[0], "side": "a"},
+                                                 {"character_id": people[1], "side": "b"}]}).key
+    seats = {side: service.handle({"type": "IssuePlayerLink", "kind": "seat", "target": session,
+                                   "character_id": who}).events[0].data["link_id"]
+             for side, who in zip("ab", people)}
+    return {"duel": duel, "people": dict(zip("ab", people)), "seats": seats}
+
+
+@pytest.mark.parametrize("ruleset, choice, revealed", [
+    ("pf2e", lambda side, who: {"type": "ChooseSkill", "duelist": who, "skill": "deception", "round": 1},
+     "Pf2eRoundOrdered"),
+    ("pirate", lambda side, who: {"type": "ChooseInsult", "side": side, "insult": "Insulto directo", "round": 1},
+     "PirateInitiativeRolled"),
+])
+def test_pf2e_and_wit_choices_locked_in_at_once_are_revealed_once(gm, path, ruleset, choice, revealed):
+    duel = sealed_duel_of(gm, ruleset)
+    services = {side: seat_service(path, duel["seats"][side]) for side in "ab"}
+    start, errors = threading.Barrier(2), []
+
+    def tap(side):
+        start.wait()
+        try:
+            services[side].handle({**choice(side, duel["people"][side]), "duel_id": duel["duel"],
+                                   "command_id": f"tap-{side}"})
+        except Exception as error:  # noqa: BLE001 (the test reports any failure of either thread)
+            errors.append(error)
+
+    threads = [threading.Thread(target=tap, args=(side,)) for side in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    kinds = types(gm, duel["duel"])
+    assert sum(kind.endswith("Chosen") for kind in kinds) == 2 and kinds.count(revealed) == 1
+    for service in services.values():
+        service.db.close()
