@@ -35,8 +35,8 @@ SETUPS = {
        for distance in (5, 40) for bullet in ("wounds", "no_damage")]
     + [{"kind": "wit", "wit_end": end, "exchanges": 2, "tie": tie}
        for end in ("points", "humiliation") for tie in ("sudden_death", "draw")]
-    + [{"kind": "wit", "wit_end": "points", "exchanges": 2, "choices": "sealed", "reveal": reveal}
-       for reveal in ("auto", "gm")],
+    + [{"kind": "wit", "wit_end": "points", "exchanges": 2, "choices": "sealed", "reveal": reveal, "dice_by": dice_by}
+       for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],
     "pf2e": [{"kind": kind} for kind in ("combat", "spellcasting", "mixed")]
     + [{"kind": kind, "choices": "sealed", "reveal": reveal, "dice_by": dice_by} for kind in ("combat", "mixed")
        for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],

@@ -25,7 +25,7 @@ def test_a_sealed_insult_and_its_line_are_seen_by_nobody_but_its_own_seat():
     for reader in ("gm", "api", "display", "recap", "seat:b"):
         view = pirate.seen_by(d.state, reader)  # the insult table itself is in the open, in the terms
         assert LINE not in json.dumps(view) and view["sealed"] == {"a": {}} and view["chosen"] == ["a"], reader
-    assert pirate.seen_by(d.state, "seat:a")["sealed"] == {"a": {"insult": "Burla ingeniosa", "line": LINE}}
+    assert pirate.seen_by(d.state, "seat:a")["sealed"] == {"a": {"insult": "Burla ingeniosa", "line": LINE, "die": 0}}
     assert rules.sealed_view("PirateInsultChosen", {"round": 1, "side": "a", "insult": "x", "line": "y"}) == \
         {"round": 1, "side": "a", "insult": "sealed", "line": "sealed"}
 
@@ -43,6 +43,25 @@ def test_both_chosen_throws_the_exchange_in_initiative_order_quoting_the_line():
     assert events[3].line == LINE and d.state["sealed"] == {}
     assert f"Inés tries Burla ingeniosa on Lope: “{LINE}”" in d.state["history"][-1]["text"]
     assert d.state["phase"] == "initiative" and d.state["round"] == 1
+
+
+def test_each_seat_types_its_insults_d20_and_the_server_rolls_the_rest():
+    d = sealed(dice_by="seats")
+    assert "type the d20 you rolled" in d.refused(ChooseInsult(side="a", insult="Burla ingeniosa")).reason
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa", dice=(19,)))
+    assert pirate.seen_by(d.state, "gm")["sealed"] == {"a": {}}
+    assert pirate.seen_by(d.state, "seat:a")["sealed"]["a"]["die"] == 19
+    # Typed here: initiative (Lope 18, Inés 3), then Lope's damage after his own d20 (2), Inés's damage.
+    events = d.run(ChooseInsult(side="b", insult="Insulto directo", dice=(2,)), b=[18], a=[3, 3])
+    traded = {e.side: e for e in events if type(e).__name__ == "PirateInsultTraded"}
+    assert (traded["a"].d20, traded["b"].d20) == (19, 2)
+
+
+def test_the_tables_dice_wait_for_the_gms_throw():
+    d = sealed(dice_by="table")
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa"))
+    assert len(d.run(ChooseInsult(side="b", insult="Insulto directo"))) == 1
+    assert len(d.run(ThrowInsults(), b=[18, 2], a=[3, 19, 3])) == 3
 
 
 def test_a_throw_on_the_gms_press_and_what_a_sealed_duel_refuses():
@@ -67,5 +86,5 @@ def test_the_gm_may_quote_the_words_when_recording_an_insult_and_retraction_unse
     s = sealed()
     s.run(ChooseInsult(side="a", insult="Provocación"))
     s.run(ChooseInsult(side="a", insult="Humillación"))
-    assert play(s.events[:-1])["sealed"] == {"a": {"insult": "Provocación", "line": ""}}
+    assert play(s.events[:-1])["sealed"] == {"a": {"insult": "Provocación", "line": "", "die": 0}}
     assert play(s.events[:-2])["sealed"] == {}

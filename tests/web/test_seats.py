@@ -345,3 +345,27 @@ def test_a_wit_exchange_chosen_on_the_seats_quotes_the_words_only_once_thrown(cl
     assert quoted in html.unescape(client.get(f"/campaigns/{duel['campaign']}/log").text)
     assert quoted in html.unescape(anonymous.get(f"/play/{token}/display").text)
     assert quoted in client.get(f"/sessions/{duel['session']}/recap.md?audience=players").text
+
+
+@pytest.mark.parametrize("dice_by", ["server", "seats", "table"])
+def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, anonymous, gm_service, dice_by):
+    wit = wit_sealed(gm_service, npc=True)
+    gm_service.handle({"type": "Abandon", "duel_id": wit["duel"], "expected_version": gm_service.version(f"duel-{wit['duel']}")})
+    wit["duel"] = gm_service.handle({"type": "StartDuel", "session_id": wit["session"], "ruleset": "pirate", "kind": "wit",
+                                     "choices": "sealed", "dice_by": dice_by, "reveal": "gm",
+                                     "duelists": [{"character_id": wit["people"][0], "side": "a"},
+                                                  {"character_id": wit["people"][1], "side": "b"}]}).key
+    page = client.get(f"/duels/{wit['duel']}").text
+    assert "Inés is choosing on their seat…" in page and 'name="insult" value="Provocación"' in page
+    assert ('name="dice"' in page) == (dice_by == "seats")
+    fight = pf2e_sealed(gm_service, npc=True)
+    gm_service.handle({"type": "Abandon", "duel_id": fight["duel"], "expected_version": gm_service.version(f"duel-{fight['duel']}")})
+    duel = gm_service.handle({"type": "StartDuel", "session_id": fight["session"], "ruleset": "pf2e", "kind": "combat",
+                              "victory": "knockout", "choices": "sealed", "dice_by": dice_by,
+                              "duelists": [{"character_id": fight["people"][0], "side": "a"},
+                                           {"character_id": fight["people"][1], "side": "b"}]}).key
+    page = client.get(f"/duels/{duel}").text
+    assert "Seelah is choosing on their seat…" in page and 'name="skill" value="deception"' in page
+    assert ('name="dice_roll"' in page) == (dice_by == "seats")
+    seat = issue_seat(client, fight["session"], fight["people"][0])
+    assert ('name="dice_roll"' in anonymous.get(seat).text) == (dice_by == "seats")

@@ -83,11 +83,14 @@ class ChooseInsult:
     FIELDS = (Field("side", "Who insults", "choice", choices=SIDE_CHOICES),
               Field("insult", "Kind of insult", "text", maximum=80, help="A name from this duel's insult table."),
               LINE,
-              Field("round", "For exchange", "int", required=False, minimum=1, maximum=100_000))
+              Field("round", "For exchange", "int", required=False, minimum=1, maximum=100_000),
+              Field("dice", "Your d20", "dice", required=False,
+                    help="When each seat rolls its own: the insult's d20 as it fell, sealed with the choice"))
     side: str
     insult: str
     line: str | None = None
     round: int | None = None
+    dice: tuple | None = None
     server_roll = True  # the exchange the last choice throws is rolled by the server
     ANY_VERSION = True  # both sides choose at once: ``round``, not the stream's version, keeps a late tap out
 

@@ -197,9 +197,14 @@ def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
         raise Refused(f"that choice was for exchange {cmd.round}, and the duel is now at exchange {coming}: "
                       "choose again", field="insult")
     entry = _entry(state, cmd.insult)
-    chosen = PirateInsultChosen(round=coming, side=cmd.side, insult=entry["name"], line=cmd.line or "")
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and (len(cmd.dice or ()) != 1 or not 1 <= cmd.dice[0] <= 20):
+        raise Refused("type the d20 you rolled for your insult, e.g. 14", field="dice")
+    chosen = PirateInsultChosen(round=coming, side=cmd.side, insult=entry["name"], line=cmd.line or "",
+                                die=cmd.dice[0] if by_seat else 0)
     after = evolve(state, chosen, 0)
-    if len(after["sealed"]) < 2 or state["settings"].get("reveal", "auto") != "auto":
+    settings = state["settings"]
+    if len(after["sealed"]) < 2 or settings.get("reveal", "auto") != "auto" or settings.get("dice_by") == "table":
         return [chosen]
     return [chosen] + _exchange(after, dice)
 
@@ -220,8 +225,11 @@ def _exchange(state: dict, dice: Dice) -> list:
     """Both sealed insults thrown: initiative, then each insult in its order, until one ends the duel."""
     events = _initiative(state, RollInitiative(), dice)
     state = evolve(state, events[0], 0)
+    by_seat = state["settings"].get("dice_by") == "seats"
     for side in state["order"]:
         chosen = state["sealed"][side]
+        if by_seat:  # the seat's own d20 comes first for its insult; the server rolls the rest
+            dice = dice.with_typed({side: [chosen["die"]]})
         thrown = _insult(state, Insult(side=side, insult=chosen["insult"], line=chosen["line"] or None), dice)
         events += thrown
         for e in thrown:

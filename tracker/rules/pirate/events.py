@@ -89,6 +89,7 @@ class PirateInsultChosen:
     side: str
     insult: str
     line: str = ""
+    die: int = 0  # when each seat rolls its own: the insult's d20 the duelist typed, sealed with it
 
 
 @event

@@ -64,7 +64,8 @@ def _(ev: PirateInitiativeRolled, state, at):
 def _(ev: PirateInsultChosen, state, at):
     if state["kind"] != "wit" or state["phase"] != "initiative" or ev.round != state["round"] + 1:
         impossible(f"an insult chosen for exchange {ev.round} where none was due")
-    return update(state, sealed={**(state.get("sealed") or {}), ev.side: {"insult": ev.insult, "line": ev.line}})
+    return update(state, sealed={**(state.get("sealed") or {}),
+                                 ev.side: {"insult": ev.insult, "line": ev.line, "die": ev.die}})
 
 
 @mutate.register

@@ -13,7 +13,7 @@ def secrets(state: dict) -> list[str]:
 
 # The fields of an event no reader is ever shown (the log's event pages, the API's answers): the
 # insult and the words are told when thrown (PirateInsultTraded), never from the choice.
-SEALED = {"PirateInsultChosen": ("insult", "line")}
+SEALED = {"PirateInsultChosen": ("insult", "line", "die")}
 
 
 def seen_by(state: dict, audience: str) -> dict:

@@ -46,8 +46,11 @@ SETUP = (
           help="Sealed: nobody, the GM included, sees an insult before both have chosen; then the exchange "
                "is rolled in initiative order."),
     Field("reveal", "Sealed insults are thrown", "choice", default="auto",
-          choices=(("auto", "as soon as both have chosen (the server rolls)"),
-                   ("gm", "when the GM presses Throw (the server rolls, or the GM types the table's dice)"))),
+          choices=(("auto", "as soon as both have chosen"), ("gm", "when the GM presses Throw"))),
+    Field("dice_by", "Who rolls a sealed exchange", "choice", default="server",
+          choices=(("server", "The server rolls when it is thrown"),
+                   ("seats", "Each seat types its insult's d20 with its choice (the server rolls the rest)"),
+                   ("table", "The GM types the table's dice and throws"))),
     Field("insults", "Insult table (duelo de labia)", "weapons", default=insult_lines(DEFAULT_INSULTS),
           columns=("name", "to_hit", "damage", "backlash"),
           help=INSULT_HELP),
@@ -85,7 +88,7 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
             raise Invalid({"insults": str(problem)}) from None
         settings.update(wit_end=clean["wit_end"], exchanges=clean["exchanges"], tie=clean["tie"], insults=insults)
         if clean["choices"] == "sealed":  # recorded only when chosen: a GM-recorded duel's terms stay as they were
-            settings.update(choices="sealed", reveal=clean["reveal"])
+            settings.update(choices="sealed", reveal=clean["reveal"], dice_by=clean["dice_by"])
     settings["warnings"] = _warnings(settings, by_side)
     return [DuelStarted(duel_id=header["duel_id"], campaign_id=header["campaign_id"],
                         session_id=header["session_id"], ruleset=NAME, kind=kind, settings=settings,
