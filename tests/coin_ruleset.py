@@ -146,6 +146,11 @@ def recover(kind, stats, current, settings, values, dice):
     return Recovered(within_max(TRACKS, stats, current, {"HP": 3}))
 
 
+def seen_by(state, audience):
+    """A coin duel holds no secret: every reader sees the whole state."""
+    return state
+
+
 def history_facts(state, events):
     """Each side's roll, and whether it hit (by how much)."""
     a, b = (duel.side_of(state, side)[0]["id"] for side in "ab")

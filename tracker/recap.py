@@ -119,7 +119,7 @@ def _wounds(db, duel_ids: list[str]) -> dict[str, list[dict]]:
 def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: list[dict], gm: bool,
           events: list[tuple[int, Any]]) -> dict:
     module = rules.get(state["ruleset"])
-    view = state if gm else module.public(state)
+    view = module.seen_by(state, "gm" if gm else "recap")
     names = {d["id"]: d["name"] for d in view["duelists"]}
     outcome = view.get("outcome")
     results = outcome["results"] if outcome else {}
@@ -162,7 +162,7 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
     }
     if gm:
         duel["assumptions"] = list(module.assumptions(state))
-        duel["secrets"] = list(module.secrets(state))
+        duel["secrets"] = list(module.secrets(view))  # what the GM may see: never a seat's hand or sealed card
     return duel
 
 

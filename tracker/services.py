@@ -41,6 +41,7 @@ class Context:
     door: str = policy.COMMAND_LINE
     open_signup: bool = False
     setup_code_ok: bool = False
+    seat: str = ""  # a player's seat acting (its link id), through the seat page
     now: Callable[[], str] = lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
@@ -89,7 +90,7 @@ class Service:
         if not isinstance(kind, str):
             raise Invalid({"type": "is required"})
         rule = policy.check_door(kind, self.context)
-        duel = rule is policy.POLICY[policy.DUEL_COMMAND]
+        duel = policy.is_duel_command(rule)
         command = commands.parse(kind, message, duel=duel)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
@@ -106,7 +107,8 @@ class Service:
         write transaction, so a refused or conflicting command appends nothing."""
         command_id, fingerprint, kind = command.command_id, command.fingerprint, command.kind
         with write_transaction(self.db):
-            policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0)
+            policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0,
+                                fields=getattr(command, "fields", None))
             principal = policy.scope_of(self.context)
             if command_id:
                 earlier = self.store.earlier_command(principal, command_id)

@@ -157,6 +157,11 @@ class RetractionRestored:
 
 
 @event
+class SessionClosed:
+    """The GM closed the play session: its players' seats stop working."""
+
+
+@event
 class EventRetracted:
     """Logged events were taken back: every projection behaves as if they never happened.
 
@@ -338,6 +343,8 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
                 "date": ev.date, "title": ev.title, "notes": ev.notes}
     if isinstance(ev, SessionEdited):
         return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
+    if isinstance(ev, SessionClosed):
+        return update(state, closed=True)
     raise TypeError(f"not a workspace event: {type(ev).__name__}")
 
 
@@ -388,6 +395,8 @@ def describe(state: dict | None, ev: Any) -> str:
         return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
     if isinstance(ev, SessionEdited):
         return f"Session {ev.number} edited: “{ev.title}”."
+    if isinstance(ev, SessionClosed):
+        return f"Session {state['number']} closed: its players' seats stop working."
     if isinstance(ev, accounts.CAMPAIGN_EVENTS):
         return accounts.describe_campaign(ev)
     return type(ev).__name__

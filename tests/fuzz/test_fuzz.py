@@ -209,6 +209,7 @@ def workspace_commands(world):
         "EditCharacter": {**demo.CHARACTERS[2], "character_id": character,
                           "expected_version": version(f"character-{character}")},
         "PlanSession": {**session, "campaign_id": world.campaign},
+        "CloseSession": {"session_id": world.session},
         "EditSession": {**session, "session_id": world.session,
                         "expected_version": version(f"session-{world.session}")},
         "RetractEvent": {"position": position, "reason": "misread", "expected_version": version(f"duel-{duel}")},

@@ -106,6 +106,7 @@ def test_state_is_json_and_replays_identically():
 def test_every_event_type_round_trips():
     samples = [
         pf2e_events.Pf2eInitiativeRolled(1, "v", "perception", 12, 8, 20),
+        pf2e_events.Pf2eSkillChosen(1, "v", "deception"),
         pf2e_events.Pf2eRoundOrdered(1, (("v",), ("k", "h"))),
         pf2e_events.Pf2eTieBroken(1, "k"), pf2e_events.Pf2eActedSecond(1, "v"),
         pf2e_events.Pf2eStrikeRolled("v", "k", 12, 10, 22, 20, "success", "bullying_press", True, 7),

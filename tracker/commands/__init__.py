@@ -19,13 +19,13 @@ from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword,
                                        ShareCampaign, UnshareCampaign)
 from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
 from tracker.commands.duels import NOTE_FIELDS, START_FIELDS, DuelCommand, NoteDuel, StartDuel
-from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CreateCampaign, CreateCharacter,
+from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
                                         EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
                                         RestoreRetraction, RestParty, RetractEvent)
 from tracker.rules.base import Invalid
 
 __all__ = ["NOTE_FIELDS", "NoteDuel", "START_FIELDS", "AdjustTrack", "RecoverCharacter", "RestoreRetraction", "RestParty",
-           "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "Command",
+           "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "CloseSession", "Command",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
            "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
            "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
@@ -33,8 +33,8 @@ __all__ = ["NOTE_FIELDS", "NoteDuel", "START_FIELDS", "AdjustTrack", "RecoverCha
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
-    EditSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel,
-    RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel,
+    NoteDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 

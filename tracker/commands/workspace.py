@@ -110,6 +110,17 @@ class EditSession(Command):
                    expected_version=expected(raw))
 
 
+@dataclass(frozen=True)
+class CloseSession(Command):
+    """The session is over: its players' seats stop working (retracting it opens the session again)."""
+
+    session_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("session_id"), "session_id"))
+
+
 RETRACT_FIELDS = (Field("position", "Event", "int", minimum=1),
                   Field("reason", "Reason", "text", required=False, maximum=500))
 

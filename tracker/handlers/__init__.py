@@ -15,6 +15,7 @@ HANDLERS = {
     "EditCharacter": workspace.edit_character,
     "PlanSession": workspace.plan_session,
     "EditSession": workspace.edit_session,
+    "CloseSession": workspace.close_session,
     "RetractEvent": workspace.retract,
     "RestoreRetraction": workspace.restore,
     "RecoverCharacter": recovery.recover_character,

@@ -123,7 +123,9 @@ def duel_command(service: Service, command: DuelCommand) -> Outcome:
             )
         return events
 
-    return service.append(f"duel-{command.duel_id}", state["campaign_id"], expected(command.fields), command, decide)
+    # A sealed choice names the turn it is for instead: two seats choosing at once must not conflict.
+    version = None if getattr(cls, "ANY_VERSION", False) else expected(command.fields)
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], version, command, decide)
 
 
 def note_duel(service: Service, command: NoteDuel) -> Outcome:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracker import workspace
 from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
-                              EditSession, PlanSession, RestoreRetraction, RetractEvent)
+                              CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent)
 from tracker.errors import NotFound
 from tracker.projections import replay
 from tracker.rules.base import ImpossibleHistory, Refused
@@ -69,6 +69,15 @@ def edit_session(service: Service, command: EditSession) -> Outcome:
     state = service.existing(f"session-{command.session_id}")
     return service.append(f"session-{command.session_id}", state["campaign_id"], command.expected_version,
                           command, lambda _: [workspace.SessionEdited(**_page(command))])
+
+
+def close_session(service: Service, command: CloseSession) -> Outcome:
+    """Close a play session: its players' seats stop working at once."""
+    state = service.existing(f"session-{command.session_id}")
+    if state.get("closed"):
+        raise Refused("this session is already closed")
+    return service.append(f"session-{command.session_id}", state["campaign_id"], None, command,
+                          lambda _: [workspace.SessionClosed()])
 
 
 def _page(command: PlanSession | EditSession) -> dict:

@@ -16,9 +16,10 @@ def duel_read(db, duel_id: str, audience: str = legal.GM) -> dict:
     row = queries.duel(db, duel_id)
     module = rules.get(row["ruleset"])
     state = row.pop("state")
-    shown = state if audience == legal.GM else module.public(state)
+    # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
+    shown = module.seen_by(state, "api") if audience == legal.GM else module.public(state)
     return {**row, "audience": audience,
-            "steps": steps(shown), "legal_actions": module.legal_actions(state, audience),
+            "steps": steps(shown), "legal_actions": module.legal_actions(shown, audience),
             "assumptions": module.assumptions(state), "state": shown}
 
 

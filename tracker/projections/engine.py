@@ -239,6 +239,10 @@ def _write_campaign(db, key: str, version: int, s: dict) -> None:
     db.conn.executemany("INSERT OR REPLACE INTO player_links (link_id, campaign_id, kind, target, revoked)"
                         " VALUES (?, ?, ?, ?, ?)",
                         [(link, key, v["kind"], v["target"], int(v["revoked"])) for link, v in s["links"].items()])
+    db.conn.executemany("INSERT OR REPLACE INTO seats (link_id, campaign_id, session_id, character_id, revoked)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(link, key, v["target"], v.get("character", ""), int(v["revoked"]))
+                         for link, v in s["links"].items() if v["kind"] == "seat"])
 
 
 def _write_gm(db, key: str, version: int, s: dict) -> None:

@@ -3,6 +3,8 @@ queries on the read models, so a page costs the same with a thousand events in t
 a million. Rows come as dicts from sqlite-utils' ``db.query()``."""
 from __future__ import annotations
 
+import hashlib
+
 from typing import Any
 
 from tracker import rules
@@ -139,6 +141,12 @@ def duel(db, duel_id: str) -> dict:
                    " WHERE d.id = ?", [duel_id], "duel")
     row["state"] = loads(row.pop("state"))
     return row
+
+
+def stream_state(db, stream: str) -> dict | None:
+    """A stream's folded state, or None when it does not exist."""
+    row = db.execute("SELECT state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+    return loads(row[0]) if row else None
 
 
 def stream_version(db, stream: str) -> int:
@@ -314,3 +322,46 @@ def last_chosen(db, kind: str, character_ids: list[str]) -> dict[str, str]:
                       f" ON d.duel_id = f.duel_id WHERE f.kind = ? AND f.character_id IN ({marks})"
                       " ORDER BY d.started, f.round, f.seq", [kind, *character_ids]).fetchall()
     return dict(rows)  # the last row of each character wins
+
+
+# --- players' seats ----------------------------------------------------------------------------
+
+def live_seat(db, link_id: str) -> dict | None:
+    """A seat in force: its campaign, session and character (None once revoked or never issued)."""
+    return next(db.query("SELECT link_id, campaign_id, session_id, character_id FROM seats"
+                         " WHERE link_id = ? AND revoked = 0", [link_id]), None)
+
+
+def seats_of_session(db, session_id: str) -> list[dict]:
+    """The session's seats in force, each with its character's name, in the order they were issued."""
+    return list(db.query("SELECT s.link_id, s.character_id, c.name FROM seats s JOIN characters c"
+                         " ON c.id = s.character_id WHERE s.session_id = ? AND s.revoked = 0 ORDER BY s.rowid",
+                         [session_id]))
+
+
+def session_closed(db, session_id: str) -> bool:
+    """True once the GM closed the session (its seats stop working)."""
+    row = db.execute("SELECT json_extract(state, '$.closed') FROM stream_states WHERE stream = ?",
+                     [f"session-{session_id}"]).fetchone()
+    return bool(row and row[0])
+
+
+def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
+    """The session's running duels the character fights in, oldest first, with their states."""
+    rows = list(db.query("SELECT d.*, s.state, p.side FROM duels d JOIN duelists p ON p.duel_id = d.id"
+                         " JOIN stream_states s ON s.stream = 'duel-' || d.id"
+                         " WHERE d.session_id = ? AND p.character_id = ? AND d.status = 'running'"
+                         " ORDER BY d.rowid", [session_id, character_id]))
+    for row in rows:
+        row["state"] = loads(row["state"])
+    return rows
+
+
+def seat_version(db, seat: dict) -> str:
+    """What a seat's page stands on, as one short token: it changes whenever the campaign (its
+    links), the session, the character or any duel of the session moves."""
+    rows = db.execute("SELECT stream, version FROM stream_states WHERE stream IN (?, ?, ?)"
+                      " OR stream IN (SELECT 'duel-' || id FROM duels WHERE session_id = ?) ORDER BY stream",
+                      [f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
+                       f"character-{seat['character_id']}", seat["session_id"]]).fetchall()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]

@@ -15,6 +15,10 @@ CREATE TABLE IF NOT EXISTS campaign_access (
 CREATE TABLE IF NOT EXISTS player_links (
     link_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
     revoked INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    link_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, character_id TEXT NOT NULL,
+    revoked INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS seats_session ON seats(session_id);
 CREATE TABLE IF NOT EXISTS gms (
     id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS session_generations (gm_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
@@ -72,7 +76,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
+TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
           "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
 
 

@@ -97,7 +97,8 @@ def duel_row(db, duel_id: str) -> dict:
 def moment_at(store: EventStore, duel_id: str, event: dict) -> dict:
     """What a view of one point needs: the event, the state after it and the ruleset."""
     state = state_at(store, f"duel-{duel_id}", event["version"])
-    return {"at": event["version"], "event": event, "state": state, "ruleset": rules.get(state["ruleset"])}
+    module = rules.get(state["ruleset"])
+    return {"at": event["version"], "event": event, "state": module.seen_by(state, "gm"), "ruleset": module}
 
 
 # --- steps by turn and round ----------------------------------------------------------------------

@@ -72,6 +72,16 @@ def shipped() -> list[ModuleType]:
     return [module for module in RULESETS.values() if module.__name__.startswith(f"{__name__}.")]
 
 
+def sealed_view(event_type: str, data: dict) -> dict:
+    """An event's data as any reader may see it: the fields its ruleset seals (``SEALED``, e.g. a
+    card chosen in secret) shown as "sealed", whoever asks."""
+    for module in RULESETS.values():
+        hidden = getattr(module, "SEALED", {}).get(event_type)
+        if hidden:
+            return {k: ("sealed" if k in hidden else v) for k, v in data.items()}
+    return data
+
+
 def _load() -> None:
     from tracker.rules import pf2e, pirate, rocet
 

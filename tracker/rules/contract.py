@@ -158,6 +158,11 @@ class Ruleset(Protocol):
 
     def secrets(self, state: dict) -> list[str]: ...
 
+    def seen_by(self, state: dict, audience: str) -> dict:
+        """The state as one reader may see it ("gm", "seat:a", "seat:b", "display", "recap", "api"):
+        the one place a ruleset decides who sees which secret. Every page, fragment and JSON read
+        of a duel's state goes through it."""
+
     def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
 
     def step_of(self, state: dict, event: Any) -> Step:
@@ -195,8 +200,12 @@ class Ruleset(Protocol):
 # to call them: PF2e's untrained skills), setup_fields(kind) (the SETUP fields that matter in
 # that kind: the set-up form shows only those) and setup_defaults(kind, sheets by side) (what
 # the set-up form fills in from the chosen characters' sheets: their weapon).
+# Players' seats: SEAT_COMMANDS (command name -> (state, raw fields) -> the side it speaks for: the
+# only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
+# side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
+# without them has no seat commands: its seats only follow the duel.
 OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
-            "setup_fields", "setup_defaults")
+            "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED")
 
 
 def missing(module: ModuleType) -> list[str]:

@@ -56,6 +56,12 @@ class Dice:
             raise Refused("a shuffle must be an order of every card")
         return order
 
+    def with_typed(self, extra: Mapping[str, Sequence[int]]) -> "Dice":
+        """This tray with ``extra`` values drawn first (dice a duelist typed earlier, sealed with a choice)."""
+        for who, values in extra.items():
+            self._typed[who] = list(values) + self._typed.get(who, [])
+        return self
+
     def leftover(self) -> dict[str, list[int]]:
         """Typed values no rule used (the service refuses them: a typo is likely)."""
         return {k: v for k, v in self._typed.items() if v}

@@ -25,8 +25,9 @@ OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"
 def guard():
     """Run before every request: find the GM, then check the campaign the URL points at."""
     endpoint = request.endpoint or ""
-    # Player links check themselves; a method they refuse answers 405 there, not a login redirect.
-    if endpoint in OPEN_ENDPOINTS or endpoint.startswith("player.") or request.path.startswith("/play/"):
+    # Player links and seats check themselves; a method they refuse answers 405 there, not a login redirect.
+    if endpoint in OPEN_ENDPOINTS or endpoint.startswith(("player.", "seats.")) \
+            or request.path.startswith(("/play/", "/seat/")):
         return None
     api = request.path.startswith("/api/")
     g.gm = _gm_from_token() if api else _gm_from_session()

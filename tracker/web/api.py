@@ -4,7 +4,7 @@ carries each step's numbers, the legal next actions and the assumptions; a duel,
 table display can be followed by long-polling "changed since version N"."""
 from flask import Blueprint, g, request
 
-from tracker import policy
+from tracker import policy, rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.projections.duel_read import duel_read
@@ -50,17 +50,19 @@ def commands():
     answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
               "replayed": outcome.replayed,
               "events": [{"position": r.position, "stream": r.stream, "version": r.version,
-                          "type": r.type, "data": r.data} for r in outcome.events]}
+                          "type": r.type, "data": rules.sealed_view(r.type, r.data)} for r in outcome.events]}
     link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
 
 
+PLAYER_PAGES = {"display": "player.display", "recap": "player.recap", "seat": "seats.show"}
+
+
 def _player_url(link: dict) -> str:
     kind = link.get("link_kind", link.get("kind"))  # a replayed answer may hold an old event's shape
-    endpoint = "player.display" if kind == "display" else "player.recap"
-    return shared_url(endpoint, token=sign(link["link_id"]))
+    return shared_url(PLAYER_PAGES[kind], token=sign(link["link_id"]))
 
 
 @bp.get("/campaigns")
@@ -106,7 +108,8 @@ def session(session_id):
 
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
-    """A duel as the GM sees it: its row, state, steps, legal next actions and assumptions."""
+    """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
+    actions and assumptions."""
     return duel_read(get_db(), duel_id, legal.GM)
 
 

@@ -8,6 +8,7 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
+from tracker.web.inputs import int_arg
 from tracker.web.rejections import shows_form
 
 bp = Blueprint("duels", __name__)
@@ -16,11 +17,16 @@ bp = Blueprint("duels", __name__)
 def _render(duel_id, status=200, errors=None, failed=None, form=None, message=None):
     db = get_db()
     duel = queries.duel(db, duel_id)
-    state = duel["state"]
     module = rules.get(duel["ruleset"])
+    state = duel["state"] = module.seen_by(duel["state"], "gm")
+    seated = queries.seats_of_session(db, duel["session_id"])
     legal_actions = module.legal_actions(state, legal.GM)  # the same list the API answers
     context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
                    actions=legal.names(legal_actions),
+                   follows_seats=bool(seated) and not state.get("outcome"),
+                   seat_characters=[d["id"] for d in state["duelists"]],
+                   character_names={d["id"]: d["name"] for d in state["duelists"]},
+                   next=url_for("duels.show", duel_id=duel_id),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
                    form=form or {}, message=message,
                    session=queries.session(db, duel["session_id"]),
@@ -32,6 +38,15 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
 @bp.get("/duels/<duel_id>")
 def show(duel_id):
     """Show the duel: both sides, its state, its history and the legal next actions."""
+    return _render(duel_id)
+
+
+@bp.get("/duels/<duel_id>/live")
+def live(duel_id):
+    """The duel's panel once the duel has moved past version ``v`` (a seat chose, say); 204 while not."""
+    seen = int_arg("v")
+    if seen is not None and seen == queries.stream_version(get_db(), f"duel-{duel_id}"):
+        return "", 204, {"Cache-Control": "no-store"}
     return _render(duel_id)
 
 

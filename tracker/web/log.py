@@ -1,6 +1,7 @@
 """The campaign's event log: every event in plain language, filtered, paginated; retraction."""
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries, rewind
 from tracker.store import EventStore
@@ -45,7 +46,9 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     entry = queries.log_entry(db, position)
     actor = recorded.metadata.get("actor") or ""
     gm = queries.gm(db, actor) if actor else None
-    return render_template(template, event=recorded, actor_name=gm["username"] if gm else "", summary=entry["summary"] if entry else "",
+    by_seat = str(recorded.metadata.get("principal", "")).startswith("seat:")
+    return render_template(template, event=recorded, data=rules.sealed_view(recorded.type, recorded.data),
+                           actor_name=gm["username"] if gm else ("a player's seat" if by_seat else ""), summary=entry["summary"] if entry else "",
                            retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),

@@ -36,12 +36,15 @@ def create(campaign_id):
 def show(session_id, rest_error=""):
     """Show a session and its duels."""
     db = get_db()
-    session = queries.session(db, session_id)
+    session = dict(queries.session(db, session_id), closed=queries.session_closed(db, session_id))
+    characters = queries.characters(db, session["campaign_id"])
     status = 422 if rest_error else 200
     return render_template("sessions/show.html", session=session,
                            campaign=queries.campaign(db, session["campaign_id"]),
                            duels=queries.duels_of_session(db, session_id), rest_error=rest_error,
-                           rested=request.args.get("rested") == "1"), status
+                           rested=request.args.get("rested") == "1",
+                           player_characters=[c["id"] for c in characters if c["rank"] == "pj"],
+                           character_names={c["id"]: c["name"] for c in characters}), status
 
 
 def _edit_page(form, rejected, session_id):

@@ -43,6 +43,32 @@ class RollInitiative:
 
 
 @command
+class ChooseSkill:
+    """A duelist's secret initiative skill for the round: from their seat, or an NPC's from the GM's page."""
+
+    FIELDS = (Field("duelist", "Duelist", "character"),
+              Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
+              Field("round", "For round", "int", required=False, minimum=1, maximum=100_000),
+              Field("dice_roll", "Your d20", "dice", required=False,
+                    help="When each seat rolls its own: the d20 as it fell, sealed with the skill"))
+    duelist: str
+    skill: str
+    round: int | None = None
+    dice_roll: tuple | None = None
+    server_roll = True  # the roll the last choice triggers is the server's
+    ANY_VERSION = True  # duelists choose at once: ``round``, not the stream's version, keeps a late tap out
+
+
+@command
+class RevealSkills:
+    """The GM rolls every sealed skill (the server's d20s, or the table's typed in duelist order)."""
+
+    FIELDS = (Field("dice_roll", "d20s (as rolled, in duelist order)", "dice", required=False), SERVER_ROLL)
+    dice_roll: tuple | None = None
+    server_roll: bool = False
+
+
+@command
 class BreakTie:
     FIELDS = (Field("first", "Who acts first", "character"),)
     first: str
@@ -240,7 +266,33 @@ class EscalateToCombat:
 
 
 COMMANDS = {cls.__name__: cls for cls in (
-    RollInitiative, BreakTie, ActSecond, Strike, Demoralize, Feint, OtherAction, DeceptiveSidestep, DeclineSidestep, CastSpell,
+    RollInitiative, ChooseSkill, RevealSkills, BreakTie, ActSecond, Strike, Demoralize, Feint, OtherAction,
+    DeceptiveSidestep, DeclineSidestep, CastSpell,
     DuelingCounter, DeclineCounter, ChangeTraditionFocus, EndTurn, Tag, ConfirmVictory,
     DeclineVictory, EscalateToCombat)}
 COMMANDS.update(ENDING_COMMANDS)
+
+
+def _side_of(state: dict, who) -> str | None:
+    return next((d["side"] for d in state["duelists"] if d["id"] == who), None)
+
+
+def _pending_target(state: dict, fields) -> str | None:
+    pending = state.get("pending") or {}
+    return _side_of(state, pending.get("target")) if pending.get("kind") == "strike" else None
+
+
+def _counter_side(state: dict, fields) -> str | None:
+    pending = state.get("pending") or {}
+    caster = _side_of(state, pending.get("caster")) if pending.get("kind") == "spell" else None
+    return None if caster is None else ("b" if caster == "a" else "a")
+
+
+# What a duelist's seat may send, and the side each speaks for: the core lets a seat send one only
+# for its own side.
+SEAT_COMMANDS = {
+    "ChooseSkill": lambda state, fields: _side_of(state, fields.get("duelist")),
+    "DeceptiveSidestep": _pending_target, "DeclineSidestep": _pending_target,
+    "DuelingCounter": lambda state, fields: _side_of(state, fields.get("duelist")),
+    "DeclineCounter": _counter_side,
+}

@@ -10,7 +10,8 @@ from . import commands as c
 from . import conditions, ending, maneuvers, rounds, spells, strikes
 
 HANDLERS = {
-    c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
+    c.RollInitiative: rounds.roll_initiative, c.ChooseSkill: rounds.choose_skill,
+    c.RevealSkills: rounds.reveal_skills, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
     c.EndTurn: rounds.end_turn, c.Tag: rounds.tag,
     c.Strike: strikes.strike, c.Demoralize: maneuvers.demoralize, c.Feint: maneuvers.feint,
     c.OtherAction: maneuvers.other_action, c.DeceptiveSidestep: strikes.sidestep, c.DeclineSidestep: strikes.decline_sidestep,

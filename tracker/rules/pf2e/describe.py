@@ -35,6 +35,14 @@ def _(e: DuelStarted, state):
 
 
 @_line.register
+def _(e: ev.Pf2eSkillChosen, state):
+    # Sealed: the line says only that a choice was made (or changed), never the skill.
+    again = e.duelist in (state.get("sealed") or {})
+    return (f"Round {e.round}: {name(state, e.duelist)} has {'changed their' if again else 'chosen a'} "
+            "skill for initiative.")
+
+
+@_line.register
 def _(e: ev.Pf2eInitiativeRolled, state):
     # The skill stays out of the log: the opponent must never learn it.
     return f"Round {e.round}: {name(state, e.duelist)} rolls {e.total} for initiative."

@@ -21,6 +21,19 @@ class Pf2eInitiativeRolled:
 
 
 @event
+class Pf2eSkillChosen:
+    """A duelist chose their initiative skill for the round in secret: sealed until every duelist
+    has chosen, then rolled (``Pf2eInitiativeRolled``). A later choice replaces it."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    round: int
+    duelist: str
+    skill: str
+    die: int = 0  # when each seat rolls its own: the d20 the duelist typed, sealed with the skill
+
+
+@event
 class Pf2eRoundOrdered:
     """Everyone had rolled: the turn order by result, NPCs before PCs on ties; tiers of
     more than one duelist still wait for the GM to break the tie."""

@@ -37,7 +37,7 @@ def _started(event: DuelStarted) -> dict:
         slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
         expended={i: {} for i in ids},
         active=by_side if event.settings.get("teams") == "tag" else None,
-        pending=None, proposal=None, spells=[], penalty=None, escalated=None,
+        pending=None, proposal=None, spells=[], penalty=None, escalated=None, sealed={}, sealed_dice={},
     )
     return state
 
@@ -133,6 +133,14 @@ def _affordable(cost_of):
 def _initiative(e, state):
     if state["phase"] != "initiative":
         impossible("initiative rolled in the middle of a round")
+    sealed = state.get("sealed") or {}
+    if sealed and sealed.get(e.duelist) != e.skill:
+        impossible(f"{e.duelist} rolled {e.skill}, not the skill chosen in secret")
+
+
+def _skill_chosen(e, state):
+    if state["phase"] != "initiative" or e.round != state["round"]:
+        impossible("an initiative skill chosen in the middle of a round")
 
 
 def _proposed(e, state):
@@ -152,7 +160,7 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
-          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eDemoralized: _affordable(lambda e: 1),
+          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eSkillChosen: _skill_chosen, ev.Pf2eDemoralized: _affordable(lambda e: 1),
           ev.Pf2eFeinted: _affordable(lambda e: 1), ev.Pf2eActionTaken: _affordable(lambda e: e.cost),
           ev.Pf2eVictoryProposed: _proposed,
           ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
@@ -165,12 +173,20 @@ def fold(event, state: dict, at: int) -> dict:
 
 
 @fold.register
+def _(e: ev.Pf2eSkillChosen, state, at):
+    return dict(state, sealed={**(state.get("sealed") or {}), e.duelist: e.skill},
+                sealed_dice={**(state.get("sealed_dice") or {}), e.duelist: e.die})
+
+
+@fold.register
 def _(e: ev.Pf2eInitiativeRolled, state, at):
     reaction, focus = gains(state["kind"], stats(state, e.duelist), e.skill)
     roll = {"skill": e.skill, "die": e.die, "modifier": e.modifier, "total": e.total}
-    return _with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
-                 focus={e.duelist: focus}, refocus={e.duelist: focus is not None}) | {
-        "usual_skill": {**state.get("usual_skill", {}), e.duelist: e.skill}}
+    sealed = {who: skill for who, skill in (state.get("sealed") or {}).items() if who != e.duelist}
+    dice = {who: die for who, die in (state.get("sealed_dice") or {}).items() if who != e.duelist}
+    return dict(_with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
+                      focus={e.duelist: focus}, refocus={e.duelist: focus is not None}),
+                sealed=sealed, sealed_dice=dice, usual_skill={**state.get("usual_skill", {}), e.duelist: e.skill})
 
 
 @fold.register

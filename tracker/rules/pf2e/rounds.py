@@ -9,9 +9,17 @@ from .fold import evolve, fold
 from .table import able, contenders, initiative_skills, is_npc, name, partner, stats, turn_holder, usual_skill
 
 
+def sealed_choices(state: dict) -> bool:
+    """True when each duelist chooses their initiative skill in secret, rather than the GM recording it."""
+    return state["settings"].get("choices") == "sealed"
+
+
 def roll_initiative(state: dict, cmd, dice: Dice) -> list:
     """One duelist's initiative, or (no duelist named) everyone's still to roll, each with their
     usual skill, in the order of the duel's duelists."""
+    if sealed_choices(state):
+        raise Refused("in this duel each duelist chooses their skill in secret (on a seat, or the NPC's on "
+                      "this page): choose, then roll", field="skill")
     if state["phase"] != "initiative":
         if state["kind"] == "spellcasting":
             raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
@@ -45,6 +53,52 @@ def _rolled(state: dict, choices: list[tuple[str, str]], dice: Dice) -> list:
     if set(after["rolls"]) < set(contenders(after)):
         return events
     return events + [ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+
+
+def choose_skill(state: dict, cmd, dice: Dice) -> list:
+    """A sealed skill for this round's initiative; the last one chosen rolls them all (auto reveal)."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill", field="skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled", field="skill")
+    if cmd.round is not None and cmd.round != state["round"]:
+        raise Refused(f"that choice was for round {cmd.round}, and the duel is now at round {state['round']}: "
+                      "choose again", field="skill")
+    who = cmd.duelist
+    if who not in contenders(state):
+        raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+    if cmd.skill not in initiative_skills(state["kind"]):
+        raise Refused(f"a {state['kind']} duel's initiative uses "
+                      + ", ".join(s.capitalize() for s in initiative_skills(state["kind"])), field="skill")
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and (len(cmd.dice_roll or ()) != 1 or not 1 <= cmd.dice_roll[0] <= 20):
+        raise Refused("type the d20 you rolled, e.g. 14", field="dice_roll")
+    chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill,
+                                die=cmd.dice_roll[0] if by_seat else 0)
+    after = fold(chosen, state, 0)
+    settings = state["settings"]
+    if set(after["sealed"]) < set(contenders(after)) or settings.get("reveal", "auto") != "auto" \
+            or settings.get("dice_by") == "table":
+        return [chosen]
+    return [chosen] + _roll_sealed(after, dice)
+
+
+def reveal_skills(state: dict, cmd, dice: Dice) -> list:
+    """The GM rolls every sealed skill: the server's d20s or the table's."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled")
+    waiting = [name(state, who) for who in contenders(state) if who not in state.get("sealed", {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _roll_sealed(state, dice)
+
+
+def _roll_sealed(state: dict, dice: Dice) -> list:
+    if state["settings"].get("dice_by") == "seats":  # each seat's own d20, in the order they are rolled
+        dice = dice.with_typed({"roll": [state["sealed_dice"][who] for who in contenders(state)]})
+    return _rolled(state, [(who, state["sealed"][who]) for who in contenders(state)], dice)
 
 
 def order_tiers(state: dict) -> tuple:

@@ -28,6 +28,16 @@ SETUP = (
           choices=(("skill", "the focus skill's modifier"), ("spell_attack", "the spell attack (spell DC − 10)"))),
     Field("attack_penalty", "Multiple attack penalty", "bool", default=True,
           help="−5/−10 (agile −4/−8) on a turn's second and later Strikes"),
+    Field("choices", "Who chooses the secret initiative skills", "choice", default="gm",
+          choices=(("gm", "The GM records each roll and its skill"),
+                   ("sealed", "Each duelist in secret: players on their seats, NPCs on the GM's page")),
+          help="Sealed: nobody, the GM included, sees a skill before every duelist has chosen."),
+    Field("reveal", "Sealed skills are rolled", "choice", default="auto",
+          choices=(("auto", "as soon as every duelist has chosen"), ("gm", "when the GM presses Roll"))),
+    Field("dice_by", "Who rolls the sealed initiative", "choice", default="server",
+          choices=(("server", "The server rolls at the reveal"),
+                   ("seats", "Each seat types its own d20 with its skill"),
+                   ("table", "The GM types the table's d20s and rolls"))),
 )
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .results import public_line
 from .setup import judge_name
-from .table import able, actions_left, name, opponents
+from .table import able, actions_left, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
 
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "usual_skill")
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "usual_skill", "sealed", "sealed_dice")
 
 
 def public(state: dict) -> dict:
@@ -51,7 +51,7 @@ def _legal(state: dict) -> list[str]:
         return moves + endings
     moves = []
     if state["phase"] == "initiative":
-        moves.append("RollInitiative")
+        moves += _initiative_actions(state)
     elif state["phase"] == "ordering":
         moves.append("BreakTie")
     elif state["turn"]:
@@ -61,6 +61,30 @@ def _legal(state: dict) -> list[str]:
     if state["settings"]["victory"] == "custom":
         moves.append("ConfirmVictory")
     return moves + endings
+
+
+def _initiative_actions(state: dict) -> list[str]:
+    if state["settings"].get("choices") != "sealed":
+        return ["RollInitiative"]
+    everyone = set(contenders(state)) <= set(state.get("sealed") or {})
+    return ["ChooseSkill"] + (["RevealSkills"] if everyone else [])
+
+
+def seat_actions(state: dict, side: str) -> list[str]:
+    """What ``side``'s seat may do now: choose its secret skill, answer a reaction prompt."""
+    if state.get("outcome") or state["settings"].get("choices") != "sealed":
+        return []
+    legal = actions(state)
+    mine = {d["id"] for d in state["duelists"] if d["side"] == side}
+    pending = state.get("pending") or {}
+    found = []
+    if "ChooseSkill" in legal and mine & set(contenders(state)):
+        found.append("ChooseSkill")
+    if pending.get("kind") == "strike" and pending.get("target") in mine:
+        found += ["DeceptiveSidestep", "DeclineSidestep"]
+    if pending.get("kind") == "spell" and pending.get("caster") not in mine:
+        found += ["DuelingCounter", "DeclineCounter"]
+    return found
 
 
 def _turn_actions(state: dict, who: str) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from tracker.rules.duel import suffix_except
 
 from . import samples
-from .commands import COMMANDS
+from .commands import COMMANDS, SEAT_COMMANDS
 from .decide import decide
 from .describe import describe
 from .events import PirateWorthinessMarked
@@ -16,12 +16,12 @@ from .fold import evolve
 from .invariants import invariants
 from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
-from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
 from .terms import KINDS, NAME, TITLE
-from .view import actions, assumptions, progress, public, warnings
+from .view import actions, assumptions, progress, public, seat_actions, warnings
 
 # A worthiness mark has no effect on the rules: it is taken back alone, and a rewind leaves it
 # standing. Every other event stands on the ones before it (initiative, PV, CAR, shots).
@@ -49,6 +49,6 @@ def validate_campaign_settings(raw) -> dict:
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
-           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants",
+           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
 

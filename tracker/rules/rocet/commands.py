@@ -43,6 +43,42 @@ class RerollTie:
 
 
 @command
+class ChooseCard:
+    """A duelist's card for the coming turn, face down: from their seat, or the NPC's from the GM's page."""
+
+    FIELDS = (
+        Field("side", "Whose card", "choice", choices=SIDE_CHOICES),
+        Field("card", "Card", "choice", choices=CARD_CHOICES),
+        Field("turn", "For turn", "int", required=False, minimum=1, maximum=100_000,
+              help="The turn the choice was made for: a late tap never lands on the next turn"),
+        Field("dice", "Your dice", "dice", required=False,
+              help="When each seat rolls its own: DES die then INT die, e.g. “5 3”"),
+    )
+    side: str
+    card: str
+    turn: int | None = None
+    dice: tuple | None = None
+    server_roll = True  # a reveal the choice triggers rolls on the server (unless the GM types the dice)
+    ANY_VERSION = True  # two sides choose at once: ``turn``, not the stream's version, keeps a late tap out
+
+
+@command
+class RevealCards:
+    """The GM turns both sealed cards over (when the duel waits for the GM, or for the table's dice)."""
+
+    FIELDS = (
+        Field("dice_a", "Side A's dice", "dice", required=False,
+              help="DES die then INT die, e.g. “5 3”; add pairs for tie rerolls"),
+        Field("dice_b", "Side B's dice", "dice", required=False,
+              help="DES die then INT die, e.g. “4 4”; add pairs for tie rerolls"),
+        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+    )
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
 class Discard:
     FIELDS = (
         Field("side", "Who discards", "choice", choices=SIDE_CHOICES),
@@ -81,6 +117,8 @@ class ConfirmDeath:
 COMMANDS = {
     "PlayTurn": PlayTurn,
     "RerollTie": RerollTie,
+    "ChooseCard": ChooseCard,
+    "RevealCards": RevealCards,
     "Discard": Discard,
     "DealDamage": DealDamage,
     "DeclineDamage": DeclineDamage,
@@ -88,3 +126,16 @@ COMMANDS = {
     "ConfirmDeath": ConfirmDeath,
     **ENDING_COMMANDS,
 }
+
+
+def _own_side(state: dict, fields) -> str | None:
+    return fields.get("side") if isinstance(fields.get("side"), str) else None
+
+
+def _dealer(state: dict, fields) -> str | None:
+    return (state.get("pending_damage") or {}).get("side")
+
+
+# What a duelist's seat may send, and the side each command speaks for (read from the raw fields
+# and the state): the core lets a seat send one only for its own side.
+SEAT_COMMANDS = {"ChooseCard": _own_side, "Discard": _own_side, "DealDamage": _dealer, "DeclineDamage": _dealer}

@@ -7,10 +7,10 @@ from tracker.rules.duel import (
     DuelWon, SIDES, decider, other,
 )
 from tracker.rules.rocet.commands import (
-    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn, RerollTie,
+    ChooseCard, ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn, RerollTie, RevealCards,
 )
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
@@ -45,19 +45,31 @@ def _blocking(state: dict) -> str | None:
 # --- a turn ----------------------------------------------------------------------------
 
 def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
+    if sealed_choices(state):
+        raise Refused("in this duel each side chooses its card in secret (on a seat, or the NPC's on "
+                      "this page): choose, then reveal", field="card_a")
     blocked = _blocking(state)
     if blocked:
         raise Refused(blocked)
     cards = {"a": cmd.card_a, "b": cmd.card_b}
     for side in SIDES:
-        held = state["sides"][side]
-        if held["hand_size"] == 0:
-            raise Refused(f"{held['name']} holds no card to play", field=f"card_{side}")
-        if state["mode"] == "virtual" and cards[side] not in held["hand"]:
-            raise Refused(f"{held['name']} has no {cards[side]} in hand (holds: {', '.join(held['hand'])})",
-                          field=f"card_{side}")
+        _check_card(state, side, cards[side], f"card_{side}")
+    return _turn(state, cards, dice)
+
+
+def _check_card(state: dict, side: str, card: str, field: str) -> None:
+    held = state["sides"][side]
+    if held["hand_size"] == 0:
+        raise Refused(f"{held['name']} holds no card to play", field=field)
+    if state["mode"] == "virtual" and card not in held["hand"]:
+        raise Refused(f"{held['name']} has no {card} in hand (holds: {', '.join(held['hand'])})", field=field)
+
+
+def _turn(state: dict, cards: dict, dice: Dice) -> list:
+    """Both cards turned over: damage still on offer lapses (recorded as declined), the cards are
+    laid, both draw back up to three, the opposed roll resolves the turn."""
     events = _lapsed(state)
-    events.append(RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b))
+    events.append(RocetCardsPlayed(turn=state["turn"] + 1, card_a=cards["a"], card_b=cards["b"]))
     scratch = state
     for ev in events:
         scratch = evolve(scratch, ev, 0)
@@ -94,6 +106,59 @@ def _lapsed(state: dict) -> list:
         return []
     return [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)),
                                 lapsed=True)]
+
+
+# --- sealed choices: each side chooses in secret, both are turned over at once ----------------
+
+def sealed_choices(state: dict) -> bool:
+    """True when this duel's cards are chosen in secret, side by side, rather than recorded by the GM."""
+    return state["settings"].get("choices") == "sealed"
+
+
+def _choose(state: dict, cmd: ChooseCard, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)", field="card")
+    blocked = _blocking(state)
+    if blocked:
+        raise Refused(blocked, field="card")
+    turn = state["turn"] + 1
+    if cmd.turn is not None and cmd.turn != turn:
+        raise Refused(f"that choice was for turn {cmd.turn}, and the duel is now at turn {turn}: choose again",
+                      field="card")
+    _check_card(state, cmd.side, cmd.card, "card")
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and len(cmd.dice or ()) != 2:
+        raise Refused("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)",
+                      field="dice")
+    chosen = RocetCardChosen(turn=turn, side=cmd.side, card=cmd.card, dice=tuple(cmd.dice or ()) if by_seat else ())
+    after = evolve(state, chosen, 0)
+    if len(after["sealed"]) < 2 or not reveals_itself(state):
+        return [chosen]
+    return [chosen] + _reveal_sealed(after, dice)
+
+
+def reveals_itself(state: dict) -> bool:
+    """True when both sealed cards turn over the moment the second is chosen (no GM press, no table dice)."""
+    settings = state["settings"]
+    return settings.get("reveal", "auto") == "auto" and settings.get("dice_by", "server") != "table"
+
+
+def _reveal(state: dict, cmd: RevealCards, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)")
+    blocked = _blocking(state)
+    if blocked:
+        raise Refused(blocked)
+    waiting = [_name(state, side) for side in SIDES if side not in state.get("sealed", {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _reveal_sealed(state, dice)
+
+
+def _reveal_sealed(state: dict, dice: Dice) -> list:
+    sealed = state["sealed"]
+    rolled = {side: sealed[side].get("dice") or () for side in SIDES}
+    return _turn(state, {side: sealed[side]["card"] for side in SIDES}, dice.with_typed(rolled))
 
 
 def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:
@@ -242,7 +307,8 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
             DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
 
 
-HANDLERS = {PlayTurn: _play, RerollTie: _reroll, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,
+            DealDamage: _deal, DeclineDamage: _decline,
             ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from tracker.rules.duel import DuelStarted, describe_ending, other
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
@@ -25,6 +25,9 @@ def describe(state: dict | None, ev) -> str:
         return f"{DECK_LABELS[ev.deck].capitalize()} ({ev.count} cards) is shuffled."
     if isinstance(ev, RocetCardsDrawn):
         return f"{sides[ev.side]['name']} draws {_cards(ev.count)}."
+    if isinstance(ev, RocetCardChosen):  # sealed: the line never names the card
+        again = ev.side in (state.get("sealed") or {})
+        return f"{sides[ev.side]['name']} has {'changed their' if again else 'chosen a'} card for turn {ev.turn}."
     if isinstance(ev, RocetCardsPlayed):
         return f"Turn {ev.turn}: both duelists lay a card face down and draw back up to three."
     if isinstance(ev, RocetTurnResolved):

@@ -25,6 +25,17 @@ class RocetCardsDrawn:
 
 
 @event
+class RocetCardChosen:
+    """A duelist chose their card for the coming turn, face down: sealed until both have chosen.
+    A later choice for the same turn replaces it (the duelist changed their mind)."""
+
+    turn: int
+    side: str
+    card: str
+    dice: tuple = ()  # when each seat rolls its own: what the duelist's dice showed, sealed with the card
+
+
+@event
 class RocetCardsPlayed:
     """Both duelists laid a card face down for a turn."""
 

@@ -11,7 +11,7 @@ from functools import singledispatch
 
 from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
@@ -61,7 +61,7 @@ def _started(ev: DuelStarted) -> dict:
         clock_size={"relojes": settings["clock_size"], "a_muerte": A_MUERTE_CLOCK}.get(kind),
         meter=0, meter_steps=settings["meter_steps"] if kind == "superioridad" else None,
         table=None, pending_discard=None, pending_damage=None, pending_down=None,
-        fallen={}, last_turn=None, tie=None,
+        fallen={}, last_turn=None, tie=None, sealed={},
     )
     return state
 
@@ -99,11 +99,30 @@ def _(ev: RocetCardsDrawn, state, at):
     return state
 
 
+def _may_play(state: dict, turn: int) -> bool:
+    return not (turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"]
+                or (state["pending_damage"] or {}).get("win"))
+
+
+@apply.register
+def _(ev: RocetCardChosen, state, at):
+    if not _may_play(state, ev.turn):
+        impossible(f"a card chosen for turn {ev.turn} where the duel could not play it")
+    held = state["sides"][ev.side]
+    if not held["hand_size"] or (state["mode"] == "virtual" and ev.card not in held["hand"]):
+        impossible(f"{held['name']} chose {ev.card}, not in hand")
+    state["sealed"] = {**state.get("sealed", {}), ev.side: {"card": ev.card, "dice": list(ev.dice)}}
+    return state
+
+
 @apply.register
 def _(ev: RocetCardsPlayed, state, at):
-    if ev.turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"] \
-            or (state["pending_damage"] or {}).get("win"):
+    if not _may_play(state, ev.turn):
         impossible(f"turn {ev.turn} played where the duel could not play it")
+    sealed = state.get("sealed") or {}
+    if sealed and {side: choice["card"] for side, choice in sealed.items()} != {"a": ev.card_a, "b": ev.card_b}:
+        impossible(f"turn {ev.turn} laid cards that were not the ones chosen in secret")
+    state["sealed"] = {}
     state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
         _take(state["sides"][side], card, state["mode"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tracker.rules.legal import GM, offer
 from tracker.rules.rocet.commands import COMMANDS
 from tracker.rules.rocet.fold import offered
+from tracker.rules.rocet.secrecy import played_on_a_seat
 from tracker.rules.rocet.terms import CARDS
 from tracker.rules.rocet.view import actions
 
@@ -17,10 +18,11 @@ def legal_actions(state: dict, audience: str) -> list[dict]:
 
 
 def _held(state: dict, side: str) -> list[str]:
-    """The cards ``side`` may lay or discard: their hand (virtual), any card (physical)."""
-    if state["mode"] != "virtual":
+    """The cards ``side`` may lay or discard: their hand (virtual), any card (physical, or a hand
+    this reader may not see: a player's, on their own seat)."""
+    hand = state["sides"][side].get("hand")
+    if state["mode"] != "virtual" or hand is None:
         return list(CARDS)
-    hand = state["sides"][side]["hand"]
     return [card for card in CARDS if card in hand]
 
 
@@ -33,6 +35,13 @@ def _offer(state: dict, name: str) -> dict:
     command = COMMANDS[name]
     if name == "PlayTurn":
         return offer(command, name, dice=_dice(state), card_a=_held(state, "a"), card_b=_held(state, "b"))
+    if name == "ChooseCard":
+        # The GM chooses only for a side no player's seat plays (an NPC), from that side's hand:
+        # a player's hand and sealed card stay on their own seat.
+        mine = [side for side in ("a", "b") if not played_on_a_seat(state, side)]
+        cards = _held(state, mine[0]) if len(mine) == 1 else list(CARDS)
+        return offer(command, name, for_side=mine[0] if len(mine) == 1 else None, side=mine,
+                     card=cards if mine else [])
     if name == "RerollTie":
         return offer(command, name, dice=_dice(state))
     if name == "Discard":
