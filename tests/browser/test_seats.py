@@ -204,9 +204,9 @@ def test_a_pf2e_round_with_both_secret_skills_and_the_sidestep_answered_on_the_d
     # The GM strikes Lope for Inés on the desktop page; Lope's phone answers the Sidestep prompt.
     if service.state_of(f"duel-{duel}")[1]["turn"] == people[1]:
         page.get_by_role("button", name="End Lope’s turn").click()
-    expect(page.get_by_role("button", name="Strike")).to_be_visible()
+    expect(page.get_by_role("button", name="Strike", exact=True)).to_be_visible()
     page.locator("#Strike-dice_attack").fill("12")
-    page.get_by_role("button", name="Strike").click()
+    page.get_by_role("button", name="Strike", exact=True).click()
     expect(players["b"].locator(".seat-status")).to_contain_text("Use Deceptive Sidestep?")
     expect(players["a"].locator("body")).not_to_contain_text("Sidestep")
     players["b"].get_by_role("button", name="Sidestep!").click()
