@@ -74,3 +74,27 @@ def test_the_api_adjusts_a_track_and_refuses_a_fall(client, ruleset, setup, trac
                                                  "amount": -999, "reason": "to the floor"})
     assert refused.status_code == 422
     assert "a duelist falls through the duel's own actions" in str(refused.json)
+
+
+@pytest.mark.parametrize("ruleset, setup, track", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_time_travel_and_the_recap_tell_the_adjustment(app, client, ruleset, setup, track):
+    from tracker.db import open_db
+    from tracker.projections import queries
+
+    duel = duel_of(client, ruleset, setup)
+    client.post(f"/duels/{duel}/adjust", data={"expected_version": version_of(client, duel),
+                                               "target": first_target(client, duel), "amount": "-1",
+                                               "reason": "forgot the +2"})
+    version = version_of(client, duel)
+    for url in (f"/duels/{duel}/travel", f"/duels/{duel}/travel?at={version}",
+                f"/duels/{duel}/compare?a=1&b={version}", f"/duels/{duel}"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert f"'s {track} -1 (forgot the +2)" in text_of(response.text), url
+    db = open_db(app.config["DATABASE"])
+    try:
+        session = queries.duel(db, duel)["session_id"]
+    finally:
+        db.close()
+    recap = client.get(f"/sessions/{session}/recap.md")
+    assert recap.status_code == 200 and f"'s {track} -1 (forgot the +2)" in recap.text
