@@ -98,3 +98,18 @@ def test_time_travel_and_the_recap_tell_the_adjustment(app, client, ruleset, set
         db.close()
     recap = client.get(f"/sessions/{session}/recap.md")
     assert recap.status_code == 200 and f"'s {track} -1 (forgot the +2)" in recap.text
+
+
+def test_the_sheet_keeps_a_persisting_adjustment_with_its_sign(client):
+    duel = duel_of(client, "pf2e", {"kind": "combat"})
+    target = first_target(client, duel)
+    character = target.split(" ")[0]
+    for amount, reason in (("-5", "the poisoned blade"), ("2", "the cleric healed him")):
+        response = client.post(f"/duels/{duel}/adjust", data={"expected_version": version_of(client, duel),
+                                                              "target": target, "amount": amount, "reason": reason})
+        assert response.status_code == 302
+    sheet = text_of(client.get(f"/characters/{character}").text)
+    assert "−5 adjusted: the poisoned blade" in sheet and "+2 adjusted: the cleric healed him" in sheet
+    assert "HP 65/68" in sheet  # 68 less 5, plus 2 given back
+    record = client.get(f"/characters/{character}/record")
+    assert record.status_code == 200 and "−3 HP" in text_of(record.text)
