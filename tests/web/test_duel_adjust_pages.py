@@ -64,6 +64,8 @@ def test_the_duel_page_adjusts_a_track_and_refuses_what_it_must(app, client, rul
 def test_the_api_adjusts_a_track_and_refuses_a_fall(client, ruleset, setup, track):
     duel = duel_of(client, ruleset, setup)
     character = first_target(client, duel).split(" ")[0]
+    offered = duel_json(client, duel)["adjustable_tracks"]
+    assert [(t["character"], t["track"]) for t in offered][0] == (character, track) and len(offered) >= 2
     command = {"type": "AdjustDuelTrack", "duel_id": duel, "character_id": character, "track": track,
                "expected_version": version_of(client, duel)}
     ok = client.post(f"{V1}/commands", json={**command, "amount": -3, "reason": "the cleric's curse"})

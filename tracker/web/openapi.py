@@ -210,6 +210,10 @@ def schemas() -> dict[str, dict]:
                                     "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
                                     "steps": {"type": "array", "items": _ref("Step")},
                                     "legal_actions": {"type": "array", "items": _ref("LegalAction")},
+                                    "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
+                                                          "the GM's AdjustDuelTrack targets while the duel runs"
+                                                          " (character, name, side, track, label, value, max);"
+                                                          " empty for the table"},
                                     "assumptions": {"type": "array", "items": STRING}}},
         "DuelChanges": {"type": "object", "required": ["changed", "version", "duel"],
                         "properties": {"changed": BOOLEAN, "version": INTEGER,
