@@ -50,3 +50,13 @@ def test_both_sides_clamped_refused_at_0_and_a_forgery_is_impossible(ruleset, se
             with pytest.raises(ImpossibleHistory):
                 module.evolve(state, forged, at + 1)
     assert [line["text"].endswith(f"{name} -2 (forgot)") for line in state["history"][-2:]] == [True, True]
+
+
+@pytest.mark.parametrize("ruleset, setup, name", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_every_ruleset_describes_an_adjustment_and_places_it_in_a_step(ruleset, setup, name):
+    module, state, _ = started(ruleset, setup)
+    ev = DuelTrackAdjusted(character="b", track=name, amount=-1, value=track(module, state, "b", name)["max"] - 1,
+                           reason="forgot the +2")
+    who = track(module, state, "b", name)["name"]
+    assert module.describe(state, ev) == f"{who}'s {name} adjusted to {ev.value} (forgot the +2)"
+    assert module.step_of(state, ev).round

@@ -371,6 +371,8 @@ def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adj
     track = _track(adjustable(state) if adjustable else [], ev.character, ev.track)
     if track is None:
         impossible(f"no adjustable {ev.track} for {ev.character}")
+    if track["value"] <= 0:
+        impossible(f"an adjustment of {track['name']}, who is down")
     if not 0 < ev.value <= track["max"] or ev.value != min(track["value"] + ev.amount, track["max"]):
         impossible(f"an adjustment of {track['value']} by {ev.amount} to {ev.value}")
     change = ev.value - track["value"]
@@ -435,10 +437,14 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
 
 
 def describe_ending(state: dict, ev: Any) -> str | None:
-    """Plain language for the common endings (and the GM's notes); None for other events."""
+    """Plain language for the common endings (and the GM's notes and adjustments); None for other
+    events."""
     if isinstance(ev, DuelNoted):
         about = f" on event {ev.about}" if ev.about else ""
         return f"GM note{about}{' (players see it)' if ev.public else ''}: {ev.text}"
+    if isinstance(ev, DuelTrackAdjusted):  # the fold tells it with the change made; this is its fallback
+        name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
+        return f"{name}'s {ev.track} adjusted to {ev.value} ({ev.reason})"
     after = evolve_ending(state, ev)
     return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
 
