@@ -115,3 +115,15 @@ def test_the_sheet_keeps_a_persisting_adjustment_with_its_sign(client):
     assert "HP 65/68" in sheet  # 68 less 5, plus 2 given back
     record = client.get(f"/characters/{character}/record")
     assert record.status_code == 200 and "−3 HP" in text_of(record.text)
+
+
+def test_a_stale_adjustment_form_is_a_conflict_and_nothing_is_logged(app, client):
+    duel = duel_of(client, "rocet", {"kind": "relojes", "cards": "virtual", "weapon_type": "Espada"})
+    target, stale = first_target(client, duel), version_of(client, duel)
+    client.post(f"/duels/{duel}/adjust", data={"expected_version": stale, "target": target, "amount": "-1",
+                                               "reason": "first"})
+    before = count_events(app)
+    response = client.post(f"/duels/{duel}/adjust", data={"expected_version": stale, "target": target,
+                                                          "amount": "-1", "reason": "second"})
+    assert response.status_code == 409 and "Your adjustment was NOT logged" in text_of(response.text)
+    assert count_events(app) == before
