@@ -67,7 +67,18 @@ def decide(state, cmd, dice):
 
 
 def started(ev):
-    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
+    hp = {d["id"]: (d.get("current") or {}).get("HP", d["stats"]["hp"]) for d in ev.duelists}
+    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0, "hp": hp}
+
+
+def adjustable_tracks(state):
+    """Each duelist's HP (which the coin's hits never spend: only the GM's adjustments move it)."""
+    return [{"character": d["id"], "name": d["name"], "side": d["side"], "track": "HP", "label": "HP",
+             "value": state["hp"][d["id"]], "max": d["stats"]["hp"]} for d in state["duelists"]]
+
+
+def set_track(state, character, track, value):
+    return update(state, hp={**state["hp"], character: value})
 
 
 def mutate(ev, state, at):
@@ -195,4 +206,5 @@ class samples:
 
 
 # Built last: it folds with describe and ENDINGS above.
-evolve = duel.evolver(started, mutate, describe, ENDINGS, result=result)
+evolve = duel.evolver(started, mutate, describe, ENDINGS, result=result, adjustable=adjustable_tracks,
+                      set_track=set_track)

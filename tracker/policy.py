@@ -93,6 +93,7 @@ POLICY: dict[str, Rule] = {
     "CloseSession": rule("session", TEAM, EVERYWHERE, "the session's seats stop working; retracting it reopens"),
     "StartDuel": rule("duel", TEAM, EVERYWHERE),
     "NoteDuel": rule("duel", TEAM, EVERYWHERE, "the GM's note on a duel or one of its moments"),
+    "AdjustDuelTrack": rule("duel", TEAM, EVERYWHERE, "a running duel's track, by the tracks its ruleset offers"),
     "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
     "RestoreRetraction": rule("campaign character session duel", TEAM, EVERYWHERE,
                               "on the retraction's stream; only while nothing stands after it"),

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from tracker import rules
-from tracker.commands.base import Command, as_list, key
+from tracker.commands.base import Command, as_list, expected, key
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
 
@@ -87,6 +87,53 @@ class NoteDuel(Command):
         if not clean["text"]:
             raise Invalid({"text": "write the note"})
         return cls(duel_id, clean["text"], clean["about"] or 0, clean["public"])
+
+
+ADJUST_IN_DUEL_FIELDS = (
+    Field("character_id", "Duelist", "text", maximum=40),
+    Field("track", "Track", "text", maximum=40),
+    Field("amount", "Amount", "int", minimum=-999, maximum=999,
+          help="positive gives points back, negative takes them; never down to 0"),
+    Field("reason", "Reason", "text", required=False, maximum=200,
+          help="e.g. forgot the +2, the cleric healed him (the log shows it)"),
+)
+
+
+@dataclass(frozen=True)
+class AdjustDuelTrack(Command):
+    """The GM's correction of a duelist's track inside a running duel, by an amount with a reason.
+    The page's form names duelist and track at once (``target``: "character_id track"); the API
+    sends ``character_id`` and ``track``. Later events stand on the numbers it changes, so it
+    carries the version the form was opened at."""
+
+    duel_id: str
+    character_id: str
+    track: str
+    amount: int
+    reason: str
+    expected_version: int
+
+    @classmethod
+    def parse(cls, raw):
+        duel_id = key(raw.get("duel_id"), "duel_id")
+        raw = dict(raw)
+        target = raw.get("target")
+        if isinstance(target, str) and " " in target.strip():
+            raw["character_id"], raw["track"] = target.strip().split(" ", 1)
+        try:
+            clean = parse_fields(ADJUST_IN_DUEL_FIELDS, raw)
+        except Invalid as problem:
+            if "character_id" in problem.errors or "track" in problem.errors:  # the form's one choice
+                raise Invalid({"target": "choose whose track", **problem.errors}) from None
+            raise
+        errors = {}
+        if clean["amount"] == 0:
+            errors["amount"] = "must not be 0"
+        if not clean["reason"]:
+            errors["reason"] = "is required: say why (the log shows it)"
+        if errors:
+            raise Invalid(errors)
+        return cls(duel_id, clean["character_id"], clean["track"], clean["amount"], clean["reason"], expected(raw))
 
 
 @dataclass(frozen=True)

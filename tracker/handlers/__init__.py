@@ -23,6 +23,7 @@ HANDLERS = {
     "RestParty": recovery.rest_party,
     "StartDuel": duels.start_duel,
     "NoteDuel": duels.note_duel,
+    "AdjustDuelTrack": duels.adjust_duel_track,
     "RegisterGM": accounts.register_gm,
     "EndSession": sessions.end_session,
     "EndAllSessions": sessions.end_all_sessions,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 from tracker import rules
-from tracker.commands import DuelCommand, NoteDuel, StartDuel, expected
+from tracker.commands import AdjustDuelTrack, DuelCommand, NoteDuel, StartDuel, expected
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
-from tracker.rules.duel import DuelNoted
+from tracker.rules.duel import AdjustTrackInDuel, DuelNoted, decide_adjustment
 from tracker.rules.fields import parse_command
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
@@ -141,6 +141,21 @@ def note_duel(service: Service, command: NoteDuel) -> Outcome:
 
     # No expected version: a note stands on nothing, so no form is ever stale for it.
     return service.append(f"duel-{command.duel_id}", state["campaign_id"], None, command, decide)
+
+
+def adjust_duel_track(service: Service, command: AdjustDuelTrack) -> Outcome:
+    """Correct a duelist's track in a running duel, among the tracks its ruleset offers."""
+    version, state = service.state_of(f"duel-{command.duel_id}")
+    if state is None:
+        raise NotFound("no such duel")
+    module = rules.get(state["ruleset"])
+    asked = AdjustTrackInDuel(character=command.character_id, track=command.track, amount=command.amount,
+                              reason=command.reason)
+
+    def decide(current: dict | None) -> list:
+        return decide_adjustment(current, module.adjustable_tracks(current), asked)
+
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], command.expected_version, command, decide)
 
 
 def _tray(service: Service, typed: dict, server_roll: bool) -> Dice:

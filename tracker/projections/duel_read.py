@@ -20,6 +20,8 @@ def duel_read(db, duel_id: str, audience: str = legal.GM) -> dict:
     shown = module.seen_by(state, "api") if audience == legal.GM else module.public(state)
     return {**row, "audience": audience,
             "steps": steps(shown), "legal_actions": module.legal_actions(shown, audience),
+            "adjustable_tracks": module.adjustable_tracks(state)
+            if audience == legal.GM and not state.get("outcome") else [],
             "assumptions": module.assumptions(state), "state": shown}
 
 

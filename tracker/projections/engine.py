@@ -312,8 +312,12 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
                db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
                           [key]).fetchall())
         db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    # The GM's adjustments in the duel count as wounds of the opposite sign (a heal, a negative
+    # wound), so a persisting track leaves the duel with them, and a retraction takes them back.
+    marks = s["wounds"] + [{**a, "amount": -a["amount"], "note": "adjusted: " + a["note"]}
+                           for a in s.get("adjustments", ())]
     rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
-             int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])]
+             int(persists.get(w["track"], True)), seq) for seq, w in enumerate(marks)]
     db.conn.executemany(
         "INSERT INTO wounds (duel_id, character_id, campaign_id, track, amount, at, note, persists, seq)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

@@ -226,7 +226,7 @@ def character_record(db, character_id: str, recent: int = 50) -> dict:
     losses = _rows(db, "SELECT w.duel_id, w.track, SUM(w.amount) AS amount, d.title, d.ruleset, h.started,"
                        " h.started_at FROM wounds w JOIN duels d ON d.id = w.duel_id"
                        " JOIN history_duels h ON h.duel_id = w.duel_id WHERE w.character_id = ?"
-                       " GROUP BY w.duel_id, w.track ORDER BY h.started DESC LIMIT ?", [character_id, recent])
+                       " GROUP BY w.duel_id, w.track HAVING SUM(w.amount) > 0 ORDER BY h.started DESC LIMIT ?", [character_id, recent])
     totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
                        " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
     rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(c.name, o.name) AS name, COUNT(*) AS duels,"

@@ -180,6 +180,15 @@ class Ruleset(Protocol):
         ``settings`` for the ruleset, with the GM's ``values`` (its parsed ``fields``): never past
         a track's maximum, and every die drawn from ``dice`` kept in the answer."""
 
+    def adjustable_tracks(self, state: dict) -> list[dict]:
+        """The tracks the GM may correct by hand in this running duel ("I forgot the +2"), each
+        ``{"character", "name", "side", "track", "label", "value", "max"}``: the core's
+        ``AdjustDuelTrack`` offers these, clamps to ``max`` and refuses to reach 0."""
+
+    def set_track(self, state: dict, character: str, track: str, value: int) -> dict:
+        """The state with one of ``adjustable_tracks`` at ``value`` (a new state), for the fold of
+        ``DuelTrackAdjusted`` (handed to ``duel.evolver``)."""
+
     def retraction_carries(self, target: Any, later: Sequence[tuple[int, Any]]) -> Sequence[int]:
         """The versions of the ``later`` (version, event) pairs still standing after the retracted
         command (whose first event is ``target``) that the retraction must take back with it; the

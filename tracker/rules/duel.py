@@ -92,6 +92,25 @@ class DuelNoted:
     public: bool = False  # shown in the players' recap too
 
 
+@event
+class DuelTrackAdjusted:
+    """The GM corrected a duelist's track by hand mid-duel ("I forgot the +2", "the cleric healed
+    him"): ``amount`` as asked, ``value`` what the track holds after it (clamped to its maximum,
+    never 0 or below: an adjustment corrects numbers, it never decides the duel). Later events
+    stand on the numbers it changed, so a retraction rewinds the duel past it like any command."""
+
+    REFERENCES = {"character": "character"}
+
+    character: str
+    track: str
+    amount: int
+    value: int
+    reason: str
+
+
+ADJUST_FALLS = "an adjustment corrects numbers; a duelist falls through the duel's own actions"
+
+
 @command
 class Yield:
     FIELDS = (Field("side", "Who yields", "choice", choices=SIDE_CHOICES),
@@ -219,11 +238,14 @@ Mutator = Callable[[Any, dict, int], dict]
 Describer = Callable[[Any, Any], str]
 Resulter = Callable[[Any, Any], "dict | None"]
 EndingCheck = Callable[[dict, Any], str]
+Adjustable = Callable[[dict], list]
+TrackSetter = Callable[[dict, str, str, int], dict]
 
 
 def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Mapping[str, EndingCheck],
             *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = (),
-            result: Resulter | None = None) -> Callable[[Any, Any, int], dict]:
+            result: Resulter | None = None, adjustable: Adjustable | None = None,
+            set_track: TrackSetter | None = None) -> Callable[[Any, Any, int], dict]:
     """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
 
     ``started(ev)`` is the state a ``DuelStarted`` opens; ``mutate(ev, state, at)`` the state after
@@ -232,7 +254,9 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     (as in ``ending_problems``) a ``DuelWon`` or ``DuelDrawn`` must pass; ``quiet`` the events
     folded into another's line, so given none of their own; ``after_the_end`` the events that may
     still follow an ending; ``result(state, ev)`` the numbers of a resolved step (the structured
-    twin of its line, from the state before it) or None. Everything else every duel folds the
+    twin of its line, from the state before it) or None; ``adjustable(state)`` and
+    ``set_track(state, character, track, value)`` the ruleset's ``adjustable_tracks`` and
+    ``set_track`` (a GM's adjustment, ``DuelTrackAdjusted``). Everything else every duel folds the
     same way, here: each history line is ``{"at", "text"}``, with ``result`` (``{"event": type,
     …numbers}``) when the step has numbers, an ending's being its winner and ending.
     """
@@ -240,6 +264,8 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
         if isinstance(ev, DuelNoted):
             return noted(state, ev, at)
+        if isinstance(ev, DuelTrackAdjusted):
+            return adjusted(state, ev, at, adjustable, set_track)
         told = not isinstance(ev, quiet)
         if isinstance(ev, DuelStarted):
             new, text = started(ev), told and describe(None, ev)
@@ -294,6 +320,81 @@ def noted(state: dict | None, ev: DuelNoted, at: int) -> dict:
     return dict(state, notes=state.get("notes", []) + [note])
 
 
+# --- the GM's adjustment of a track -------------------------------------------------------------
+
+@command
+class AdjustTrackInDuel:
+    """What ``decide_adjustment`` reads: whose track, by how much, and why."""
+
+    character: str
+    track: str
+    amount: int
+    reason: str
+
+
+def decide_adjustment(state: dict, tracks: list[dict], cmd: AdjustTrackInDuel) -> list:
+    """The GM's adjustment of one of the ``tracks`` a ruleset offers (its ``adjustable_tracks``):
+    a running duel, a non-zero amount with a reason, clamped to the track's maximum, and never
+    down to 0 (that is the duel's own actions' to do)."""
+    require_running(state)
+    if not cmd.amount:
+        raise Refused("adjust by a number other than 0", field="amount")
+    if not (cmd.reason or "").strip():
+        raise Refused("say why (the log shows it)", field="reason")
+    track = _track(tracks, cmd.character, cmd.track)
+    if track is None:
+        raise Refused("choose a track this duel lets you adjust", field="target")
+    value = min(track["value"] + cmd.amount, track["max"])
+    if track["value"] <= 0:
+        raise Refused(f"{track['name']} is down: {ADJUST_FALLS}", field="target")
+    if value <= 0:
+        raise Refused(ADJUST_FALLS, field="amount")
+    if value == track["value"]:
+        raise Refused(f"{track['name']}'s {track['label']} is already at its maximum ({track['max']})",
+                      field="amount")
+    return [DuelTrackAdjusted(character=cmd.character, track=cmd.track, amount=cmd.amount, value=value,
+                              reason=cmd.reason.strip())]
+
+
+def _track(tracks: list[dict], character: str, track: str) -> dict | None:
+    return next((t for t in tracks if t["character"] == character and t["track"] == track), None)
+
+
+def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adjustable | None,
+             set_track: TrackSetter | None) -> dict:
+    """The state after the GM's adjustment, with its line in the history; the change is kept in
+    ``adjustments`` (what the invariants add back, and what persists on the sheet after the duel)."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"]:
+        impossible("an adjustment after the duel ended")
+    track = _track(adjustable(state) if adjustable else [], ev.character, ev.track)
+    if track is None:
+        impossible(f"no adjustable {ev.track} for {ev.character}")
+    if track["value"] <= 0:
+        impossible(f"an adjustment of {track['name']}, who is down")
+    if not 0 < ev.value <= track["max"] or ev.value != min(track["value"] + ev.amount, track["max"]):
+        impossible(f"an adjustment of {track['value']} by {ev.amount} to {ev.value}")
+    change = ev.value - track["value"]
+    new = set_track(state, ev.character, ev.track, ev.value)
+    entry = {"character": ev.character, "track": ev.track, "amount": change, "at": at, "note": ev.reason}
+    line = {"at": at, "text": adjustment_line(track["name"], track["label"], change, ev.reason),
+            "result": {"event": "DuelTrackAdjusted", "character": ev.character, "track": ev.track,
+                       "amount": change, "value": ev.value}}
+    return dict(new, adjustments=state.get("adjustments", []) + [entry], history=new["history"] + [line])
+
+
+def adjustment_line(name: str, label: str, change: int, reason: str) -> str:
+    """The adjustment as the log and recap tell it: "Lope's PG +2 (forgot the +2)"."""
+    return f"{name}'s {label} {change:+d} ({reason})"
+
+
+def adjusted_by(state: dict, character: str, track: str) -> int:
+    """What the GM's adjustments added to a duelist's track (negative when they took away)."""
+    return sum(a["amount"] for a in state.get("adjustments", ())
+               if a["character"] == character and a["track"] == track)
+
+
 def impossible(why: str):
     """Refuse to fold a history the rules could not have produced."""
     raise ImpossibleHistory(why)
@@ -336,10 +437,14 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
 
 
 def describe_ending(state: dict, ev: Any) -> str | None:
-    """Plain language for the common endings (and the GM's notes); None for other events."""
+    """Plain language for the common endings (and the GM's notes and adjustments); None for other
+    events."""
     if isinstance(ev, DuelNoted):
         about = f" on event {ev.about}" if ev.about else ""
         return f"GM note{about}{' (players see it)' if ev.public else ''}: {ev.text}"
+    if isinstance(ev, DuelTrackAdjusted):  # the fold tells it with the change made; this is its fallback
+        name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
+        return f"{name}'s {ev.track} adjusted to {ev.value} ({ev.reason})"
     after = evolve_ending(state, ev)
     return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
 

@@ -27,6 +27,7 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
                    seat_characters=[d["id"] for d in state["duelists"]],
                    character_names={d["id"]: d["name"] for d in state["duelists"]},
                    next=url_for("duels.show", duel_id=duel_id),
+                   adjustable=[] if state.get("outcome") else module.adjustable_tracks(state),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
                    form=form or {}, message=message,
                    session=queries.session(db, duel["session_id"]),
@@ -66,6 +67,27 @@ def act(duel_id, command):
                                                  "an action first. Yours was NOT logged — check the duel "
                                                  "as it is now and log it again if it still applies."},
                        command, form)
+    if is_htmx():
+        return _render(duel_id)
+    return redirect(url_for("duels.show", duel_id=duel_id))
+
+
+def _rejected_adjustment(form, rejected, duel_id):
+    return _render(duel_id, 422, rejected.fields, "AdjustDuelTrack", form)
+
+
+@bp.post("/duels/<duel_id>/adjust")
+@shows_form(_rejected_adjustment)
+def adjust(duel_id):
+    """Correct a duelist's track by hand in the running duel ("I forgot the +2")."""
+    form = form_data()
+    try:
+        service().handle({**form, "type": "AdjustDuelTrack", "duel_id": duel_id})
+    except Conflict:
+        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
+                                                 "an action first. Your adjustment was NOT logged — check "
+                                                 "the duel as it is now and adjust again if it still applies."},
+                       "AdjustDuelTrack", form)
     if is_htmx():
         return _render(duel_id)
     return redirect(url_for("duels.show", duel_id=duel_id))

@@ -103,6 +103,10 @@ def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...
 
 
 WORKSPACE["NoteDuel"] = _fielded(("duel_id", "text"), duel_commands.NOTE_FIELDS, duel_id=ID)
+WORKSPACE["AdjustDuelTrack"] = _fielded(
+    ("duel_id", "expected_version", "character_id", "track", "amount", "reason"), duel_commands.ADJUST_IN_DUEL_FIELDS,
+    duel_id=ID, expected_version=VERSION,
+    target={"type": "string", "description": "the page's form: \"<character_id> <track>\" instead of the two"})
 WORKSPACE["RestoreRetraction"] = _fielded(("position", "expected_version"), workspace.RETRACT_FIELDS,
                                           expected_version=VERSION)
 WORKSPACE["RecoverCharacter"] = _fielded(
@@ -208,6 +212,10 @@ def schemas() -> dict[str, dict]:
                                     "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
                                     "steps": {"type": "array", "items": _ref("Step")},
                                     "legal_actions": {"type": "array", "items": _ref("LegalAction")},
+                                    "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
+                                                          "the GM's AdjustDuelTrack targets while the duel runs"
+                                                          " (character, name, side, track, label, value, max);"
+                                                          " empty for the table"},
                                     "assumptions": {"type": "array", "items": STRING}}},
         "DuelChanges": {"type": "object", "required": ["changed", "version", "duel"],
                         "properties": {"changed": BOOLEAN, "version": INTEGER,

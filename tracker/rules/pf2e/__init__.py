@@ -8,6 +8,8 @@ and the helpers ``checks`` (degrees of success), ``table`` (who is who at the ta
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 from tracker.rules.duel import whole_suffix
 
 from . import conditions, samples
@@ -32,7 +34,7 @@ retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "retraction_carries", "invariants",
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]

@@ -7,6 +7,8 @@ an answer to a spell or strike nobody made, a victory the HP do not show) raises
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 import copy
 from functools import singledispatch
 
@@ -401,4 +403,5 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     return dict(state, slots=slots, expended=expended)
 
 
-evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END, result=result)
+evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END, result=result,
+                      adjustable=adjustable_tracks, set_track=set_track)

@@ -5,6 +5,8 @@ helper ``rolls`` holds the d20 with Ventaja/Desventaja, a strike and initiative.
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 from tracker.rules.duel import suffix_except
 
 from . import samples
@@ -49,6 +51,6 @@ def validate_campaign_settings(raw) -> dict:
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
-           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "retraction_carries", "invariants",
+           "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
 

@@ -6,6 +6,8 @@ show) raises ``ImpossibleHistory``; ``decide`` never produces one.
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 from functools import singledispatch
 from typing import Any
 
@@ -145,4 +147,5 @@ def _next_turn(state: dict) -> dict:
     return state
 
 
-evolve = evolver(_started, mutate, describe, ENDINGS, result=result)
+evolve = evolver(_started, mutate, describe, ENDINGS, result=result,
+                 adjustable=adjustable_tracks, set_track=set_track)

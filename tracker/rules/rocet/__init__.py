@@ -8,6 +8,8 @@ superioridad, ¡a muerte!. Cards are virtual (server-shuffled) or physical (coun
 """
 from __future__ import annotations
 
+from tracker.rules.rocet.adjust import adjustable_tracks, set_track
+
 from tracker.rules.duel import whole_suffix
 from tracker.rules.rocet import samples
 from tracker.rules.rocet.commands import COMMANDS, SEAT_COMMANDS
@@ -31,6 +33,6 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS",
-           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "retraction_carries", "invariants",
+           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
 

@@ -7,6 +7,8 @@ later event of the duel with it, so a history built by the rules always folds.
 """
 from __future__ import annotations
 
+from tracker.rules.rocet.adjust import adjustable_tracks, set_track
+
 from functools import singledispatch
 
 from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
@@ -261,4 +263,5 @@ def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     return state
 
 
-evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET, result=result)
+evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET, result=result,
+                 adjustable=adjustable_tracks, set_track=set_track)
