@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
+# Server threads: each client following a duel live (a long-poll) holds one while it waits.
+THREADS ?= 16
 export FLASK_APP := tracker
 
 .PHONY: run test check install browser bench clean mutation
@@ -27,7 +29,7 @@ run: install
 	$(BIN)/flask demo --if-empty
 	@$(BIN)/flask setup-code --url http://127.0.0.1:$(PORT)
 	@echo "Touché on http://127.0.0.1:$(PORT)"
-	$(BIN)/waitress-serve --host 127.0.0.1 --port $(PORT) --call tracker:create_app
+	$(BIN)/waitress-serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS) --call tracker:create_app
 
 test: install browser
 	$(BIN)/python -m pytest
@@ -47,7 +49,9 @@ mutation: install
 	done
 	$(BIN)/python tests/mutation/score.py
 
+# The benchmark also compares with the eventsourcing library, which only it needs (the bench extra).
 bench: install
+	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/run.py
 
 clean:

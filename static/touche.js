@@ -3,6 +3,7 @@
 // - After a refused action swapped in by htmx, the focus goes to the form's error summary
 //   (or, for a form without one, to its first error), and each summary link focuses its field.
 // - After an action, a screen reader hears what was logged (#announcer, a polite live region).
+// - A <time data-local> logged in UTC is shown in the reader's local time.
 (function () {
   "use strict";
   var wide = window.matchMedia("(min-width: 60rem)");
@@ -40,7 +41,17 @@
     window.setTimeout(function () { region.textContent = source.dataset.announce; }, 50);
   }
 
+  // A moment logged in UTC, shown in the reader's own time zone (the text says UTC without this).
+  function localTimes(root) {
+    var times = root.querySelectorAll("time[data-local]");
+    for (var i = 0; i < times.length; i++) {
+      var when = new Date(times[i].getAttribute("datetime"));
+      if (!isNaN(when)) times[i].textContent = when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    localTimes(document);
     fitMenu();
     if (wide.addEventListener) wide.addEventListener("change", fitMenu);
     var summary = document.querySelector(".error-summary");

@@ -1,11 +1,11 @@
 """A deliberately tiny ruleset for testing the core without any real duel system:
 each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
 from tracker.events import event
-from tracker.rules import duel
+from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
-from tracker.rules.contract import Fact, HistoryFacts, Statistic
+from tracker.rules.contract import Fact, Headline, HistoryFacts, Recovered, Recovery, Statistic, Step, within_max
 
 NAME = "coin"
 TITLE = "Coin test duel"
@@ -67,7 +67,18 @@ def decide(state, cmd, dice):
 
 
 def started(ev):
-    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0}
+    hp = {d["id"]: (d.get("current") or {}).get("HP", d["stats"]["hp"]) for d in ev.duelists}
+    return {**duel.initial(ev), "hits": {"a": 0, "b": 0}, "turns": 0, "hp": hp}
+
+
+def adjustable_tracks(state):
+    """Each duelist's HP (which the coin's hits never spend: only the GM's adjustments move it)."""
+    return [{"character": d["id"], "name": d["name"], "side": d["side"], "track": "HP", "label": "HP",
+             "value": state["hp"][d["id"]], "max": d["stats"]["hp"]} for d in state["duelists"]]
+
+
+def set_track(state, character, track, value):
+    return update(state, hp={**state["hp"], character: value})
 
 
 def mutate(ev, state, at):
@@ -84,6 +95,19 @@ def mutate(ev, state, at):
 
 def actions(state):
     return [] if state["outcome"] else list(COMMANDS)
+
+
+def legal_actions(state, audience):
+    """Every command while the duel runs, for the GM only."""
+    if audience != legal.GM:
+        return []
+    return [legal.offer(COMMANDS[name], name) for name in actions(state)]
+
+
+def result(state, ev):
+    """Both rolls and who hit for how much."""
+    winner = "a" if ev.roll_a > ev.roll_b else "b" if ev.roll_b > ev.roll_a else None
+    return duel.fields_of(ev, hit_by=winner, damage=abs(ev.roll_a - ev.roll_b))
 
 
 def describe(state, ev):
@@ -125,6 +149,19 @@ def secrets(state):
     return []
 
 
+# A rest gives back 3 HP (a test rule, so a partial recovery is exercised too).
+RECOVERIES = {"rest": Recovery("Rest", "[assumed] A rest gives back 3 HP (a test rule).")}
+
+
+def recover(kind, stats, current, settings, values, dice):
+    return Recovered(within_max(TRACKS, stats, current, {"HP": 3}))
+
+
+def seen_by(state, audience):
+    """A coin duel holds no secret: every reader sees the whole state."""
+    return state
+
+
 def history_facts(state, events):
     """Each side's roll, and whether it hit (by how much)."""
     a, b = (duel.side_of(state, side)[0]["id"] for side in "ab")
@@ -132,6 +169,26 @@ def history_facts(state, events):
              for turn, ev in enumerate(events, 1)
              for who, mine, theirs in ((a, ev.roll_a, ev.roll_b), (b, ev.roll_b, ev.roll_a))]
     return HistoryFacts(state["turns"], tuple(facts))
+
+
+def step_of(state, ev):
+    """A turn is one command: a new one opens with a roll; an ending belongs to the turn before."""
+    if isinstance(ev, CoinTurnPlayed):
+        return Step(f"Turn {state['turns'] + 1}")
+    return Step(f"Turn {state['turns']}")
+
+
+def headline(state, events):
+    """The widest margin is the biggest hit; the roll that reached the hits to win decides it."""
+    turns = [(n, ev) for n, (_, ev) in enumerate((p for p in events if isinstance(p[1], CoinTurnPlayed)), 1)]
+    if not turns:
+        return Headline()
+    n, widest = max(turns, key=lambda t: abs(t[1].roll_a - t[1].roll_b))
+    biggest = f"{abs(widest.roll_a - widest.roll_b)} in turn {n}" if widest.roll_a != widest.roll_b else ""
+    sixes = tuple(f"side {side} rolled a 6 in turn {k}" for k, ev in turns
+                  for side, roll in (("a", ev.roll_a), ("b", ev.roll_b)) if roll == 6)
+    decisive = f"turn {turns[-1][0]}" if state["outcome"] and state["outcome"]["ending"] == "hits" else ""
+    return Headline(decisive=decisive, biggest=biggest, criticals=sixes)
 
 
 class samples:
@@ -149,4 +206,5 @@ class samples:
 
 
 # Built last: it folds with describe and ENDINGS above.
-evolve = duel.evolver(started, mutate, describe, ENDINGS)
+evolve = duel.evolver(started, mutate, describe, ENDINGS, result=result, adjustable=adjustable_tracks,
+                      set_track=set_track)

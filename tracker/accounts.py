@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from tracker.events import event
+from tracker.events import event, upcaster
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.state import update
@@ -95,14 +95,23 @@ class CampaignOwnerAssigned:
 
 @event
 class PlayerLinkIssued:
-    """The GM made a signed read-only link for players (a table display or a player recap)."""
+    """The GM made a signed link for players: a table display or a player recap (read-only), or a
+    player's seat (their character in a play session, where they make their own duelist's choices)."""
 
     DEFINES = {"link_id": "link"}
-    REFERENCES = {"target": ("duel", "session")}
+    REFERENCES = {"target": ("duel", "session"), "character": "character"}
+    SCHEMA = 2  # 1 named the link's kind ``kind``, the word a duel's variant keeps
 
     link_id: str
-    kind: str  # "display" (a duel) or "recap" (a session)
+    link_kind: str  # "display" (a duel), "recap" (a session) or "seat" (a character in a session)
     target: str  # the duel or session id
+    character: str = ""  # a seat's character
+
+
+@upcaster("PlayerLinkIssued", 1)
+def _link_kind_was_kind(data: dict) -> dict:
+    data["link_kind"] = data.pop("kind")
+    return data
 
 
 @event
@@ -191,7 +200,8 @@ def evolve_campaign(state: dict, ev: Any) -> dict:
         return update(state, owner=ev.owner)
     if isinstance(ev, PlayerLinkIssued):
         return update(state, links={**state.get("links", {}),
-                                    ev.link_id: {"kind": ev.kind, "target": ev.target, "revoked": False}})
+                                    ev.link_id: {"kind": ev.link_kind, "target": ev.target, "revoked": False,
+                                                 "character": ev.character}})
     if isinstance(ev, PlayerLinkRevoked):
         links = state.get("links", {})
         return update(state, links={**links, ev.link_id: dict(links.get(ev.link_id, {}), revoked=True)})
@@ -206,7 +216,8 @@ def describe_campaign(ev: Any) -> str:
     if isinstance(ev, CampaignOwnerAssigned):
         return "The campaign was given to the first GM."
     if isinstance(ev, PlayerLinkIssued):
-        return f"A player link was made for the {'table display' if ev.kind == 'display' else 'player recap'}."
+        what = {"display": "the table display", "recap": "the player recap", "seat": "a player's seat"}
+        return f"A player link was made for {what.get(ev.link_kind, ev.link_kind)}."
     if isinstance(ev, PlayerLinkRevoked):
         return "A player link was revoked."
     return type(ev).__name__

@@ -10,27 +10,40 @@ last hash, under a key derived from the install's SECRET_KEY) says the file left
 unchanged. Whatever the signature, every id an event refers to must name something the file
 itself creates (``tracker.references``), so no file can reach outside itself.
 
-Files and the upload are read twice, line by line: once to check, once to append, so memory
-stays flat whatever the file's size.
+A whole log goes into an empty database in one pass, line by line: each line checked, chained and
+appended in batches inside one transaction, which a bad line rolls back whole; a campaign's
+upload is read twice (``tracker.campaign_import``). Memory stays flat whatever the file's size.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
-from typing import IO, Any, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
+
+import orjson
 
 from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
 from tracker.projections.engine import rebuild
-from tracker.references import definitions, references
-from tracker.store import EventStore, dumps, write_transaction
+from tracker.references import declares_ids, definitions, references
+from tracker.store import EventStore, dumps, insert_rows, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
 FORMAT = "touche-log/2"  # the trailer may carry a signature
 FORMATS = ("touche-log/1", FORMAT)  # files exported before signatures still import
 BATCH = 2000  # lines appended and projected at a time
 EXPORT_BATCH = 500  # rows read at a time: a few MB even when events are large
+
+# Long work tells how far it got: ``progress(label, total)`` opens a phase of ``total`` steps and
+# gives the function to call with each step's count (the command line draws a bar with it).
+Progress = Callable[[str, int], ContextManager[Callable[[int], None]]]
+
+
+def quietly(_label: str, _total: int) -> ContextManager[Callable[[int], None]]:
+    """No progress shown."""
+    return contextlib.nullcontext(lambda _steps: None)
 
 
 def chain(previous: str, item: dict, data: str | None = None, metadata: str | None = None) -> str:
@@ -62,6 +75,7 @@ def _required(kind: str) -> frozenset:
 
 
 _REQUIRED: dict[type, frozenset] = {}
+_LINE_FIELDS = frozenset(FIELDS) | {"hash"}
 
 
 class BadLog(Exception):
@@ -94,34 +108,51 @@ class Line(NamedTuple):
         return upcast(self.type, self.schema, dict(self.data))
 
 
-def export(db, campaign_id: str | None = None, key: bytes | None = None) -> Iterator[str]:
+def export(db, campaign_id: str | None = None, key: bytes | None = None,
+           advance: Callable[[int], None] | None = None) -> Iterator[str]:
     """Every event (or one campaign's) as one JSON line each, in log order, then the trailer:
-    streamed from the database, never all in memory. Events appended meanwhile are left out."""
+    streamed from the database, never all in memory. Events appended meanwhile are left out.
+    ``advance`` is told how many events of the log each batch went through."""
     store = EventStore(db)
     last = store.last_position()
     count, digest = 0, ""
-    for rec in store.read_all(batch=EXPORT_BATCH):
-        if rec.position > last:
+    for batch in store.read_batches(batch=EXPORT_BATCH):
+        for rec in batch:
+            if rec.position > last:
+                break
+            if campaign_id and rec.campaign_id != campaign_id:
+                continue
+            item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
+                    "schema": rec.schema, "data": rec.data, "metadata": rec.metadata}
+            data, metadata = dumps(rec.data), dumps(rec.metadata)
+            digest = chain(digest, item, data, metadata)
+            count += 1
+            yield _line(item, data, metadata, digest)
+        if advance is not None:
+            advance(len(batch))
+        if batch[-1].position >= last:
             break
-        if campaign_id and rec.campaign_id != campaign_id:
-            continue
-        item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
-                "schema": rec.schema, "data": rec.data, "metadata": rec.metadata}
-        digest = chain(digest, item)
-        count += 1
-        yield dumps({**item, "hash": digest}) + "\n"
     trailer = {"format": FORMAT, "events": count, "hash": digest}
     if key is not None:
         trailer["signature"] = signature(key, count, digest)
     yield dumps(trailer) + "\n"
 
 
-def export_lines(db, out: IO[str], campaign_id: str | None = None, key: bytes | None = None) -> int:
+def _line(item: dict, data: str, metadata: str, digest: str) -> str:
+    """The exported line: ``dumps`` of the item with its hash, data and metadata dumped once."""
+    return (f'{{"data":{data},"hash":"{digest}","metadata":{metadata},"position":{item["position"]},'
+            f'"schema":{item["schema"]},"stream":{dumps(item["stream"])},"type":{dumps(item["type"])},'
+            f'"version":{item["version"]}}}\n')
+
+
+def export_lines(db, out: IO[str], campaign_id: str | None = None, key: bytes | None = None,
+                 progress: Progress = quietly) -> int:
     """Write ``export`` to a file; the number of events written."""
     count = -1
-    for line in export(db, campaign_id, key):
-        out.write(line)
-        count += 1
+    with progress("Exporting", EventStore(db).last_position()) as advance:
+        for line in export(db, campaign_id, key, advance):
+            out.write(line)
+            count += 1
     return count
 
 
@@ -178,7 +209,7 @@ class Check:
                        and hmac.compare_digest(given, signature(self.key, self.events, digest)))
 
     def _line(self, number: int, item: Any, last_position: int) -> Line:
-        if not isinstance(item, dict) or set(item) != set(FIELDS) | {"hash"}:
+        if not isinstance(item, dict) or item.keys() != _LINE_FIELDS:
             raise BadLog(number, "each line must be an object with exactly: " + ", ".join(FIELDS + ("hash",)))
         position, stream, version = item["position"], item["stream"], item["version"]
         if not isinstance(position, int) or position <= last_position:
@@ -189,25 +220,27 @@ class Check:
         if version != expected:
             raise BadLog(number, f"{stream} jumps to version {version!r}; expected {expected}")
         kind = item["type"]
-        if kind not in EVENT_TYPES:
+        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if cls is None:
             raise BadLog(number, f"unknown event type {kind!r}")
-        schema = item["schema"]
-        if not isinstance(schema, int) or not 1 <= schema <= EVENT_TYPES[kind].SCHEMA:
+        schema, data, metadata = item["schema"], item["data"], item["metadata"]
+        if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
             raise BadLog(number, f"unknown schema {schema!r} for {kind}")
-        if not isinstance(item["data"], dict) or not isinstance(item["metadata"], dict):
+        if not isinstance(data, dict) or not isinstance(metadata, dict):
             raise BadLog(number, "data and metadata must be objects")
-        if schema == EVENT_TYPES[kind].SCHEMA:
-            missing = _required(kind) - item["data"].keys()
-            if missing:
+        if schema == cls.SCHEMA:
+            if not _required(kind) <= data.keys():
+                missing = _required(kind) - data.keys()
                 raise BadLog(number, f"{kind} data does not fit its type: missing {', '.join(sorted(missing))}")
         else:
             try:  # an old shape: it must upcast to the current one
-                from_data(kind, item["data"], schema)
+                from_data(kind, data, schema)
             except Exception as problem:  # any shape the upcasters or the event class refuse
                 raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
         self.versions[stream] = version
-        return Line(number, position, stream, version, kind, schema, item["data"], item["metadata"],
-                    dumps(item["data"]), dumps(item["metadata"]))
+        return Line(number, position, stream, version, kind, schema, data, metadata,
+                    orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
+                    orjson.dumps(metadata, option=orjson.OPT_SORT_KEYS).decode())
 
     def _resolve(self, line: Line) -> None:
         """Every id the line refers to names a stream, link or token the file created by then."""
@@ -219,6 +252,8 @@ class Check:
         if campaign and self.keys.get(campaign) != "campaign":
             raise BadLog(line.number, f"its metadata puts it in campaign {campaign!r}, which this file does not "
                                       "create: a file may only refer to what it holds")
+        if not declares_ids(line.type):
+            return  # most events (a duel's turns) name nothing beyond their stream
         data = line.current_data
         for path, defined, value in definitions(line.type, data):
             if not isinstance(value, str) or not value:
@@ -261,28 +296,39 @@ def passes(source: Iterable[str]) -> Iterable[str]:
     return source
 
 
-def import_lines(db, source: Iterable[str], key: bytes | None = None,
-                 accept_unsigned: bool = True) -> Check:
-    """Import a file into an empty log and rebuild the read models from it: one pass checks it
-    (taking no lock), the next appends it in one transaction. ``source`` must be readable twice
-    (a list, or a file that can be rewound)."""
-    first = Check(key)
-    for _ in first.lines(passes(source)):
-        pass
-    if not first.signed and not accept_unsigned:
-        raise BadLog(first.events + 1, "the file is not signed by this Touché (exported elsewhere, or "
-                                       "changed since): if you trust where it came from, "
-                                       "import it with --accept-unsigned")
-    second = Check(key)
-    rows = ((line.position, line.stream, line.version, line.type, line.schema, line.data_text,
-             line.metadata_text, line.metadata.get("command_id")) for line in second.lines(passes(source)))
+def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int], None] | None = None) -> None:
+    """Check each line and append it, ``BATCH`` lines to a statement, in the caller's write
+    transaction (which a bad line must roll back). ``advance`` is told each batch's line count."""
+    batch: list[tuple] = []
+    for line in check.lines(source):
+        batch.append((line.position, line.stream, line.version, line.type, line.schema, line.data_text,
+                      line.metadata_text, line.metadata.get("command_id")))
+        if len(batch) >= BATCH:
+            insert_rows(db, batch)
+            if advance is not None:
+                advance(len(batch))
+            batch = []
+    insert_rows(db, batch)
+    if advance is not None:
+        advance(len(batch))
+
+
+def import_lines(db, source: Iterable[str], key: bytes | None = None, accept_unsigned: bool = True,
+                 progress: Progress = quietly, lines: int = 0) -> Check:
+    """Import a file into an empty log and rebuild the read models from it, in one transaction
+    and one pass: every line checked and appended in batches, then the rebuild; a bad line, or an
+    unsigned file when ``accept_unsigned`` is off, rolls it all back. ``lines``: how many the
+    file holds, when known, for ``progress``."""
+    check = Check(key)
     with write_transaction(db):
         if EventStore(db).last_position():
             raise BadLog(0, "the database already holds events: import into an empty one")
-        db.conn.executemany(
-            "INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        if second.events != first.events:
-            raise BadLog(0, "the file changed while it was being imported: import it again")
-        rebuild(db, EventStore(db))
-    return second
+        with progress("Checking and appending", lines) as advance:
+            append_lines(db, source, check, advance)
+        if not check.signed and not accept_unsigned:
+            raise BadLog(check.events + 1, "the file is not signed by this Touché (exported elsewhere, or "
+                                           "changed since): if you trust where it came from, "
+                                           "import it with --accept-unsigned")
+        with progress("Rebuilding the read models", check.events) as advance:
+            rebuild(db, EventStore(db), advance)
+    return check

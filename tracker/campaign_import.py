@@ -25,13 +25,18 @@ SHARING = frozenset({"CoGMAdded", "CoGMRemoved"})
 
 
 def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], str],
-                    key: bytes | None = None) -> tuple[str, Check]:
+                    key: bytes | None = None, advance: Callable[[int], None] | None = None) -> tuple[str, Check]:
     """Check a campaign's log, then append and project it with fresh ids, all or nothing; the
-    new campaign's id and the check (which tells whether this install signed the file)."""
+    new campaign's id and the check (which tells whether this install signed the file).
+    ``advance`` is told the lines gone through, every ``BATCH`` lines of either pass."""
+    advance = advance or (lambda _lines: None)
     first = Check(key, outside={"gm"})
     campaign = None
     for line in first.lines(passes(source)):
         campaign = _in_one_campaign(line, campaign)
+        if line.number % BATCH == 0:
+            advance(BATCH)
+    advance(first.events % BATCH)
     if campaign is None:
         raise BadLog(1, "no CampaignCreated event: this is not a campaign's log")
     copy = _Copy(owner, new_id)
@@ -46,8 +51,10 @@ def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], 
                 batch.append((line.number, row))
             if len(batch) >= BATCH:
                 _append(store, projector, batch)
+                advance(len(batch))
                 batch = []
         _append(store, projector, batch)
+        advance(len(batch))
         projector.flush()
         if second.events != first.events:
             raise BadLog(0, "the file changed while it was being imported: import it again")
@@ -87,6 +94,8 @@ class _Copy:
         if line.version == 1:
             self.ids[key] = self.new_id()
         data = rewrite(line.type, line.current_data, self._fresh)
+        if line.type == "RetractionRestored":
+            data = {**data, "version": self._version(line.stream, data["version"])}
         if line.type == "EventRetracted":
             data = {**data, "version": self._version(line.stream, data["version"]),
                     "consequences": [self._version(line.stream, v) for v in data.get("consequences", ())]}

@@ -1,7 +1,10 @@
 """Flask CLI commands on the log: demo, rebuild, export-log, import-log."""
 from __future__ import annotations
 
+import contextlib
 import sys
+import time
+from typing import Callable, Iterator
 
 import click
 from flask.cli import with_appcontext
@@ -23,13 +26,43 @@ def _key() -> bytes:
     return backup.signing_key(current_app.config["SECRET_KEY"])
 
 
+def progress(label: str, total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
+    """A progress bar with the rate and the time left, on the terminal's stderr (stdout may be
+    the exported log); nothing when stderr is no terminal: the command's last line says it all."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(lambda _steps: None)
+    return _bar(label, total)
+
+
+@contextlib.contextmanager
+def _bar(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    started, done = time.perf_counter(), 0
+    with click.progressbar(length=max(total, 1), label=label, show_eta=True, show_pos=True, file=sys.stderr,
+                           item_show_func=lambda rate: rate, width=24) as bar:
+        def advance(steps: int) -> None:
+            nonlocal done
+            done += steps
+            elapsed = time.perf_counter() - started
+            bar.update(steps, f"{done / elapsed:,.0f}/s" if elapsed > 0 else None)
+
+        yield advance
+
+
+def _rate(count: int, started: float) -> str:
+    elapsed = time.perf_counter() - started
+    return f"in {elapsed:.1f} s ({count / elapsed:,.0f} events/s)" if elapsed > 0 else ""
+
+
 @click.command("rebuild")
 @with_appcontext
 def rebuild_command() -> None:
     """Drop every read model and rebuild it from the event log alone."""
     db = _db()
-    count = rebuild(db, EventStore(db))
-    click.echo(f"Rebuilt the read models from {count} events.")
+    store = EventStore(db)
+    started = time.perf_counter()
+    with progress("Rebuilding", store.last_position()) as advance:
+        count = rebuild(db, store, advance)
+    click.echo(f"Rebuilt the read models from {count} events {_rate(count, started)}.")
 
 
 @click.command("export-log")
@@ -39,13 +72,14 @@ def export_log_command(file: str) -> None:
     """Write the whole event log as JSON Lines, one event per line, in log order, signed."""
     db = _db()
     out = sys.stdout if file == "-" else open(file, "w", encoding="utf-8", newline="\n")
+    started = time.perf_counter()
     try:
-        count = backup.export_lines(db, out, key=_key())
+        count = backup.export_lines(db, out, key=_key(), progress=progress)
     finally:
         if out is not sys.stdout:
             out.close()
     if file != "-":
-        click.echo(f"Exported {count} events to {file}.")
+        click.echo(f"Exported {count} events to {file} {_rate(count, started)}.")
 
 
 @click.command("import-log")
@@ -56,13 +90,17 @@ def export_log_command(file: str) -> None:
 def import_log_command(file: str, accept_unsigned: bool) -> None:
     """Import a JSON Lines log into an empty database (checks the whole file first)."""
     db = _db()
+    started = time.perf_counter()
     with open(file, "rb") as f:
+        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))  # for the bar
+        f.seek(0)
         try:
-            check = backup.import_lines(db, backup.TextLines(f), key=_key(), accept_unsigned=accept_unsigned)
+            check = backup.import_lines(db, backup.TextLines(f), key=_key(), accept_unsigned=accept_unsigned,
+                                        progress=progress, lines=lines)
         except backup.BadLog as bad:
             raise click.ClickException(str(bad)) from None
     signed = "signed by this install" if check.signed else "not signed by this install"
-    click.echo(f"Imported {check.events} events ({signed}) and rebuilt the read models.")
+    click.echo(f"Imported {check.events} events ({signed}) and rebuilt the read models {_rate(check.events, started)}.")
 
 
 @click.command("demo")

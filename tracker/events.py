@@ -62,11 +62,10 @@ def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
     return cls(**{k: (_freeze(v) if type(v) is list else v) for k, v in data.items() if k in names})
 
 
-def _freeze(value: Any) -> Any:
-    # JSON gives lists; events hold tuples so they stay hashable and immutable.
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
+def _freeze(value: list) -> tuple:
+    # JSON gives lists; events hold tuples so they stay hashable and immutable. Only nested
+    # lists recurse: a rebuild freezes every list of every event, most of them flat.
+    return tuple(_freeze(v) if type(v) is list else v for v in value)
 
 
 def type_name(ev: Any) -> str:

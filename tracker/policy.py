@@ -9,7 +9,7 @@ A command type missing from the table is refused. Adding a command means adding 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Mapping, Protocol
 
 from tracker.errors import Denied, Forbidden, NotFound
 from tracker.projections import queries
@@ -23,6 +23,7 @@ class Context(Protocol):
     door: str
     open_signup: bool
     setup_code_ok: bool
+    seat: str  # the seat link's id, when a player's seat is acting
 
 # Who acts.
 ANONYMOUS = "anonymous visitor"
@@ -30,20 +31,23 @@ GM = "logged-in GM"  # any GM; on an account stream only their own
 OWNER = "campaign owner"
 CO_GM = "co-GM"
 PLAYER_LINK = "player link"  # a table display or player recap link: read-only, issues nothing
+SEAT = "player seat"  # a player's seat link: their own duelist's choices, nothing else
 COMMAND_LINE = "command line"
 TOUCHE = "Touché itself"  # what the install decides as a consequence of another command, never from outside
 STRANGER = "stranger"  # a GM with no part in the campaign: it does not exist for them
-PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, COMMAND_LINE, TOUCHE)
+PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, SEAT, COMMAND_LINE, TOUCHE)
 
 # Where a command comes in.
 SETUP_PAGE = "set-up page"  # /setup
 PAGES = "GM pages"  # the forms whose route fixes the command type
 DUEL_PAGE = "duel action route"  # /duels/<id>/do/<command>: the type comes from the URL
 API = "JSON API"  # POST /api/commands: the type comes from the body
+SEAT_PAGE = "seat page"  # /seat/<token>/do/<command>: a player's seat
 CONSEQUENCE = "consequence"  # appended by a handler after another command's events, in its transaction
-DOORS = (SETUP_PAGE, PAGES, DUEL_PAGE, API, COMMAND_LINE, CONSEQUENCE)
+DOORS = (SETUP_PAGE, PAGES, DUEL_PAGE, API, SEAT_PAGE, COMMAND_LINE, CONSEQUENCE)
 
 DUEL_COMMAND = "a duel's own command"  # every ruleset's commands (Play, Strike, Insult…)
+SEAT_CHOICE = "a duelist's own choice"  # the few a ruleset lets a seat send (ChooseCard, Discard…)
 
 
 @dataclass(frozen=True)
@@ -86,21 +90,40 @@ POLICY: dict[str, Rule] = {
     "EditCharacter": rule("character", TEAM, EVERYWHERE),
     "PlanSession": rule("session", TEAM, EVERYWHERE),
     "EditSession": rule("session", TEAM, EVERYWHERE),
+    "CloseSession": rule("session", TEAM, EVERYWHERE, "the session's seats stop working; retracting it reopens"),
     "StartDuel": rule("duel", TEAM, EVERYWHERE),
+    "NoteDuel": rule("duel", TEAM, EVERYWHERE, "the GM's note on a duel or one of its moments"),
+    "AdjustDuelTrack": rule("duel", TEAM, EVERYWHERE, "a running duel's track, by the tracks its ruleset offers"),
     "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
+    "RestoreRetraction": rule("campaign character session duel", TEAM, EVERYWHERE,
+                              "on the retraction's stream; only while nothing stands after it"),
+    "RecoverCharacter": rule("character", TEAM, EVERYWHERE),
+    "AdjustTrack": rule("character", TEAM, EVERYWHERE),
+    "RestParty": rule("character", TEAM, EVERYWHERE, "a rest on each resting character's stream, in one transaction"),
     DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE}, "only the commands of that duel's ruleset"),
+    SEAT_CHOICE: rule("duel", {SEAT}, {SEAT_PAGE},
+                      "only the ruleset's seat commands, for the seat's own duelist, in a running duel of the "
+                      "seat's session, while neither the seat is revoked nor the session closed"),
 }
 
 
-def rule_for(kind: str) -> Rule | None:
-    """The command's row, or None when the table does not list it (and so it is refused)."""
-    if kind in POLICY:
-        return POLICY[kind]
+def rule_for(kind: str, door: str = "") -> Rule | None:
+    """The command's row, or None when the table does not list it (and so it is refused). Through a
+    seat's door, a ruleset's seat command is a duelist's own choice."""
     from tracker import rules
 
+    if door == SEAT_PAGE and any(kind in getattr(module, "SEAT_COMMANDS", {}) for module in rules.RULESETS.values()):
+        return POLICY[SEAT_CHOICE]
+    if kind in POLICY:
+        return POLICY[kind]
     if any(kind in module.COMMANDS for module in rules.RULESETS.values()):
         return POLICY[DUEL_COMMAND]
     return None
+
+
+def is_duel_command(found: Rule) -> bool:
+    """True for the rows of a duel's own commands (typed by the duel's ruleset)."""
+    return found is POLICY[DUEL_COMMAND] or found is POLICY[SEAT_CHOICE]
 
 
 def principal_of(context: Context) -> str:
@@ -109,18 +132,22 @@ def principal_of(context: Context) -> str:
         return COMMAND_LINE
     if context.door == CONSEQUENCE:
         return TOUCHE
+    if context.door == SEAT_PAGE:
+        return SEAT
     return GM if context.actor else ANONYMOUS
 
 
 def scope_of(context: Context) -> str:
-    """The principal a command id belongs to: one GM, the anonymous visitor, or the command line."""
+    """The principal a command id belongs to: one GM, one seat, the anonymous visitor, or the command line."""
     principal = principal_of(context)
+    if principal == SEAT:
+        return f"seat:{context.seat}"
     return f"gm:{context.actor}" if principal == GM else principal
 
 
 def check_door(kind: str, context: Context) -> Rule:
     """Refuse a command the table does not list, or one that came through a door it may not use."""
-    found = rule_for(kind)
+    found = rule_for(kind, context.door)
     if found is None:
         raise Invalid({"type": f"unknown command {kind!r}"})
     if context.door not in found.doors:
@@ -128,15 +155,20 @@ def check_door(kind: str, context: Context) -> Rule:
     return found
 
 
-def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str, creating: bool) -> None:
+def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str, creating: bool,
+                 fields: Mapping[str, Any] | None = None) -> None:
     """Refuse the write unless the table lets this principal write this command to this stream.
-    Runs inside the append's write transaction."""
+    Runs inside the append's write transaction. ``fields``: what a duel's command says (a seat's
+    command is checked against the side it speaks for)."""
     found = check_door(kind, context)
     category = stream.split("-", 1)[0]
     if category not in found.streams:
         raise Forbidden(f"{kind} cannot write to a {category}")
     principal = principal_of(context)
     if principal in (COMMAND_LINE, TOUCHE):
+        return
+    if principal == SEAT:
+        _check_seat(db, context.seat, kind, stream, fields or {})
         return
     if principal == ANONYMOUS:
         if ANONYMOUS not in found.who:
@@ -157,6 +189,30 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
     if role not in found.who and GM not in found.who:  # any GM may try: the stream's version answers
         allowed = " or ".join(name for name in PRINCIPALS if name in found.who and name != COMMAND_LINE)
         raise Denied(f"a {role} cannot send {kind}: only the {allowed} can")
+
+
+def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, Any]) -> None:
+    """A seat sends only its own duelist's choices, in a running duel of its session, while it is
+    in force and the session open: read here, inside the write transaction, so a revocation or a
+    closed session stops the very next tap."""
+    from tracker import rules
+
+    seat = queries.live_seat(db, link_id) if link_id else None
+    if seat is None:
+        raise Forbidden("this seat no longer works: the GM revoked it")
+    if queries.session_closed(db, seat["session_id"]):
+        raise Forbidden("this session is closed: its seats no longer work")
+    state = queries.stream_state(db, stream)
+    if state is None or state.get("session_id") != seat["session_id"]:
+        raise Forbidden("a seat acts only in the duels of its own session")
+    if state.get("outcome"):
+        raise Forbidden("this duel is over")
+    side = next((d["side"] for d in state["duelists"] if d["id"] == seat["character_id"]), None)
+    speaks_for = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {}).get(kind)
+    if side is None or speaks_for is None:
+        raise Forbidden("a seat acts only in the duels its own character fights")
+    if speaks_for(state, fields) != side:
+        raise Forbidden("a seat makes only its own duelist's choices")
 
 
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:

@@ -17,13 +17,15 @@ from typing import Any
 import orjson
 
 from tracker import rules
+from tracker.events import from_data
 from tracker.projections import queries
 from tracker.store import loads
 from tracker.workspace import RANK_LABELS
 
 AUDIENCES = ("gm", "players")
 FORMATS = {"md": "text/markdown; charset=utf-8", "html": "text/html; charset=utf-8",
-           "json": "application/json"}
+           "json": "application/json", "short.md": "text/markdown; charset=utf-8"}
+CHAT_LIMIT = 2000  # one chat message (Discord's limit): the short recap always fits
 VERSION = "touche-recap/1"
 
 
@@ -53,7 +55,7 @@ def build(db, session_id: str, audience: str) -> dict:
     details = _gm_details(db, streams) if gm else {}
     wounds = _wounds(db, [duel_id for duel_id, _ in rows])
     duels = [_duel(loads(state), types.get(f"duel-{duel_id}", {}), details.get(f"duel-{duel_id}", {}),
-                   wounds.get(duel_id, []), gm) for duel_id, state in rows]
+                   wounds.get(duel_id, []), gm, _standing(db, f"duel-{duel_id}")) for duel_id, state in rows]
     recap = {
         "format": VERSION, "audience": audience,
         "campaign": {"id": campaign["id"], "name": campaign["name"]},
@@ -95,6 +97,14 @@ def _gm_details(db, streams: list[str]) -> dict[str, dict[int, str]]:
     return found
 
 
+def _standing(db, stream: str) -> list[tuple[int, Any]]:
+    """The duel's events still standing (none retracted, no retraction), as (version, event)."""
+    rows = db.execute("SELECT e.version, e.type, e.data, e.schema FROM events e JOIN log_entries l"
+                      " ON l.stream = e.stream AND l.version = e.version WHERE e.stream = ?"
+                      " AND l.retracted_by IS NULL AND e.type != 'EventRetracted' ORDER BY e.version", [stream])
+    return [(version, from_data(kind, loads(data), schema)) for version, kind, data, schema in rows]
+
+
 def _wounds(db, duel_ids: list[str]) -> dict[str, list[dict]]:
     found: dict[str, list[dict]] = {}
     if duel_ids:
@@ -106,18 +116,28 @@ def _wounds(db, duel_ids: list[str]) -> dict[str, list[dict]]:
     return found
 
 
-def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: list[dict], gm: bool) -> dict:
+def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: list[dict], gm: bool,
+          events: list[tuple[int, Any]]) -> dict:
     module = rules.get(state["ruleset"])
-    view = state if gm else module.public(state)
+    view = module.seen_by(state, "gm" if gm else "recap")
     names = {d["id"]: d["name"] for d in view["duelists"]}
     outcome = view.get("outcome")
     results = outcome["results"] if outcome else {}
+    notes = [n for n in state.get("notes", []) if gm or n["public"]]
+    shown = {line["at"] for line in view.get("history", []) if gm or line["at"] not in types}
+    # A note on a line the audience reads sits under it; any other is about the whole duel.
+    by_line: dict[int, list[str]] = {}
+    for n in notes:
+        if n["about"] in shown:
+            by_line.setdefault(n["about"], []).append(n["text"])
     narrative = []
     for line in view.get("history", []):
         hidden = line["at"] in types
         if hidden and not gm:
             continue
         entry = {"at": line["at"], "text": line["text"]}
+        if line["at"] in by_line:
+            entry["notes"] = by_line[line["at"]]
         if hidden:
             entry["gm_only"] = True
         if line["at"] in details:
@@ -135,13 +155,31 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
         "outcome": ({"summary": outcome["summary"], "winner": outcome["winner"], "ending": outcome["ending"]}
                     if outcome else None),
         "duelists": [_duelist(module, d, wounds, results.get(d["id"])) for d in view["duelists"]],
+        "headline": _headline(module, state, view, events),
+        "notes": [n["text"] for n in notes if n["about"] not in shown],
         "narrative": narrative,
         "wounds": wounds,
     }
     if gm:
         duel["assumptions"] = list(module.assumptions(state))
-        duel["secrets"] = list(module.secrets(state))
+        duel["secrets"] = list(module.secrets(view))  # what the GM may see: never a seat's hand or sealed card
     return duel
+
+
+def _headline(module, state: dict, view: dict, events: list[tuple[int, Any]]) -> dict:
+    """Who won, how, in how many turns, then the ruleset's own facts (decisive turn, biggest hit,
+    criticals and fumbles, best line); a duel still running is said to be so."""
+    outcome = view.get("outcome")
+    wanted = set(module.HISTORY_EVENTS)
+    turns = module.history_facts(state, [ev for _, ev in events if type(ev).__name__ in wanted]).turns
+    told = module.headline(state, events)
+    count = f"{turns} {module.TURNS_LABEL if turns != 1 else module.TURNS_LABEL.rstrip('s')}"
+    if outcome:
+        sentence = f"{outcome['summary'][0].upper()}{outcome['summary'][1:]}, after {count}."
+    else:
+        sentence = f"Unfinished: still running after {count} ({module.progress(state)})."
+    return {"sentence": sentence, "finished": bool(outcome), "turns": turns, "decisive": told.decisive,
+            "biggest": told.biggest, "criticals": list(told.criticals), "best_line": told.best_line}
 
 
 def _side_names(state: dict, side: str) -> str:
@@ -191,6 +229,8 @@ def render(recap: dict, fmt: str) -> str:
         return orjson.dumps(recap, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
     if fmt == "md":
         return markdown(recap)
+    if fmt == "short.md":
+        return short_markdown(recap)
     if fmt == "html":
         return html_document(recap)
     raise ValueError(f"format must be one of {', '.join(FORMATS)}")
@@ -250,12 +290,16 @@ def _md_duel(number: int, duel: dict) -> list[str]:
         if duel[key]:
             out.append(f"- **{label}:** {md(duel[key])}")
     outcome = duel["outcome"]
-    out += [f"- **Outcome:** {md(outcome['summary']) if outcome else 'still running'}", "",
-            "### Turn by turn", ""]
+    out += [f"- **Outcome:** {md(outcome['summary']) if outcome else 'still running'}", ""]
+    out += [f"**{md(duel['headline']['sentence'])}**", ""] + [f"- {fact}" for fact in _facts(duel["headline"])]
+    if duel["notes"]:
+        out += [""] + [f"> **GM's note:** {md(n)}" for n in duel["notes"]]
+    out += ["", "### Turn by turn", ""]
     for line in duel["narrative"]:
         extra = f" *(GM: {md(line['gm_detail'])})*" if line.get("gm_detail") else ""
         mark = "*(GM only)* " if line.get("gm_only") else ""
         out.append(f"- {mark}{md(line['text'])}{extra}")
+        out += [f"  - **GM's note:** {md(n)}" for n in line.get("notes", [])]
     if duel["wounds"]:
         out += ["", "### Wounds", ""]
         out += [f"- {md(w['character'])}: {w['amount']} {md(w['track'])}" + (f" — {md(w['note'])}" if w["note"] else "")
@@ -269,6 +313,43 @@ def _md_duel(number: int, duel: dict) -> list[str]:
     if duel.get("secrets"):
         out += ["", "### Secrets at the end (GM)", ""] + [f"- {md(x)}" for x in duel["secrets"]]
     return out + [""]
+
+
+def _facts(headline: dict) -> list[str]:
+    """The headline's facts as Markdown list items (each escaped)."""
+    facts = []
+    for key, label in (("decisive", "Decisive"), ("biggest", "Biggest hit"), ("best_line", "Best line")):
+        if headline[key]:
+            facts.append(f"**{label}:** {md(headline[key])}")
+    if headline["criticals"]:
+        facts.append("**Criticals and fumbles:** " + "; ".join(md(c) for c in headline["criticals"]))
+    return facts
+
+
+def short_markdown(recap: dict, limit: int = CHAT_LIMIT) -> str:
+    """The recap in one chat message: each duel's headline and its key facts, never more than
+    ``limit`` characters (duels that do not fit are counted, not cut mid-sentence)."""
+    s = recap["session"]
+    head = f"**Session {s['number']}: {md(s['title'])}** · {md(s['date'])}"
+    if not recap["duels"]:
+        return head + "\nNo duels were fought this session.\n"
+    blocks = []
+    for duel in recap["duels"]:
+        h = duel["headline"]
+        lines = [f"⚔ **{md(duel['title'])}** — {md(h['sentence'])}"]
+        lines += [f"  {fact}" for fact in _facts(h)[:3]]
+        blocks.append("\n".join(lines))
+    out, left = head, len(blocks)
+    for block in blocks:
+        more = f"\n…and {left} more duel{'s' if left > 1 else ''} in the full recap."
+        if len(out) + 1 + len(block) + len(more) > limit:
+            # The facts go first, then the whole duel: the headline sentence is what matters.
+            block = block.split("\n")[0]
+            if len(out) + 1 + len(block) + len(more) > limit:
+                return out + more + "\n"
+        out += "\n" + block
+        left -= 1
+    return out + "\n"
 
 
 def html_document(recap: dict) -> str:

@@ -23,16 +23,33 @@ def categories(declared: str | tuple[str, ...]) -> tuple[str, ...]:
 
 def references(kind: str, data: dict) -> Iterator[tuple[str, tuple[str, ...], Any]]:
     """Every (path, categories, value) the event's data refers to."""
-    for path, declared in getattr(EVENT_TYPES[kind], "REFERENCES", {}).items():
-        for value in _values(data, path.split(".")):
+    for path, steps, declared in _declared(kind, "REFERENCES"):
+        for value in _values(data, steps):
             yield path, categories(declared), value
 
 
 def definitions(kind: str, data: dict) -> Iterator[tuple[str, str, Any]]:
     """Every (path, category, value) the event brings into being besides its stream."""
-    for path, category in getattr(EVENT_TYPES[kind], "DEFINES", {}).items():
-        for value in _values(data, path.split(".")):
+    for path, steps, category in _declared(kind, "DEFINES"):
+        for value in _values(data, steps):
             yield path, category, value
+
+
+_DECLARED: dict[tuple[str, str], list] = {}
+
+
+def declares_ids(kind: str) -> bool:
+    """Whether the event type declares any id it refers to or brings into being."""
+    return bool(_declared(kind, "REFERENCES") or _declared(kind, "DEFINES"))
+
+
+def _declared(kind: str, which: str) -> list[tuple[str, list[str], Any]]:
+    """An event type's declared paths, split once (an import checks every line against them)."""
+    found = _DECLARED.get((kind, which))
+    if found is None:
+        found = _DECLARED[(kind, which)] = [(path, path.split("."), declared) for path, declared
+                                            in getattr(EVENT_TYPES[kind], which, {}).items()]
+    return found
 
 
 def rewrite(kind: str, data: dict, fresh: Callable[[str, str], str]) -> dict:

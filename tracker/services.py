@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 from tracker import commands, policy
 from tracker.commands import Command
+from tracker.commands.names import canonical
 from tracker.errors import Forbidden, NotFound
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
@@ -40,6 +41,7 @@ class Context:
     door: str = policy.COMMAND_LINE
     open_signup: bool = False
     setup_code_ok: bool = False
+    seat: str = ""  # a player's seat acting (its link id), through the seat page
     now: Callable[[], str] = lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
@@ -77,21 +79,27 @@ class Service:
         self.store = EventStore(db)
         self.context = context or Context()
         self.handlers = handlers
+        self._read: dict[str, tuple[int, dict | None]] = {}  # the states this command has read
 
     # --- the one way in --------------------------------------------------------------
 
     def handle(self, message: Mapping[str, Any]) -> Outcome:
         """Run one command given as a mapping with a ``type`` (JSON or form data)."""
+        message = canonical(message)  # old field names read as their current ones
         kind = message.get("type")
         if not isinstance(kind, str):
             raise Invalid({"type": "is required"})
         rule = policy.check_door(kind, self.context)
-        duel = rule is policy.POLICY[policy.DUEL_COMMAND]
+        duel = policy.is_duel_command(rule)
         command = commands.parse(kind, message, duel=duel)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": f"unknown command {kind!r}"})
-        return handler(self, command)
+        self._read = {}
+        try:
+            return handler(self, command)
+        finally:
+            self._read = {}
 
     def append(self, stream: str, campaign_id: str, expected: int | None, command: Command,
                decide: Callable[[dict | None], list]) -> Outcome:
@@ -99,13 +107,14 @@ class Service:
         write transaction, so a refused or conflicting command appends nothing."""
         command_id, fingerprint, kind = command.command_id, command.fingerprint, command.kind
         with write_transaction(self.db):
-            policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0)
+            policy.check_stream(self.db, self.context, kind, stream, campaign_id, creating=expected == 0,
+                                fields=getattr(command, "fields", None))
             principal = policy.scope_of(self.context)
             if command_id:
                 earlier = self.store.earlier_command(principal, command_id)
                 if earlier is not None:
                     return replay(earlier, kind, fingerprint)
-            version, state = self.state_of(stream)
+            version, state = self._state_in_transaction(stream)
             if expected is not None and expected != version:
                 raise Conflict(stream, expected, version)
             events = decide(state)
@@ -132,9 +141,22 @@ class Service:
         return self.state_of(stream)[0]
 
     def state_of(self, stream: str) -> tuple[int, dict | None]:
-        """A stream's version and folded state, from the read model (no replay)."""
+        """A stream's version and folded state, from the read model (no replay); kept for the rest
+        of the command, so the handler's read and the append's do not decode it twice."""
         row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
-        return (row[0], loads(row[1])) if row else (self.store.version(stream), None)
+        found = (row[0], loads(row[1])) if row else (self.store.version(stream), None)
+        self._read[stream] = found
+        return found
+
+    def _state_in_transaction(self, stream: str) -> tuple[int, dict | None]:
+        """The state again once the write lock is held: the one the handler read when the stream
+        has not moved since (its version alone tells), else read anew."""
+        known = self._read.get(stream)
+        if known is not None and known[1] is not None:
+            row = self.db.execute("SELECT version FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            if row is not None and row[0] == known[0]:
+                return known
+        return self.state_of(stream)
 
     def existing(self, stream: str, campaign_id: str | None = None) -> dict:
         """The stream's state, or NotFound."""

@@ -24,9 +24,17 @@ def loads(text: bytes | str) -> Any:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as bad:
         raise BadJSON(f"not valid JSON: {bad}") from None
-    if _deeper_than(value, MAX_DEPTH):
+    # Nesting needs an opening bracket per level: text with few of them (nearly every line)
+    # cannot nest too deep, and is not walked.
+    if isinstance(value, (dict, list)) and _brackets(text) > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
         raise BadJSON(f"nests deeper than {MAX_DEPTH} levels")
     return value
+
+
+def _brackets(text: bytes | str) -> int:
+    if isinstance(text, str):
+        return text.count("{") + text.count("[")
+    return text.count(b"{") + text.count(b"[")
 
 
 def _deeper_than(value: Any, limit: int) -> bool:

@@ -115,6 +115,53 @@ class SessionEdited:
 
 
 @event
+class CharacterRecovered:
+    """A character recovered between duels by their ruleset's rule: a rest, a treatment.
+
+    ``changes`` holds the points each track really regained, decided once from the character's
+    points at that moment (negative when a treatment went wrong); ``rolls`` every die the rule
+    rolled; ``result`` the check's degree when it had one. ``session_id`` is set when the whole
+    party rested at the end of that session."""
+
+    REFERENCES = {"session_id": "session"}
+
+    ruleset: str
+    recovery: str  # a key of the ruleset's RECOVERIES: "rest", "treat_wounds"
+    changes: dict  # track -> points regained
+    rolls: tuple = ()
+    result: str = ""
+    session_id: str = ""
+
+
+@event
+class TrackAdjusted:
+    """The GM changed one of a character's tracks by hand, saying why (healed by the cleric,
+    a forgotten +2): positive gives points back, negative takes them."""
+
+    ruleset: str
+    track: str
+    amount: int
+    reason: str
+
+
+@event
+class RetractionRestored:
+    """A retraction made by mistake was taken back: what it retracted stands again.
+
+    ``version`` is the retraction's version in this same stream. Only the last thing standing in
+    its stream can be restored (nothing later was decided without what it took back), so the
+    stream returns exactly to the state it had before the retraction."""
+
+    version: int
+    reason: str = ""
+
+
+@event
+class SessionClosed:
+    """The GM closed the play session: its players' seats stop working."""
+
+
+@event
 class EventRetracted:
     """Logged events were taken back: every projection behaves as if they never happened.
 
@@ -211,7 +258,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
     for name, module in rules.RULESETS.items():
         block = nested.get(name)
         if not isinstance(block, dict):
-            block = {f.name: raw.get(f"{name}.{f.name}") for f in module.STATS}
+            block = {field: raw.get(key) for field, key in _form_keys(name, module.STATS)}
         if block is not nested.get(name) and _untouched(module.STATS, block):
             continue
         try:
@@ -228,12 +275,34 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
 
 def _untouched(fields, block: Mapping[str, Any]) -> bool:
     """True when a form's stats block was left as the form showed it: blank or defaults."""
-    for f in fields:
-        value = block.get(f.name)
-        text = "" if value is None else str(value).strip().lower()
-        if text not in ("", str(f.default).lower() if f.default is not None else "", "false" if not f.default else ""):
+    for name, blank in _blanks(fields):
+        value = block.get(name)
+        if value is not None and str(value).strip().lower() not in blank:
             return False
     return True
+
+
+# Every command that names a character reads each ruleset's stats block: the form keys and what
+# counts as blank for each field are worked out once per ruleset, not once per command.
+# Each cache entry holds the fields it was made from: a ruleset registered again is seen anew.
+_KEYS: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
+_BLANKS: dict[int, tuple[Any, list[tuple[str, tuple[str, ...]]]]] = {}
+
+
+def _form_keys(ruleset: str, fields) -> list[tuple[str, str]]:
+    cached = _KEYS.get(ruleset)
+    if cached is None or cached[0] is not fields:
+        cached = _KEYS[ruleset] = (fields, [(f.name, f"{ruleset}.{f.name}") for f in fields])
+    return cached[1]
+
+
+def _blanks(fields) -> list[tuple[str, tuple[str, ...]]]:
+    cached = _BLANKS.get(id(fields))
+    if cached is None or cached[0] is not fields:
+        cached = _BLANKS[id(fields)] = (fields, [
+            (f.name, ("", str(f.default).lower() if f.default is not None else "", "false" if not f.default else ""))
+            for f in fields])
+    return cached[1]
 
 
 def parse_session(raw: Mapping[str, Any]) -> dict:
@@ -267,12 +336,37 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
     if isinstance(ev, CharacterEdited):
         return update(state, name=ev.name, rank=ev.rank, player=ev.player, notes=ev.notes,
                       stats=dict(ev.stats or {}))
+    if isinstance(ev, (CharacterRecovered, TrackAdjusted)):
+        return update(state, changes=state.get("changes", []) + _track_changes(ev, at))
     if isinstance(ev, SessionPlanned):
         return {"id": ev.session_id, "campaign_id": ev.campaign_id, "number": ev.number,
                 "date": ev.date, "title": ev.title, "notes": ev.notes}
     if isinstance(ev, SessionEdited):
         return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
+    if isinstance(ev, SessionClosed):
+        return update(state, closed=True)
     raise TypeError(f"not a workspace event: {type(ev).__name__}")
+
+
+def _track_changes(ev: Any, at: int) -> list[dict]:
+    """The sheet's lines for a recovery or an adjustment: one per track it changed."""
+    if isinstance(ev, TrackAdjusted):
+        return [{"at": at, "ruleset": ev.ruleset, "track": ev.track, "amount": ev.amount,
+                 "kind": "adjustment", "note": ev.reason}]
+    label = _recovery_label(ev.ruleset, ev.recovery)
+    return [{"at": at, "ruleset": ev.ruleset, "track": track, "amount": amount, "kind": ev.recovery,
+             "note": label + (f" ({ev.result.replace('_', ' ')})" if ev.result else "")}
+            for track, amount in ev.changes.items()]
+
+
+def _recovery_label(ruleset: str, kind: str) -> str:
+    module = rules.RULESETS.get(ruleset)
+    found = getattr(module, "RECOVERIES", {}).get(kind)
+    return found.label if found else kind
+
+
+def _signed(changes: dict) -> str:
+    return ", ".join(f"{amount:+d} {track}" for track, amount in changes.items() if amount) or "nothing to restore"
 
 
 def describe(state: dict | None, ev: Any) -> str:
@@ -289,10 +383,20 @@ def describe(state: dict | None, ev: Any) -> str:
     if isinstance(ev, CharacterEdited):
         renamed = f" (was {state['name']})" if state and state["name"] != ev.name else ""
         return f"{ev.name}'s sheet was edited{renamed}."
+    if isinstance(ev, CharacterRecovered):
+        how = ", ".join(filter(None, [ev.result.replace("_", " "),
+                                      "rolled " + " ".join(map(str, ev.rolls)) if ev.rolls else ""]))
+        party = " with the party at the end of the session" if ev.session_id else ""
+        return (f"{state['name']}: {_recovery_label(ev.ruleset, ev.recovery)}{party} ({_title(ev.ruleset)}"
+                f"{'; ' + how if how else ''}): {_signed(ev.changes)}.")
+    if isinstance(ev, TrackAdjusted):
+        return f"{state['name']}'s {ev.track} adjusted by {ev.amount:+d}: {ev.reason}."
     if isinstance(ev, SessionPlanned):
         return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
     if isinstance(ev, SessionEdited):
         return f"Session {ev.number} edited: “{ev.title}”."
+    if isinstance(ev, SessionClosed):
+        return f"Session {state['number']} closed: its players' seats stop working."
     if isinstance(ev, accounts.CAMPAIGN_EVENTS):
         return accounts.describe_campaign(ev)
     return type(ev).__name__
@@ -306,6 +410,7 @@ def _title(ruleset: str) -> str:
 # --- retraction -------------------------------------------------------------------------
 
 UNRETRACTABLE = {"CampaignCreated", "CharacterCreated", "SessionPlanned", "DuelStarted", "EventRetracted",
+                 "RetractionRestored",
                  "GMRegistered", "CoGMAdded", "CoGMRemoved", "PlayerLinkIssued", "PlayerLinkRevoked",
                  "ApiTokenIssued", "ApiTokenRevoked", "GMPasswordChanged", "GMLoggedOut",
                  "GMSessionsEnded", "CampaignOwnerAssigned"}
@@ -320,7 +425,8 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     if target_version in retracted:
         raise Refused("that event is already retracted")
     if target_type in UNRETRACTABLE:
-        what = {"EventRetracted": "a retraction", "DuelStarted": "the start of a duel (abandon the duel instead)"}
+        what = {"EventRetracted": "a retraction (restore it instead)",
+                "RetractionRestored": "a restore (retract the event again instead)", "DuelStarted": "the start of a duel (abandon the duel instead)"}
         raise Refused(f"cannot retract {what.get(target_type, 'a creation event')}: "
                       "later events stand on it")
     if any(kind == "DuelStarted" for _, kind in decided_with):
@@ -330,3 +436,18 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     consequences = tuple(sorted(taken - {target_version}))
     return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
                            consequences=consequences, scope="rewind" if carried else "event")]
+
+
+def decide_restore(retraction_version: int, retraction_type: str, standing_after: list[int], taken: set[int],
+                   reason: str) -> list:
+    """Restore a retraction, or refuse: only a retraction still in force, and only while nothing
+    standing was logged after it in its stream, so the stream returns to a state it really had
+    (the later events were decided without what it took back)."""
+    if retraction_type != "EventRetracted":
+        raise Refused("only a retraction can be restored")
+    if retraction_version not in taken:
+        raise Refused("this retraction was already restored")
+    if standing_after:
+        raise Refused("later events were logged after this retraction, on the state it left: "
+                      "restoring it would mix two pasts. Retract those first, then restore it")
+    return [RetractionRestored(version=retraction_version, reason=reason)]

@@ -46,7 +46,7 @@ def test_one_round_of_a_combat_duel(page, live_app):
     act(lambda: actions.get_by_label("d20 (as rolled)").first.fill("20"))
     act(lambda: page.keyboard.press("Enter"))
     expect(actions.get_by_role("button", name="Roll initiative for Seelah")).to_have_count(0)
-    act(lambda: actions.get_by_label("Intimidation +6").check())
+    act(lambda: actions.get_by_label("Intimidation +6").check())  # his usual skill is Deception
     act(lambda: actions.get_by_role("button", name="Roll initiative for Baron Vex").click())
     expect(state.get_by_role("heading")).to_contain_text("Seelah’s turn")
     expect(state.locator(".secret").first).to_have_text("Intimidation")  # the GM sees the skills
@@ -76,6 +76,44 @@ def test_one_round_of_a_combat_duel(page, live_app):
     assert (round_start, interactions - round_start, interactions) == (5, 7, 12)
     history = page.locator(".history").inner_text()
     assert "Round 1 initiative: Seelah" in history and "Intimidation" not in history
+
+
+def test_a_round_with_two_strikes_a_side_and_server_dice_takes_at_most_six_interactions(page, live_app):
+    """Initiative for everyone with their usual skills, then each side Strikes twice, the second
+    Strike ending the turn; a Deceptive Sidestep the target may use is answered when asked."""
+    duel = seed(live_app)
+    page.goto(f"/duels/{duel}")
+    actions = page.locator(".pf2e-actions")
+    state = page.locator(".pf2e-round")
+    history = page.locator(".history li")
+    interactions = 0
+
+    def tap(name: str) -> None:
+        nonlocal interactions
+        before = history.count()
+        actions.get_by_role("button", name=name, exact=True).click()
+        interactions += 1
+        expect(history.nth(before)).to_be_attached()  # logged and swapped
+
+    def answer_sidestep() -> None:
+        if actions.get_by_role("button", name="Let the hit stand").count():
+            tap("Let the hit stand")
+
+    tap("Roll initiative for everyone")
+    expect(state.get_by_role("heading")).to_contain_text("’s turn")
+    for _ in range(2):
+        first = state.get_by_role("heading").inner_text()
+        expect(actions.get_by_role("heading", name="Strike")).to_be_visible()
+        tap("Strike")
+        answer_sidestep()
+        expect(actions).to_contain_text("2 of 3 actions left")
+        tap("Strike, end turn")
+        answer_sidestep()
+        expect(state.get_by_role("heading")).not_to_have_text(first)
+    expect(state.get_by_role("heading")).to_have_text("Round 2 · initiative")
+    strikes = page.locator(".history").inner_text().count(" Strikes ")
+    print(f"\nPF2e round, two Strikes a side, server dice: {interactions} GM interactions")
+    assert strikes == 4 and interactions <= 6, interactions
 
 
 def test_a_whole_duel_to_first_blood_confirmed_by_the_judge(page, live_app):

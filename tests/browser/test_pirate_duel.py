@@ -65,16 +65,19 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
         for _ in range(2):
             if page.locator(".outcome").count():
                 break
-            # …and the insult table's first choice: arrow down picks Insulto directo, Enter insults.
-            expect(page.get_by_role("radio", name=re.compile("^Burla ingeniosa"))).to_be_focused()
-            act("ArrowDown", "Enter")
+            # …and each duelist's last insult is ticked and focused: Enter insults with it again.
+            expect(page.get_by_role("radio", name=re.compile("^Insulto directo"))).to_be_focused()
+            act("Enter")
 
     expect(page.locator(".outcome")).to_contain_text(re.compile("won by (points|humiliation)|a draw"))
     expect(page.locator(".pirate-actions")).to_have_count(0)
+    expect(page.locator(".pirate-terms")).not_to_contain_text("Exchanges left")
+    expect(page.locator(".pirate-terms")).to_contain_text(re.compile(r"Fought \d+ exchanges? of 3"))
     assert page.locator(".history li").filter(has_text="tries Insulto directo").count() >= 2
-    # Server dice: Enter, then ArrowDown + Enter per insult = 5; typing one insult's dice costs 3 more.
-    assert keys_per_exchange[0] == 8 and all(keys <= 5 for keys in keys_per_exchange[1:]), keys_per_exchange
-    print(f"\nkeys per exchange: {keys_per_exchange}")
+    # The first exchange picks and types: Enter, then ArrowDown + Tab Tab + dice + Enter, then
+    # ArrowDown + Enter = 8. Afterwards, server dice: one Enter each for initiative and both insults.
+    assert keys_per_exchange[0] == 8 and all(keys <= 3 for keys in keys_per_exchange[1:]), keys_per_exchange
+    print(f"\ninteractions per wit exchange (keys): {keys_per_exchange}")
 
 
 def test_a_sword_round_is_three_presses_of_enter(page, live_app):
@@ -85,3 +88,24 @@ def test_a_sword_round_is_three_presses_of_enter(page, live_app):
         expect(page.locator(".history li")).to_have_count(1 + presses)
     expect(page.locator(".history li").first).to_contain_text("Round 1: ")
     expect(page.locator(".pirate-now")).to_contain_text("Round 2: roll initiative")
+
+
+def test_a_wit_exchange_is_three_taps_with_server_dice(page, live_app):
+    """By touch: Roll initiative, then each duelist's Insult button (their usual insult ticked)."""
+    duel = seed_duel(live_app, kind="wit")
+    page.goto(f"/duels/{duel}")
+    actions = page.locator(".pirate-actions")
+    taps_per_exchange = []
+    while not page.locator(".outcome").count() and len(taps_per_exchange) < 6:
+        taps_per_exchange.append(0)
+        for button in ("Roll initiative", "Insult:", "Insult:"):
+            if page.locator(".outcome").count():
+                break
+            before = page.locator(".history li").count()
+            actions.get_by_role("button", name=button).click()
+            taps_per_exchange[-1] += 1
+            expect(page.locator(".history li").nth(before)).to_be_attached()
+    expect(page.locator(".outcome")).to_be_visible()
+    expect(page.locator(".pirate-terms")).not_to_contain_text("Exchanges left")
+    print(f"\ntaps per wit exchange, server dice: {taps_per_exchange}")
+    assert all(taps <= 3 for taps in taps_per_exchange) and taps_per_exchange[0] == 3, taps_per_exchange

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.driver import hand_fields, random_value
-from tests.conftest import logged_in, register_gm
+from tests.conftest import GM_ID, logged_in, register_gm
 from tracker import demo, rules, workspace
 from tracker.db import open_db
 from tracker.handlers import HANDLERS
@@ -209,11 +209,22 @@ def workspace_commands(world):
         "EditCharacter": {**demo.CHARACTERS[2], "character_id": character,
                           "expected_version": version(f"character-{character}")},
         "PlanSession": {**session, "campaign_id": world.campaign},
+        "CloseSession": {"session_id": world.session},
         "EditSession": {**session, "session_id": world.session,
                         "expected_version": version(f"session-{world.session}")},
         "RetractEvent": {"position": position, "reason": "misread", "expected_version": version(f"duel-{duel}")},
+        "RestoreRetraction": {"position": position, "reason": "by mistake", "expected_version": version(f"duel-{duel}")},
+        "RecoverCharacter": {"character_id": character, "ruleset": "pirate", "recovery": "rest"},
+        "AdjustTrack": {"character_id": character, "ruleset": "pirate", "track": "PV", "amount": -1,
+                        "reason": "a scratch", "expected_version": version(f"character-{character}")},
+        "RestParty": {"session_id": world.session},
         "StartDuel": {"session_id": world.session, "ruleset": "pirate", "setup": DUELS["pirate"][1],
                       "duelists": [{"character_id": character, "side": "a"}, {"character_id": character, "side": "b"}]},
+        "NoteDuel": {"duel_id": duel, "text": "A <b>note</b>", "about": 2, "public": True},
+        "AdjustDuelTrack": {"duel_id": duel, "character_id": world.db.execute(
+            "SELECT character_id FROM duelists WHERE duel_id = ? AND side = 'a'", [duel]).fetchone()[0],
+                            "track": "PV", "amount": -1, "reason": "a <i>scratch</i>",
+                            "expected_version": version(f"duel-{duel}")},
         "RegisterGM": {"username": "newgm", "password": "long enough password"},
         "IssueApiToken": {"label": "fuzz"},
         "ChangePassword": {"current_password": "correct horse battery", "new_password": "another long password"},
@@ -374,6 +385,17 @@ def player_tokens(world):
         return [sign(link) for link in links]
 
 
+def import_job(world) -> str:
+    """A campaign import of the GM's, finished (its page sends the GM to the new campaign)."""
+    import time
+
+    from tracker.web import import_jobs
+
+    job = import_jobs.Job("fuzzjob", GM_ID, lines=10, done=20, campaign_id=world.campaign, ended_at=time.time())
+    import_jobs._jobs[job.id] = job
+    return job.id
+
+
 def real_path_values(world, tokens):
     """For each path parameter, values that name something real (of this GM or another)."""
     character = world.db.execute("SELECT id FROM characters WHERE campaign_id = ? LIMIT 1",
@@ -383,7 +405,8 @@ def real_path_values(world, tokens):
     return {"campaign_id": [world.campaign, world.other_campaign], "character_id": [character],
             "session_id": [world.session], "duel_id": duels, "position": ["1", str(position)],
             "version": ["1", "2"], "stream": [f"duel-{duels[0]}", f"campaign-{world.campaign}"],
-            "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"]}
+            "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"],
+            "job_id": [import_job(world)]}
 
 
 @pytest.fixture

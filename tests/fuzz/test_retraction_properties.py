@@ -17,7 +17,7 @@ from bench.driver import ENDINGS, random_value
 from tests.conftest import fixed_context
 from tracker import bootstrap, demo, rules
 from tracker.db import open_db
-from tracker.projections import engine, queries, schema
+from tracker.projections import engine, queries, schema, undo
 from tracker.rules.base import Invalid, Refused
 from tracker.store import dumps, write_transaction
 
@@ -25,13 +25,21 @@ SETUPS = {
     "rocet": [{"kind": kind, "cards": cards, "deck": deck, "weapon_type": "Espada", "clock_size": size,
                "meter_steps": size}
               for kind in ("relojes", "primera_sangre", "superioridad", "a_muerte")
-              for cards in ("virtual", "physical") for deck in ("shared", "own") for size in (6, 24)],
+              for cards in ("virtual", "physical") for deck in ("shared", "own") for size in (6, 24)]
+    # Sealed choices: each side chooses in secret, turned over by the last choice or the GM's press.
+    + [{"kind": kind, "cards": "virtual", "weapon_type": "Espada", "choices": "sealed", "reveal": reveal,
+        "dice_by": dice_by} for kind in ("relojes", "primera_sangre") for reveal in ("auto", "gm")
+       for dice_by in ("server", "seats", "table")],
     "pirate": [{"kind": "sword", "sword_victory": victory, "hits": 2} for victory in ("first_blood", "hits", "death")]
     + [{"kind": "pistol", "distance": distance, "shots": 2, "bullet": bullet, "second_a": "Tom", "second_b": "Jack"}
        for distance in (5, 40) for bullet in ("wounds", "no_damage")]
     + [{"kind": "wit", "wit_end": end, "exchanges": 2, "tie": tie}
-       for end in ("points", "humiliation") for tie in ("sudden_death", "draw")],
-    "pf2e": [{"kind": kind} for kind in ("combat", "spellcasting", "mixed")],
+       for end in ("points", "humiliation") for tie in ("sudden_death", "draw")]
+    + [{"kind": "wit", "wit_end": "points", "exchanges": 2, "choices": "sealed", "reveal": reveal, "dice_by": dice_by}
+       for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],
+    "pf2e": [{"kind": kind} for kind in ("combat", "spellcasting", "mixed")]
+    + [{"kind": kind, "choices": "sealed", "reveal": reveal, "dice_by": dice_by} for kind in ("combat", "mixed")
+       for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],
 }
 PAIRS = {"rocet": (0, 1), "pirate": (2, 3), "pf2e": (4, 5)}
 
@@ -47,6 +55,7 @@ class Duel(RuleBasedStateMachine):
     """One duel of ``RULESET`` at the table: commands, retractions, rewinds."""
 
     RULESET = ""
+    SEALED_ONLY = False  # only the set-ups whose choices are made in secret (players' seats)
 
     def __init__(self):
         super().__init__()
@@ -63,7 +72,7 @@ class Duel(RuleBasedStateMachine):
                           "title": "Dawn"}).key
         rivals = [handle({"type": "CreateCharacter", "campaign_id": campaign, **demo.CHARACTERS[i]}).key
                   for i in PAIRS[self.RULESET]]
-        choices = SETUPS[self.RULESET]
+        choices = [s for s in SETUPS[self.RULESET] if s.get("choices") == "sealed" or not self.SEALED_ONLY]
         self.duel = handle({"type": "StartDuel", "session_id": session, "ruleset": self.RULESET,
                             "setup": choices[setup % len(choices)],
                             "duelists": [{"character_id": rivals[0], "side": "a"},
@@ -131,6 +140,36 @@ class Duel(RuleBasedStateMachine):
                                  "expected_version": self.live()[0]})
         except Refused:
             pass  # decided with the opening deal, or a retraction itself
+
+    @rule(pick=st.floats(min_value=0, max_value=1, exclude_max=True))
+    def restore(self, pick):
+        """Restore any retraction in force: refused unless nothing stands after it."""
+        rows = self.db.execute("SELECT position FROM log_entries WHERE stream = ? AND type = 'EventRetracted'"
+                               " AND retracted_by IS NULL ORDER BY version", [self.stream]).fetchall()
+        if not rows:
+            return
+        try:
+            self.service.handle({"type": "RestoreRetraction", "position": rows[int(pick * len(rows))][0],
+                                 "expected_version": self.live()[0]})
+        except Refused:
+            pass  # something stands after it, or it predates retractions that name what they carry
+
+    @rule()
+    def undo_then_restore(self):
+        """The duel page's undo of the last action, then its restore: the duel stands as before."""
+        last = undo.last_action(self.db, self.duel)
+        if last is None:
+            return
+        _, before = self.live()
+        try:
+            retracted = self.service.handle({"type": "RetractEvent", "position": last["position"],
+                                             "expected_version": self.live()[0]})
+        except Refused:
+            return  # a history the rules could not have made without it (an old retraction's leftovers)
+        self.service.handle({"type": "RestoreRetraction", "position": retracted.events[0].position,
+                             "expected_version": self.live()[0]})
+        _, after = self.live()
+        assert after == before
 
     # --- a log the old rules wrote ------------------------------------------------------------
 
@@ -204,6 +243,9 @@ def _cards_in_hand(state: dict, command: dict, rng: random.Random) -> None:
     for side in ("a", "b"):
         if f"card_{side}" in command and sides[side]["hand"]:
             command[f"card_{side}"] = rng.choice(sides[side]["hand"])
+    if command["type"] == "ChooseCard":  # a sealed card: one the chosen side holds
+        side = command.get("side") if command.get("side") in ("a", "b") else "a"
+        command.update(side=side, card=rng.choice(sides[side]["hand"]) if sides[side]["hand"] else "Finta")
     if command["type"] == "Discard" and state.get("pending_discard"):
         owed = state["pending_discard"]
         command["side"] = owed
@@ -234,3 +276,27 @@ TestPirateRetractions = PirateDuel.TestCase
 TestPirateRetractions.settings = BOUNDS
 TestPf2eRetractions = Pf2eDuel.TestCase
 TestPf2eRetractions.settings = BOUNDS
+
+
+class SealedDuel(Duel):
+    SEALED_ONLY = True
+
+
+class SealedRocetDuel(SealedDuel):
+    RULESET = "rocet"
+
+
+class SealedPirateDuel(SealedDuel):
+    RULESET = "pirate"
+
+
+class SealedPf2eDuel(SealedDuel):
+    RULESET = "pf2e"
+
+
+TestSealedRocetRetractions = SealedRocetDuel.TestCase
+TestSealedRocetRetractions.settings = BOUNDS
+TestSealedPirateRetractions = SealedPirateDuel.TestCase
+TestSealedPirateRetractions.settings = BOUNDS
+TestSealedPf2eRetractions = SealedPf2eDuel.TestCase
+TestSealedPf2eRetractions.settings = BOUNDS

@@ -157,3 +157,38 @@ def test_a_file_exported_before_signatures_still_imports(tmp_path):
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "schema1_log.jsonl"
     result = cli(str(tmp_path / "old.db")).invoke(args=["import-log", "--accept-unsigned", str(fixture)])
     assert result.exit_code == 0, result.output
+
+
+def test_long_commands_end_on_one_plain_line_when_not_in_a_terminal(filled, tmp_path):
+    """Piped (as here), rebuild, export-log and import-log draw no bar: one last line says the
+    count, the time and the rate."""
+    out = tmp_path / "log.jsonl"
+    runs = [cli(filled).invoke(args=["rebuild"]), cli(filled).invoke(args=["export-log", str(out)]),
+            cli(str(tmp_path / "new.db")).invoke(args=["import-log", str(out)])]
+    for result in runs:
+        assert result.exit_code == 0, result.output
+        assert len(result.output.splitlines()) == 1 and "events/s)." in result.output
+        assert "#" not in result.output and "\r" not in result.output
+
+
+def test_the_bar_counts_steps_and_shows_the_rate(capsys, monkeypatch):
+    """In a terminal the bar goes to stderr with the rate beside it (stdout may be the log)."""
+    import click
+
+    from tracker import cli as commands
+
+    shown = []
+    real = click.progressbar
+
+    def spy(**options):
+        bar = real(**options)
+        shown.append((options["label"], options["length"], options["file"], bar))
+        return bar
+
+    monkeypatch.setattr(click, "progressbar", spy)
+    with commands._bar("Rebuilding", 10) as advance:
+        advance(4)
+        advance(6)
+    label, length, file, bar = shown[0]
+    assert (label, length, file) == ("Rebuilding", 10, __import__("sys").stderr)
+    assert bar.pos == 10 and bar.current_item.endswith("/s")

@@ -55,7 +55,7 @@ class Campaign:
         self.do(duel, "PlayTurn", card_a="Estocada Alta", card_b="Insulto", dice_a=[3, 4], dice_b=[2, 3])
         self.do(duel, "DeclineDamage")
         self.do(duel, "PlayTurn", card_a="Insulto", card_b="Tajo Circular", dice_a=[1, 2], dice_b=[5, 4])
-        self.do(duel, "DealDamage", kind="attack")
+        self.do(duel, "DealDamage", source="attack")
         self.do(duel, "Yield", side="a")
         return duel, ines, lope
 

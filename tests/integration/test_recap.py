@@ -116,7 +116,7 @@ def test_user_text_is_escaped_in_every_format(client, session):
     assert next(d for d in data["duels"] if d["ruleset"] == "pirate")["stakes"] == HOSTILE
 
 
-@pytest.mark.parametrize("fmt", ["md", "html", "json"])
+@pytest.mark.parametrize("fmt", ["md", "html", "json", "short.md"])
 @pytest.mark.parametrize("audience", ["gm", "players"])
 def test_the_same_events_give_the_same_bytes(app, client, session, fmt, audience):
     first = get(client, session, fmt, audience)

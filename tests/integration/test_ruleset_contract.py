@@ -11,6 +11,8 @@ from types import ModuleType
 import orjson
 import pytest
 
+from tracker.rules import legal
+
 from tests.coin_ruleset import samples as coin_samples
 from tests.conftest import fixed_context
 from tracker import bootstrap, recap, rules
@@ -109,6 +111,25 @@ def test_every_sample_set_up_starts_a_duel_with_something_to_do(table):
         assert table.module.actions(state) and set(table.module.actions(state)) <= set(table.module.COMMANDS)
         assert isinstance(table.module.progress(state), str)
         assert all(isinstance(line, str) for line in table.module.assumptions(state))
+
+
+def test_the_legal_actions_offer_every_scripted_command_with_its_values(table):
+    """The data the API answers and the page draws from: the scripted duel only ever sends what it
+    offered, each narrowed field holding the value sent; the table is offered nothing."""
+    module = table.module
+    setup, commands = module.samples.scripted(table.ids)
+    duel = table.start(setup)
+    for command in commands:
+        version, before = table.state(duel)
+        offered = {a["type"]: a for a in module.legal_actions(before, legal.GM)}
+        assert list(offered) == module.actions(before)
+        assert module.legal_actions(before, legal.TABLE) == []
+        action = offered[command["type"]]
+        for name, spec in action["fields"].items():
+            if "choices" in spec and command.get(name) not in (None, ""):
+                assert command[name] in spec["choices"], f"{command['type']}.{name}={command[name]!r} not offered"
+        table.handle({**command, "duel_id": duel, "expected_version": version})
+    json.dumps(module.legal_actions(table.state(duel)[1], legal.GM))
 
 
 def test_the_scripted_duel_runs_through_decide_evolve_and_every_face(table):

@@ -169,13 +169,14 @@ def test_prev_and_next_step_by_one_event_and_the_fragment_is_what_htmx_swaps(cli
     page = client.get(f"/duels/{duel}/travel?at=3").text
     assert re.search(rf'id="tt-prev"[^>]*href="/duels/{duel}/travel\?at=2"', page)
     assert re.search(rf'id="tt-next"[^>]*href="/duels/{duel}/travel\?at=4"', page)
-    assert 'accesskey="n"' in page and 'accesskey="p"' in page
+    assert re.search(r'id="tt-next-turn"[^>]*accesskey="n"', page)  # the keys step by turn
     assert 'aria-current="step"' in page.split('id="tt-e3"')[1].split(">")[0]
     fragment = client.get(f"/duels/{duel}/travel?at=4", headers={"HX-Request": "true"})
     assert fragment.text.lstrip().startswith('<div id="travel"') and "<html" not in fragment.text
     first = client.get(f"/duels/{duel}/travel?at=1").text
     assert '<span id="tt-prev" class="button disabled"' in first
     latest = client.get(f"/duels/{duel}/travel").text  # the latest event unless told
+    assert re.search(r'id="tt-prev-turn"[^>]*accesskey="p"', latest)
     assert '<span id="tt-next" class="button disabled"' in latest
     assert "Event <strong>" in client.get(f"/duels/{duel}/travel?at=999").text  # out of range: the latest
 

@@ -12,7 +12,7 @@ from tracker.rules import duel
 from tracker.rules.base import ImpossibleHistory
 
 ROLES = ("terms", "sheet", "setup", "commands", "events", "decide", "fold", "describe", "view", "invariants",
-         "history", "secrecy", "samples")
+         "history", "secrecy", "samples", "legal", "results")
 PACKAGES = sorted(name for name, module in rules.RULESETS.items() if hasattr(module, "__path__"))
 SKELETON = duel.evolver(coin.started, coin.mutate, coin.describe, {}).__code__
 

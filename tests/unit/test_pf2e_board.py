@@ -37,7 +37,7 @@ def test_a_tag_team_board_whole_for_the_gm_and_the_table():
     d = kyra_down_in_tag()
     gm = board(d.state)
     assert gm == {
-        "round": 1, "phase": "turns", "turn": "Kyra",
+        "round": 1, "phase": "turns", "turn": "Kyra", "actions_left": 3,
         "order": [{"id": "v", "name": "Valeros", "total": 24, "skill": "Intimidation", "current": False},
                   {"id": "k", "name": "Kyra", "total": 19, "skill": "Intimidation", "current": True}],
         "tiers": [], "waiting_for": [], "pending": "", "proposal": None, "spells": [],
@@ -55,11 +55,13 @@ def test_a_tag_team_board_whole_for_the_gm_and_the_table():
     assert public["sides"][0]["duelists"][0] == fighter_row("v", "Valeros", initiative=24)
     assert public["pending"] is None
     assert choices(d.state) == {
-        "initiative": [], "tied": [], "turn": "k", "turn_name": "Kyra", "strike_number": 1,
+        "initiative": [], "tied": [], "turn": "k", "turn_name": "Kyra", "strike_number": 1, "penalty": (0, 0),
+        "actions_left": 3, "usual": [], "demoralize": [{"id": "v", "name": "Valeros"}],
         "reactions": [{"value": "bullying_press", "label": "Bullying Press"}],
         "targets": [{"id": "v", "name": "Valeros"}], "slots": [], "focus": None, "new_focus": [],
         "counters": [], "tag_sides": [{"side": "b", "out": "Kyra", "into": "Harsk"}]}
-    assert pf2e.actions(d.state) == ["EndTurn", "Tag", "Yield", "Disqualify", "Abandon"]
+    # knocked out, Kyra has no action of her own (not even a free one): end the turn or tag out
+    assert pf2e.actions(d.state) == ["EndTurn", "Tag", "Yield", "Disqualify", "Abandon", "SetCondition"]
 
 
 @pytest.mark.parametrize("turn, hp, sides", [
@@ -123,7 +125,8 @@ def test_a_spell_duel_board_lists_each_spell_and_each_slot():
                   {"rank": "3", "left": 1, "expended": 0}]}
     assert b["sides"][0]["duelists"][0]["hp"] == 27
     assert choices(d.state) == {
-        "initiative": [], "tied": [], "turn": "s", "turn_name": "Seoni", "strike_number": 1, "reactions": [],
+        "initiative": [], "tied": [], "turn": "s", "turn_name": "Seoni", "strike_number": 1, "penalty": (0, 0),
+        "actions_left": 1, "usual": [], "demoralize": [{"id": "e", "name": "Ezren"}], "reactions": [],
         "targets": [{"id": "e", "name": "Ezren"}], "slots": ["1", "2", "3"], "focus": "arcane",
         "new_focus": [{"value": "occult", "label": "Occult"}], "counters": [], "tag_sides": []}
     assert pf2e.progress(d.state) == "Round 1, Seoni's turn"
@@ -146,7 +149,8 @@ def test_a_pending_hit_is_described_with_its_total_and_ac():
     d.do(RollInitiative("k", "deception"), roll=[5])
     d.do(Strike(), attack=[12])
     assert board(d.state)["pending"] == "Kyra may use Deceptive Sidestep against Valeros's hit (22 against AC 20)."
-    assert pf2e.actions(d.state) == ["DeceptiveSidestep", "DeclineSidestep", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["DeceptiveSidestep", "DeclineSidestep", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]
 
 
 def test_initiative_choices_name_what_each_skill_grants_by_kind():
@@ -161,7 +165,8 @@ def test_initiative_choices_name_what_each_skill_grants_by_kind():
         {"skill": "nature", "label": "Nature", "modifier": 4, "rank": "trained", "gains": "Dueling Counter, primal focus"},
         {"skill": "occultism", "label": "Occultism", "modifier": 6, "rank": "trained",
          "gains": "Dueling Counter, occult focus"},
-        {"skill": "religion", "label": "Religion", "modifier": 0, "rank": "untrained", "gains": ""}]}
+        {"skill": "religion", "label": "Religion", "modifier": 0, "rank": "untrained", "gains": ""}],
+        "usual": "arcana"}  # no skill rolled yet: his best trained one of a mixed duel (Arcana +10)
     s = Duel([fighter("v", "Valeros", "a", block=caster()), ezren], kind="spellcasting")
     s.state = dict(s.state, frightened={"v": 0, "e": 2})
     [_, theirs] = choices(s.state)["initiative"]
@@ -183,8 +188,8 @@ def test_a_mixed_duel_after_initiative_offers_every_focus_but_the_current_one():
     c = choices(m.state)
     assert (c["focus"], c["new_focus"], c["slots"]) == \
         ("arcane", [{"value": "primal", "label": "Primal"}, {"value": "occult", "label": "Occult"}], ["1", "2"])
-    assert pf2e.actions(m.state) == ["Strike", "CastSpell", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify",
-                                     "Abandon"]
+    assert pf2e.actions(m.state) == ["Strike", "CastSpell", "Demoralize", "Feint", "OtherAction",
+                                     "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert m.state["slots"]["e"] == {"1": 3, "2": 2}
     m.state = dict(m.state, slots={"v": {}, "e": {"1": 0, "2": 2, "10": 1}})
     assert choices(m.state)["slots"] == ["2", "10"]
@@ -193,7 +198,7 @@ def test_a_mixed_duel_after_initiative_offers_every_focus_but_the_current_one():
 def test_an_initiative_tie_between_pcs_shows_the_tied_and_waits_for_the_gm():
     d = together_tie()
     assert pf2e.progress(d.state) == "Round 1, initiative tie"
-    assert pf2e.actions(d.state) == ["BreakTie", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["BreakTie", "Yield", "Disqualify", "Abandon", "SetCondition"]
     c = choices(d.state)
     assert c["tied"] == [{"id": "v", "name": "Valeros"}, {"id": "m", "name": "Merisiel"}]
     assert (c["turn"], c["turn_name"], c["reactions"], c["targets"], c["slots"], c["focus"], c["new_focus"]) == \
@@ -223,7 +228,8 @@ def test_an_npc_is_marked_and_a_judge_proposal_shows():
     assert [s["duelists"][0]["npc"] for s in b["sides"]] == [False, True]
     assert b["proposal"] == {"side": "a", "ending": "first_blood", "detail": "Valeros drew first blood from Kyra", "at": 7}
     assert pf2e.progress(d.state) == "Round 1, the judge must confirm"
-    assert pf2e.actions(d.state) == ["ConfirmVictory", "DeclineVictory", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ConfirmVictory", "DeclineVictory", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]
 
 
 # --- one hit point, one slot: still standing, still there ------------------------------------------

@@ -141,7 +141,7 @@ def test_initiative_tie_between_pcs_waits_for_the_gm():
     assert events[1].tiers == (("v", "k"),)
     assert (d.state["phase"], d.state["turn"]) == ("ordering", None)
     assert d.refused(Strike(), attack=[10]) == "the initiative tie must be broken first"
-    assert pf2e.actions(d.state) == ["BreakTie", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["BreakTie", "Yield", "Disqualify", "Abandon", "SetCondition"]
     d.do(BreakTie("k"))
     assert (d.state["order"], d.state["turn"], d.state["phase"]) == (["k", "v"], "k", "turns")
     assert d.refused(BreakTie("v")) == "there is no initiative tie to break"

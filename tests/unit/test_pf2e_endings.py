@@ -26,7 +26,7 @@ def test_first_blood_is_proposed_and_the_judge_confirms_it():
     assert d.state["proposal"]["side"] == "a"
     assert d.refused(EndTurn()) == \
         "Valeros drew first blood from Kyra: the judge must first confirm or decline the victory"
-    assert pf2e.actions(d.state) == ["ConfirmVictory", "DeclineVictory", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ConfirmVictory", "DeclineVictory", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert "decline it first" in d.refused(ConfirmVictory(side="b"))
     events = d.do(ConfirmVictory())
     assert d.types(events) == ["DuelWon"]

@@ -106,6 +106,7 @@ def test_state_is_json_and_replays_identically():
 def test_every_event_type_round_trips():
     samples = [
         pf2e_events.Pf2eInitiativeRolled(1, "v", "perception", 12, 8, 20),
+        pf2e_events.Pf2eSkillChosen(1, "v", "deception"),
         pf2e_events.Pf2eRoundOrdered(1, (("v",), ("k", "h"))),
         pf2e_events.Pf2eTieBroken(1, "k"), pf2e_events.Pf2eActedSecond(1, "v"),
         pf2e_events.Pf2eStrikeRolled("v", "k", 12, 10, 22, 20, "success", "bullying_press", True, 7),
@@ -120,6 +121,9 @@ def test_every_event_type_round_trips():
         pf2e_events.Pf2eVictoryProposed("a", "first_blood", "Valeros drew first blood"),
         pf2e_events.Pf2eVictoryDeclined("a scratch"), pf2e_events.Pf2ePenaltyImposed("a", "apology"),
         pf2e_events.Pf2eDuelEscalated("b", "fought on"),
+        pf2e_events.Pf2eDemoralized("s", "t", 14, 9, 23, 17, "success", 1),
+        pf2e_events.Pf2eFeinted("s", "t", 3, 7, 10, 18, "failure", ""),
+        pf2e_events.Pf2eActionTaken("s", "Stride", 1),
     ]
     defined = {name for name, obj in vars(pf2e_events).items()
                if isinstance(obj, type) and dataclasses.is_dataclass(obj) and name.startswith("Pf2e")}
@@ -132,15 +136,16 @@ def test_every_event_type_round_trips():
 def test_actions_offer_only_legal_moves():
     d = Duel([fighter("v", "Valeros", "a"), fighter("e", "Ezren", "b", block=caster())], kind="mixed",
              victory="knockout")
-    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon", "SetCondition"]
     d.do(RollInitiative("v", "intimidation"), roll=[15])
     d.do(RollInitiative("e", "arcana"), roll=[10])
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert pf2e.progress(d.state) == "Round 1, Valeros's turn"
     d.do(Strike(), attack=[2])
-    assert pf2e.actions(d.state)[:3] == ["Strike", "CastSpell", "EndTurn"]
+    assert pf2e.actions(d.state)[:3] == ["Strike", "CastSpell", "Demoralize"]  # no more acting second
     d.do(pf2e.COMMANDS["EndTurn"]())
-    assert pf2e.actions(d.state)[:4] == ["Strike", "CastSpell", "ChangeTraditionFocus", "EndTurn"]
+    assert pf2e.actions(d.state)[:7] == ["Strike", "CastSpell", "Demoralize", "Feint", "OtherAction",
+                                           "ChangeTraditionFocus", "EndTurn"]
     d.do(CastSpell("Force Barrage", 1, "arcane", damage=3))
     assert d.hp("v") == 37
 

@@ -15,7 +15,7 @@ from tests.unit.test_pf2e_support import Duel, fighter
 def test_before_initiative_the_board_waits_for_both_rolls():
     d = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b", rank="villano")])
     assert pf2e.progress(d.state) == "Round 1, initiative"
-    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon", "SetCondition"]
     b = board(d.state)
     assert (b["round"], b["phase"], b["turn"], b["order"], b["waiting_for"]) == (1, "initiative", "", [],
                                                                                ["Valeros", "Kyra"])
@@ -49,13 +49,13 @@ def test_the_gm_board_shows_skills_and_reactions_the_public_one_hides():
     view = pf2e.public(d.state)
     assert not set(SECRET_KEYS) & set(view)
     assert view["rolls"] == {"v": {"total": 23}, "k": {"total": 13}} and view["waiting"] is False
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     c = choices(d.state)
     assert (c["turn"], c["turn_name"], c["strike_number"], c["targets"]) == ("v", "Valeros", 1, [{"id": "k", "name": "Kyra"}])
     assert c["reactions"] == [{"value": "sense_weakness", "label": "Sense Weakness"}]
     d.do(Strike(), attack=[2])
     assert choices(d.state)["strike_number"] == 2
-    assert pf2e.actions(d.state)[:2] == ["Strike", "EndTurn"]  # acted: no more acting second
+    assert pf2e.actions(d.state)[:2] == ["Strike", "Demoralize"]  # acted: no more acting second
 
 
 def test_conditions_show_on_the_board():
@@ -72,7 +72,7 @@ def test_conditions_show_on_the_board():
 def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter():
     d = spell_duel()
     d.do(CastSpell("Force Barrage", 1, "occult", damage=1))
-    assert pf2e.actions(d.state) == ["DuelingCounter", "DeclineCounter", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["DuelingCounter", "DeclineCounter", "Yield", "Disqualify", "Abandon", "SetCondition"]
     gm = board(d.state)
     assert gm["pending"] == ("Force Barrage (occult, rank 1) waits: an opponent focused on that tradition "
                              "may use Dueling Counter.")
@@ -88,7 +88,7 @@ def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter
 
 def test_a_spellcasting_duel_offers_spells_not_strikes():
     d = spell_duel()
-    assert pf2e.actions(d.state) == ["CastSpell", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon"]
+    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "OtherAction", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert choices(d.state)["slots"] == ["1", "2"]
 
 
@@ -137,7 +137,18 @@ COMMON_NOTES = [
     "it drops by 1 at the end of its holder's turn.",
     "Each duelist has one reaction per round; reactions come back when a new round starts.",
     "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
+    "Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell what the GM "
+    "enters (2 unless told), any other action its stated cost; the GM ends the turn.",
+    "Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical success "
+    "frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel (10 minutes).",
+    "Frightened lowers skill checks and the DCs they are rolled against too.",
+    "Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this duel, "
+    "else [assumed] their best trained skill.",
     "Multiple attack penalty applies (−5/−10, agile −4/−8).",
+    "Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against the "
+    "feinter's next melee Strike this turn; critical success: against their melee Strikes until the end of the "
+    "feinter's next turn; critical failure: the feinter is off-guard against the target's melee Strikes until the "
+    "end of their next turn.",
 ]
 
 
@@ -185,10 +196,14 @@ def test_alone_on_the_floor_a_duelist_neither_acts_second_nor_strikes():
     d.do(EndTurn())
     d.do(RollInitiative("v", "perception"), roll=[9])
     assert d.state["order"] == ["v"]
-    assert pf2e.actions(d.state) == ["EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon"]
+    # nobody stands against him: no Strike, Demoralize or Feint, only an action the GM names (OtherAction)
+    assert pf2e.actions(d.state) == ["OtherAction", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]
 
 
 def test_a_knocked_out_duelist_on_their_turn_may_only_end_it():
     d = two_fighters(victory="custom", victory_text="the judge's word")
     d.state = dict(d.state, hp={"v": 0, "k": 40})
-    assert pf2e.actions(d.state) == ["ActSecond", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon"]
+    # no action of his own, not even a free one; setting a condition is the GM's hand, not his turn
+    assert pf2e.actions(d.state) == ["ActSecond", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]

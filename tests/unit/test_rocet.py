@@ -82,9 +82,9 @@ def test_ties_are_rerolled_and_every_roll_is_kept():
     assert "ties rerolled" in rocet.describe(play(t.events[:-1]), ev)
 
 
-def test_a_tie_with_no_more_typed_dice_asks_for_them():
+def test_a_tie_with_dice_for_one_side_only_asks_for_the_other_sides():
     t = physical()
-    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3], b=[3, 3])
+    assert "type another d8" in t.refused(PlayTurn(card_a=EA, card_b=EA), a=[3, 3, 4, 4], b=[3, 3])
 
 
 def test_server_rolls_what_was_not_typed():
@@ -123,8 +123,8 @@ def test_when_the_pile_runs_out_the_discards_become_a_new_pile(mode):
     if mode == "virtual":
         assert reshuffle.cards == (EP, EA) and reshuffle.order == (1, 0)
         assert t.hands()[0][-1] == EP and t.hands()[1][-1] == EA
-    assert [type(e).__name__ for e in events] == [
-        "RocetCardsPlayed", "RocetDeckShuffled", "RocetCardsDrawn", "RocetCardsDrawn", "RocetTurnResolved"]
+    assert [type(e).__name__ for e in events] == [  # the first turn's attack damage was left on offer
+        "RocetDamageDeclined", "RocetCardsPlayed", "RocetDeckShuffled", "RocetCardsDrawn", "RocetCardsDrawn", "RocetTurnResolved"]
     assert t.state["decks"]["shared"] | {"pile": [], "discard": []} == {
         "pile": [], "pile_size": 0, "discard": [], "discard_size": 2}
     assert t.snapshot()["hands"] == (3, 3)
@@ -190,7 +190,7 @@ def test_damage_and_discards_only_when_owed():
 def test_only_the_offered_damage_can_be_dealt():
     t = physical()
     t.turn(EA, EA, a=[8, 7], b=[1, 2])
-    assert "no clock damage on offer" in t.refused(DealDamage(kind="clock"))
+    assert "no clock damage on offer" in t.refused(DealDamage(source="clock"))
 
 
 # --- endings -----------------------------------------------------------------------------
@@ -340,3 +340,28 @@ def test_history_assumptions_and_progress_read_plainly():
     assert rocet.progress(t.state) == "Turn 2"
     assert "A clock never goes below 0." in rocet.assumptions(t.state)
     assert all(isinstance(cmd.FIELDS, tuple) for cmd in rocet.COMMANDS.values())
+
+
+# --- nothing lapses silently ------------------------------------------------------------
+
+def test_damage_left_on_offer_is_recorded_as_declined_when_the_next_turn_is_played():
+    t = physical()
+    t.turn(EA, EA, a=[8, 7], b=[1, 2])
+    assert t.state["pending_damage"]["offers"] == [{"source": "attack", "amount": 8 + 3}]
+    events = t.do(PlayTurn(card_a=TRETA, card_b=TRETA), a=[8, 7], b=[1, 2])
+    declined = events[0]
+    assert type(declined).__name__ == "RocetDamageDeclined"
+    assert (declined.side, declined.sources, declined.lapsed) == ("a", ("attack",), True)
+    assert type(events[1]).__name__ == "RocetCardsPlayed"
+    assert t.state["pending_damage"] is None
+    assert t.state["sides"]["b"]["pg"] == t.state["sides"]["b"]["pg_max"]
+    lines = [h["text"] for h in t.state["history"]]
+    assert any("did not deal the damage on offer: the next turn was played" in line for line in lines)
+
+
+def test_a_turn_played_with_no_damage_on_offer_records_no_decline():
+    t = physical()
+    t.turn(TRETA, TRETA, a=[8, 7], b=[1, 2])
+    t.do(Discard(side="b", card=TRETA))
+    events = t.do(PlayTurn(card_a=EA, card_b=EA), a=[8, 7], b=[1, 2])
+    assert "RocetDamageDeclined" not in [type(e).__name__ for e in events]

@@ -150,7 +150,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert (ev.advantage, ev.winner, ev.ta, ev.offers) == ("a", "a", 2, ("attack",))
     assert t.snapshot()["clocks"] == (3, 0)
     dealt = t.do(DealDamage())
-    assert dealt == [RocetDamageDealt(side="a", kind="attack", amount=5, ta=2, weapon_damage=3)]
+    assert dealt == [RocetDamageDealt(side="a", source="attack", amount=5, ta=2, weapon_damage=3)]
     assert t.snapshot() == {"clocks": (3, 0), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
     assert "already dealt or declined" in t.refused(DealDamage())
 
@@ -164,7 +164,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     ev = resolved(t.turn(EP, EA, a=[1, 1], b=[1, 2]))
     assert (ev.advantage, ev.winner, ev.ta) == ("a", "b", 2)
     assert t.snapshot() == {"clocks": (3, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
-    assert t.state["pending_damage"]["offers"] == [{"kind": "attack", "amount": 4}]
+    assert t.state["pending_damage"]["offers"] == [{"source": "attack", "amount": 4}]
 
     # Turn 6 (Lope let his damage go by playing on): a tie, then two criticals (a tie), then
     # Inés wins; her clock completes, and the duel is hers once she deals or declines damage.
@@ -177,7 +177,7 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert t.snapshot() == {"clocks": (4, 3), "meter": 0, "hands": (3, 3), "pg": (30, 20), "pm": (20, 9)}
     assert rocet.actions(t.state) == ["DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
     assert "first settle the damage" in t.refused(PlayTurn(card_a=EA, card_b=EA))
-    events = t.do(DealDamage(kind="attack"))
+    events = t.do(DealDamage(source="attack"))
     assert events[-1] == DuelWon(side="a", ending="clock", detail="Inés completed their clock")
     assert t.snapshot()["pg"] == (30, 13)
     assert t.state["outcome"]["winner"] == "a"
@@ -266,11 +266,11 @@ def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mo
     ev = resolved(t.turn(TC, EP, a=[5, 1], b=[3, 4]))  # clock 4/4: complete, starts again at 0
     assert (ev.completed, ev.offers, ev.win) == (True, ("attack", "clock"), "")
     assert t.snapshot()["clocks"] == (0, 0)
-    assert t.do(DealDamage(kind="clock")) == [
-        RocetDamageDealt(side="a", kind="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
+    assert t.do(DealDamage(source="clock")) == [
+        RocetDamageDealt(side="a", source="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
     assert t.snapshot()["pg"] == (30, 9)
     assert rocet.actions(t.state) == ["PlayTurn", "DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
-    t.do(DealDamage(kind="attack"))  # TA 5 + 3
+    t.do(DealDamage(source="attack"))  # TA 5 + 3
     assert t.snapshot() == {"clocks": (0, 0), "meter": 0, "hands": (3, 3), "pg": (30, 1), "pm": (20, 15)}
 
     t.turn(EP, FINTA, a=[2, 2], b=[6, 1])  # Lope's Finta: his clock 1, Inés discards
@@ -303,3 +303,23 @@ def test_a_muerte_records_the_four_interval_clocks_it_plays_with_whatever_size_w
     """¡A muerte! clocks always have 4 intervals: the duel's settings say so, not the size typed."""
     t = Table({"kind": "a_muerte", "clock_size": asked, "cards": "physical"})
     assert t.events[0].settings["clock_size"] == 4 and t.state["clock_size"] == 4
+
+
+def test_the_headline_names_the_turn_that_won_or_else_the_winners_last_turn():
+    from tracker.rules import rocet
+    from tracker.rules.rocet.events import RocetDamageDealt, RocetTurnResolved
+
+    def turn(n, a, b, winner, rolls, win=""):
+        return RocetTurnResolved(turn=n, card_a=a, card_b=b, advantage="", rolls=(rolls,), winner=winner, ta=5, win=win)
+
+    state = {"sides": {"a": {"name": "Inés"}, "b": {"name": "Lope"}}, "outcome": {"winner": "b"}}
+    events = list(enumerate([turn(1, "Finta", "Treta", "a", (6, 6, 2, 3)),
+                             RocetDamageDealt(side="a", source="attack", amount=9, ta=6, weapon_damage=3),
+                             turn(2, "Insulto", "Finta", "b", (1, 1, 4, 5)),
+                             turn(3, "Tajo Circular", "Treta", "a", (2, 5, 1, 3))], 1))
+    h = rocet.headline(state, events)
+    assert h.decisive == "turn 2: Lope's Finta against Insulto"  # a yield: the winner's last turn won
+    assert h.criticals == ("Inés rolled a critical (double 6) in turn 1", "Inés fumbled (double 1s) in turn 2")
+    assert h.biggest == "Inés dealt 9 PG with their weapon in turn 1"
+    won = list(enumerate([turn(1, "Finta", "Treta", "a", (2, 3, 2, 2)), turn(2, "Treta", "Estocada Alta", "a", (4, 4, 1, 2), win="clock")], 1))
+    assert rocet.headline(dict(state, outcome={"winner": "a"}), won).decisive == "turn 2: Inés's Treta against Estocada Alta"

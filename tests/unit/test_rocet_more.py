@@ -40,15 +40,15 @@ def won_with(winner, card=EP, **setup):
 
 
 @pytest.mark.parametrize("winner", SIDES)
-def test_damage_refusals_point_at_the_kind_for_either_side(winner):
+def test_damage_refusals_point_at_the_source_for_either_side(winner):
     t = physical()
-    assert refusal(t, DealDamage()) == ("no damage to deal: no turn has been won yet", "kind")
+    assert refusal(t, DealDamage()) == ("no damage to deal: no turn has been won yet", "source")
     t = won_with(winner)
-    assert refusal(t, DealDamage(kind="clock")) == ("no clock damage on offer (on offer: attack)", "kind")
+    assert refusal(t, DealDamage(source="clock")) == ("no clock damage on offer (on offer: attack)", "source")
     t.do(DealDamage())
-    assert refusal(t, DealDamage()) == ("no damage to deal: the damage of turn 1 was already dealt or declined", "kind")
+    assert refusal(t, DealDamage()) == ("no damage to deal: the damage of turn 1 was already dealt or declined", "source")
     t = won_with(winner, card=FINTA)
-    assert refusal(t, DealDamage()) == ("no damage to deal: the winner's card was not an attack (Finta)", "kind")
+    assert refusal(t, DealDamage()) == ("no damage to deal: the winner's card was not an attack (Finta)", "source")
 
 
 def test_a_completed_a_muerte_clock_offers_both_damages_and_names_them():
@@ -57,10 +57,10 @@ def test_a_completed_a_muerte_clock_offers_both_damages_and_names_them():
         t.turn(EP, EA, a=[3, 3], b=[1, 2])
         if t.state["pending_damage"] and len(t.state["pending_damage"]["offers"]) == 1:
             t.do(DeclineDamage())
-    offers = [o["kind"] for o in t.state["pending_damage"]["offers"]]
+    offers = [o["source"] for o in t.state["pending_damage"]["offers"]]
     assert offers == ["attack", "clock"]
-    assert refusal(t, DealDamage(kind="insult")) == ("no insult damage on offer (on offer: attack, clock)", "kind")
-    assert t.do(DeclineDamage()) == [RocetDamageDeclined(side="a", kinds=("attack", "clock"))]
+    assert refusal(t, DealDamage(source="insult")) == ("no insult damage on offer (on offer: attack, clock)", "source")
+    assert t.do(DeclineDamage()) == [RocetDamageDeclined(side="a", sources=("attack", "clock"))]
 
 
 @pytest.mark.parametrize("down", SIDES)

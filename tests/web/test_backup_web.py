@@ -118,3 +118,64 @@ def test_no_file_is_asked_for_again(client):
 def test_the_import_form_needs_a_login(anonymous):
     assert anonymous.get("/import").status_code == 302
     assert anonymous.post("/import").status_code in (302, 400)
+
+
+def wait_for_import(client, location, headers=None, tries=400):
+    """Poll an import's page until it no longer says how far it got."""
+    import time
+
+    for _ in range(tries):
+        response = client.get(location, headers=headers or {})
+        if response.status_code != 200 or "HX-Redirect" in response.headers:
+            return response
+        time.sleep(0.05)
+    raise AssertionError("the import never ended")
+
+
+def test_a_large_import_shows_its_progress_then_opens_the_campaign(app, client, campaign):
+    app.config["IMPORT_IN_BACKGROUND_BYTES"] = 0  # every upload counts as large here
+    log = client.get(f"/campaigns/{campaign}/backup.jsonl").text
+    before = count_events(app)
+    started = upload(client, log)
+    assert started.status_code == 303 and started.headers["Location"].startswith("/import/")
+    page = client.get(started.headers["Location"])
+    if page.status_code == 200:  # still under way: the page, or its fragment, says how far
+        assert 'id="import-progress"' in page.text and "every 1s" in page.text
+        assert '<meta http-equiv="refresh"' in page.text  # without JavaScript the page refreshes itself
+    done = wait_for_import(client, started.headers["Location"])
+    assert done.status_code == 302 and done.headers["Location"].startswith("/campaigns/")
+    assert count_events(app) == before + len(log.splitlines()) - 1
+    fragment = client.get(started.headers["Location"], headers={"HX-Request": "true"})
+    assert fragment.headers["HX-Redirect"] == done.headers["Location"]
+
+
+def test_a_large_bad_import_ends_with_the_line_at_fault_and_appends_nothing(app, client, campaign):
+    app.config["IMPORT_IN_BACKGROUND_BYTES"] = 0
+    lines = client.get(f"/campaigns/{campaign}/backup.jsonl").text.splitlines()
+    before = count_events(app)
+    started = upload(client, "\n".join(lines[:3] + lines[4:]) + "\n")
+    done = wait_for_import(client, started.headers["Location"])
+    assert done.status_code == 422 and "line 4:" in done.text.lower() and "Nothing was imported." in done.text
+    assert count_events(app) == before
+
+
+def test_an_import_is_shown_to_its_gm_only(app, client, campaign):
+    from tests.conftest import logged_in, register_gm
+
+    app.config["IMPORT_IN_BACKGROUND_BYTES"] = 0
+    started = upload(client, client.get(f"/campaigns/{campaign}/backup.jsonl").text)
+    register_gm(app, gm_id="othergm", username="other")
+    assert logged_in(app, "othergm").get(started.headers["Location"]).status_code == 404
+    assert client.get("/import/no-such-job").status_code == 404
+    wait_for_import(client, started.headers["Location"])
+
+
+def test_the_progress_reads_as_phases():
+    from tracker.web.import_jobs import Job
+
+    job = Job("j", "gm", lines=200)
+    assert (job.phase, job.in_phase, job.percent) == ("Checking", 0, 0)
+    job.advance(200)
+    assert (job.phase, job.in_phase, job.percent) == ("Importing", 0, 50)
+    job.advance(100)
+    assert (job.phase, job.in_phase, job.percent) == ("Importing", 100, 75)

@@ -86,7 +86,8 @@ def test_a_combat_round_through_the_page(app, client, table):
     duel = start(client, table, "Seelah", "Baron Vex", kind="combat")
     play = Play(client, duel)
     page = play.page()
-    assert page.count('action="/duels/%s/do/RollInitiative"' % duel) == 2
+    assert page.count('action="/duels/%s/do/RollInitiative"' % duel) == 3  # everyone, or one by one
+    assert "Roll initiative for everyone" in page
     assert "Intimidation +9" in text_of(page) and "expert → Bullying Press" in text_of(page)
 
     play.do("RollInitiative", duelist=table["Seelah"], skill="intimidation", dice_roll=12)   # 21
@@ -346,3 +347,32 @@ def test_retracting_any_event_keeps_the_duel_whole(app, client, index):
         except (Refused, Invalid):
             pass
     db.close()
+
+
+def test_a_turn_of_demoralize_feint_and_strikes_through_the_page(app, client, table):
+    """Seelah (Intimidation +9, Deception +7) against Baron Vex (Will 0: DC 10; Perception +7: DC 17)."""
+    duel = start(client, table, "Seelah", "Baron Vex", kind="combat")
+    play = Play(client, duel)
+    # Vex's player picks Intimidation (no Deceptive Sidestep); "everyone" is then Seelah alone.
+    play.do("RollInitiative", duelist=table["Baron Vex"], skill="intimidation", dice_roll="2")
+    play.do("RollInitiative", dice_roll="15")  # her usual skill: Intimidation, 24
+    text = play.text()
+    assert "Seelah’s turn ◆◆◆ 3 of 3 actions left" in text
+    assert "Demoralize, Feint, other action" in text
+    play.do("Demoralize", dice_check="11")  # 20 vs DC 10: critical success
+    text = play.text()
+    assert "Seelah Demoralizes Baron Vex: Intimidation 11+9 = 20 vs DC 10, critical success: Baron Vex is frightened 2." in text
+    assert "Frightened 2" in text and "2 of 3 actions left" in text
+    assert 'action="/duels/%s/do/Demoralize"' % duel not in play.page()  # immune now: no second form
+    play.do("Feint", dice_check="8")  # 15 vs Perception DC 17 − 2: success
+    text = play.text()
+    assert "Off-guard (−2 AC) against Seelah" in text and "1 of 3 actions left" in text
+    response = play.do("Strike", htmx=True, dice_attack="5", dice_damage="3", end_turn="true")
+    text = text_of(response.text)
+    assert "Seelah Strikes Baron Vex: 5+10 = 15 vs AC 15, success." in text  # AC 19 − 2 frightened − 2 off-guard
+    assert "Baron Vex’s turn" in text and "Off-guard (−2 AC) against" not in text
+    play.do("Strike", dice_attack="10")  # Vex: 10 + 9 − 2 frightened = 17 vs AC 20, a miss
+    assert "(Strike 2 this turn: multiple attack penalty −5, agile −4)" in play.text()
+    refused = play.do("Feint", status=422, dice_check="25")
+    assert 'id="e-Feint-dice_check">a d20 cannot show 25' in refused.text  # by its field, nothing logged
+    assert "2 of 3 actions left" in text_of(refused.text)

@@ -69,7 +69,7 @@ class Page:
 
 
 def test_the_set_up_page_shows_the_insult_table_as_editable_lines(client, table):
-    page = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pirate").text
+    page = client.get(f"/sessions/{table['session']}/duels/new?ruleset=pirate&kind=wit").text
     area = re.search(r'<textarea id="f-insults" name="insults"[^>]*>(.*?)</textarea>', page, re.S)
     assert area, "the insult table is a textarea"
     lines = html.unescape(area.group(1)).splitlines()
@@ -180,6 +180,8 @@ def test_a_wit_duel_to_points_through_the_page(client, table):
     form = client.get(f"/duels/{duel.duel}").text
     radios = re.findall(r'<input type="radio" name="insult" value="([^"]+)"', form)
     assert radios == [i["name"] for i in DEFAULT_INSULTS]
+    # The first insult of a duel: the table's first is ticked, so one tap insults.
+    assert re.findall(r'value="([^"]+)" checked autofocus', form) == [DEFAULT_INSULTS[0]["name"]]
     assert "+1 to hit (d20 +5) 1d4 to CAR" in text_of(form)
     assert "a miss costs Inés 1d4" in text_of(form)
 
@@ -190,6 +192,22 @@ def test_a_wit_duel_to_points_through_the_page(client, table):
     assert "the backlash 1d4 [2] costs Lope 2 CAR (5 → 3)" in page
     assert "CAR 3/8" in page and "Points (damage dealt): 0" in page
     assert "Inés won by points (3 to 0)" in page
+    # Over: the terms say how many exchanges were fought, never "exchanges left".
+    assert "Fought 1 exchange of 1" in page and "Exchanges left" not in page and "Exchange 1 of 1" not in page
+
+
+def test_each_duelist_s_last_insult_is_ticked_for_their_next_one(client, table):
+    duel = Page(client, start(client, table, kind="wit", exchanges="3"))
+    duel.ok("RollInitiative", dice_a="11", dice_b="2")
+    duel.ok("Insult", side="a", insult="Humillación", dice_a="2")
+    duel.ok("Insult", side="b", insult="Provocación", dice_b="2 2")
+    duel.ok("RollInitiative", dice_a="2", dice_b="11")
+    form = client.get(f"/duels/{duel.duel}").text
+    assert "Lope insults Inés" in text_of(form)
+    assert re.findall(r'value="([^"]+)" checked autofocus', form) == ["Provocación"]
+    page = duel.ok("Insult", side="b", dice_b="2 2", insult="Provocación")
+    form = client.get(f"/duels/{duel.duel}").text
+    assert re.findall(r'value="([^"]+)" checked autofocus', form) == ["Humillación"]
 
 
 def test_a_refused_action_says_why_next_to_its_field_and_appends_nothing(app, client, table):

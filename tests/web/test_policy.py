@@ -153,7 +153,7 @@ def test_the_policy_table_covers_every_command_and_refuses_the_rest():
     assert all(policy.rule_for(name) is policy.POLICY[policy.DUEL_COMMAND] for name in duel_commands)
     consequences = {name for name, row in policy.POLICY.items() if row.doors == {policy.CONSEQUENCE}}
     assert consequences == {"AssignOwnerlessCampaigns"}  # no route reaches them: only a handler appends them
-    assert set(policy.POLICY) - set(HANDLERS) == {policy.DUEL_COMMAND} | consequences
+    assert set(policy.POLICY) - set(HANDLERS) == {policy.DUEL_COMMAND, policy.SEAT_CHOICE} | consequences
     assert policy.rule_for("DropEverything") is None
     for name, row in policy.POLICY.items():
         assert row.who <= set(policy.PRINCIPALS) and row.doors <= set(policy.DOORS), name
@@ -315,7 +315,7 @@ def policy_rows() -> list[str]:
     def listed(names, order):
         return ", ".join(name for name in order if name in names)
 
-    return [f"| {name if name == policy.DUEL_COMMAND else f'`{name}`'} | {' '.join(row.streams)} | {listed(row.who, policy.PRINCIPALS)} | "
+    return [f"| {name if name in (policy.DUEL_COMMAND, policy.SEAT_CHOICE) else f'`{name}`'} | {' '.join(row.streams)} | {listed(row.who, policy.PRINCIPALS)} | "
             f"{listed(row.doors, policy.DOORS)} | {row.note} |".replace("  |", " |")
             for name, row in policy.POLICY.items()]
 

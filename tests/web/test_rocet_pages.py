@@ -100,7 +100,7 @@ def test_a_clock_duel_with_physical_cards_shows_the_numbers_after_each_action(ap
     assert "Deal 8 PG damage" in html and "TA 5 + Sable" not in html and "TA 5 + Ropera 3" in html
     assert "Then Inés wins the duel." in html
 
-    act(client, duel, "DealDamage", kind="attack")
+    act(client, duel, "DealDamage", source="attack")
     html = page(client, duel)
     assert "PG 12/20" in html and "Inés won by clock" in html
     assert forms(html) == []
@@ -114,6 +114,18 @@ def test_ties_are_rerolled_and_criticals_and_fumbles_are_named(client):
     html = page(client, duel)
     assert "critical" in html and "fumble" in html and "(tie, rerolled)" in html
     assert "after ties rerolled: 12 (6+6 critical) vs 14 (7+7 critical)" in html
+
+
+def test_a_tie_typed_alone_is_logged_and_the_page_offers_the_reroll(client):
+    duel = start(client, kind="relojes", cards="physical")
+    assert act(client, duel, "PlayTurn", card_a=EA, card_b=EA, dice_a="3 3", dice_b="3 3").status_code == 302
+    html = page(client, duel)
+    assert "the opposed roll ties" in html and forms(html)[0] == "RerollTie"
+    assert "PlayTurn" not in forms(html)
+    act(client, duel, "RerollTie", dice_a="5 4", dice_b="2 3")
+    html = page(client, duel)
+    assert "RerollTie" not in forms(html) and "PlayTurn" in forms(html)
+    assert current(client, duel)["state"]["sides"]["a"]["clock"] == 2
 
 
 # --- refusals, fragments, conflicts ---------------------------------------------------------
@@ -223,7 +235,7 @@ def test_a_muerte_with_own_decks_ends_only_by_a_confirmed_death(client):
     act(client, duel, "PlayTurn", card_a=card, card_b=hand(client, duel, "b")[0], dice_a="8 7", dice_b="1 2")
     html = page(client, duel)
     assert "Clock 2/4" in html and "Deal 11 PG damage" in html  # TA 8 + Ropera 3
-    act(client, duel, "DealDamage", kind="attack")
+    act(client, duel, "DealDamage", source="attack")
     html = page(client, duel)
     assert "Lope is at 0 PG: unconscious or dead?" in html and "PG 0/5" in html
     assert forms(html)[0] == "ConfirmDeath" and "ConfirmUnconscious" not in forms(html)
@@ -236,7 +248,7 @@ def test_a_duelist_at_0_pg_can_be_confirmed_unconscious_in_a_clock_duel(client):
     duel = start(client, pg_b="5", cards="physical")
     act(client, duel, "PlayTurn", card_a=EP, card_b=EA, dice_a="8 7", dice_b="1 2")
     html = page(client, duel)
-    assert "Optional: playing the next turn lets it lapse." in html
+    assert "Optional: playing the next turn records it as declined." in html
     assert forms(html)[:3] == ["DealDamage", "DeclineDamage", "PlayTurn"]
     act(client, duel, "DealDamage")
     html = page(client, duel)
@@ -325,7 +337,7 @@ def test_a_whole_duel_through_the_json_api(client):
     assert refused.status_code == 422 and "Lope must first discard" in refused.json["message"]
     assert turn(type="Discard", side="b", card=INSULTO) == ["RocetCardDiscarded"]
     assert turn(card_a=EA, card_b=INSULTO, dice_a=[2, 2], dice_b=[3, 1])[-1] == "RocetTurnResolved"
-    assert turn(type="DealDamage", kind="attack") == ["RocetDamageDealt", "DuelWon"]
+    assert turn(type="DealDamage", source="attack") == ["RocetDamageDealt", "DuelWon"]
 
     shown = client.get(f"/api/duels/{duel}").json
     assert shown["status"] == "over" and shown["winner"] == "a" and shown["version"] == version

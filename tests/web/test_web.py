@@ -171,6 +171,6 @@ def test_a_campaign_keeps_its_own_insult_table_for_new_pirate_duels(app, client)
     assert saved.status_code == 302
     session = client.post(f"/campaigns/{campaign}/sessions", data={"number": "1", "date": "2026-11-29",
                                                                    "title": "Port Royal"}).headers["Location"]
-    form = client.get(f"{session}/duels/new?ruleset=pirate").text
+    form = client.get(f"{session}/duels/new?ruleset=pirate&kind=wit").text
     assert "Pulla marinera | +2 | 1d6\nMaldición | -1 | 2d6 | 1d4" in form
     assert "Burla ingeniosa" not in form

@@ -18,12 +18,15 @@ from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword,
                                        IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
                                        ShareCampaign, UnshareCampaign)
 from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
-from tracker.commands.duels import START_FIELDS, DuelCommand, StartDuel
-from tracker.commands.workspace import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign,
-                                        EditCharacter, EditSession, PlanSession, RetractEvent)
+from tracker.commands.duels import (ADJUST_IN_DUEL_FIELDS, NOTE_FIELDS, START_FIELDS, AdjustDuelTrack, DuelCommand,
+                                    NoteDuel, StartDuel)
+from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
+                                        EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
+                                        RestoreRetraction, RestParty, RetractEvent)
 from tracker.rules.base import Invalid
 
-__all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "Command",
+__all__ = ["ADJUST_IN_DUEL_FIELDS", "AdjustDuelTrack", "NOTE_FIELDS", "NoteDuel", "START_FIELDS", "AdjustTrack", "RecoverCharacter", "RestoreRetraction", "RestParty",
+           "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "CloseSession", "Command",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
            "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
            "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
@@ -31,7 +34,8 @@ __all__ = ["START_FIELDS", "AssignOwnerlessCampaigns", "ChangeCampaignRules", "C
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
-    EditSession, RetractEvent, StartDuel, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel,
+    AdjustDuelTrack, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 

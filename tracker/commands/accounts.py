@@ -100,15 +100,18 @@ class UnshareCampaign(Command):
 
 @dataclass(frozen=True)
 class IssuePlayerLink(Command):
-    link_kind: str  # "display" (a duel's table display) or "recap" (a session's); sent as ``kind``
+    link_kind: str  # "display" (a duel's table display), "recap" (a session's) or "seat"; once sent as ``kind``
     target: str
+    character: str = ""  # a seat's character (``character_id``)
 
     @classmethod
     def parse(cls, raw):
         target = key(raw.get("target"), "target")
-        if raw.get("kind") not in ("display", "recap"):
-            raise Invalid({"kind": "must be display or recap"})
-        return cls(raw["kind"], target)
+        if raw.get("link_kind") not in ("display", "recap", "seat"):
+            raise Invalid({"link_kind": "must be display, recap or seat"})
+        if raw["link_kind"] != "seat":
+            return cls(raw["link_kind"], target)
+        return cls("seat", target, key(raw.get("character_id"), "character_id"))
 
 
 @dataclass(frozen=True)

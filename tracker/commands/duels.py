@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from tracker import rules
-from tracker.commands.base import Command, as_list, key
+from tracker.commands.base import Command, as_list, expected, key
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
 
@@ -25,7 +25,9 @@ START_FIELDS = (
 @dataclass(frozen=True)
 class StartDuel(Command):
     """``duelists`` pairs a character id with its side; ``setup`` is what the ruleset reads to
-    set the duel up (the whole form, or the JSON body's ``setup`` object)."""
+    set the duel up (the whole form, or the JSON body's ``setup`` object). Without a
+    ``session_id``, the duel goes into the ``campaign_id``'s session of today, planned on the fly
+    when there is none."""
 
     session_id: str
     ruleset: str
@@ -34,17 +36,19 @@ class StartDuel(Command):
     challenger: str
     duelists: tuple[tuple[str, str], ...]
     setup: Mapping[str, Any]
+    campaign_id: str = ""  # only for a duel outside any planned session
 
     @classmethod
     def parse(cls, raw):
-        session_id = key(raw.get("session_id"), "session_id")
+        today = not raw.get("session_id") and raw.get("campaign_id")
+        session_id = "" if today else key(raw.get("session_id"), "session_id")
         name = raw.get("ruleset")
         if not isinstance(name, str) or name not in rules.RULESETS:
             raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
         common = parse_fields(START_FIELDS, raw)
         setup = raw.get("setup") if isinstance(raw.get("setup"), dict) else raw
         return cls(session_id, name, common["stakes"] or "", common["judge"] or "", common["challenger"] or "",
-                   _duelists(raw), setup)
+                   _duelists(raw), setup, key(raw["campaign_id"], "campaign_id") if today else "")
 
 
 def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -56,6 +60,80 @@ def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         if not isinstance(entry, dict) or entry.get("side") not in ("a", "b"):
             raise Invalid({"duelists": "each duelist needs a character_id and a side (a or b)"})
     return tuple((str(entry.get("character_id")), entry["side"]) for entry in chosen)
+
+
+NOTE_FIELDS = (
+    Field("text", "Note", "text", maximum=2000),
+    Field("about", "About event", "int", required=False, minimum=0,
+          help="the version of the event (the turn) it is about; empty or 0 for the whole duel"),
+    Field("public", "Players may read it", "bool", default=False),
+)
+
+
+@dataclass(frozen=True)
+class NoteDuel(Command):
+    """The GM's note on a duel or on one of its moments; it needs no expected version, as it
+    stands on nothing the rules decide."""
+
+    duel_id: str
+    text: str
+    about: int
+    public: bool
+
+    @classmethod
+    def parse(cls, raw):
+        duel_id = key(raw.get("duel_id"), "duel_id")
+        clean = parse_fields(NOTE_FIELDS, raw)
+        if not clean["text"]:
+            raise Invalid({"text": "write the note"})
+        return cls(duel_id, clean["text"], clean["about"] or 0, clean["public"])
+
+
+ADJUST_IN_DUEL_FIELDS = (
+    Field("character_id", "Duelist", "text", maximum=40),
+    Field("track", "Track", "text", maximum=40),
+    Field("amount", "Amount", "int", minimum=-999, maximum=999,
+          help="positive gives points back, negative takes them; never down to 0"),
+    Field("reason", "Reason", "text", required=False, maximum=200,
+          help="e.g. forgot the +2, the cleric healed him (the log shows it)"),
+)
+
+
+@dataclass(frozen=True)
+class AdjustDuelTrack(Command):
+    """The GM's correction of a duelist's track inside a running duel, by an amount with a reason.
+    The page's form names duelist and track at once (``target``: "character_id track"); the API
+    sends ``character_id`` and ``track``. Later events stand on the numbers it changes, so it
+    carries the version the form was opened at."""
+
+    duel_id: str
+    character_id: str
+    track: str
+    amount: int
+    reason: str
+    expected_version: int
+
+    @classmethod
+    def parse(cls, raw):
+        duel_id = key(raw.get("duel_id"), "duel_id")
+        raw = dict(raw)
+        target = raw.get("target")
+        if isinstance(target, str) and " " in target.strip():
+            raw["character_id"], raw["track"] = target.strip().split(" ", 1)
+        try:
+            clean = parse_fields(ADJUST_IN_DUEL_FIELDS, raw)
+        except Invalid as problem:
+            if "character_id" in problem.errors or "track" in problem.errors:  # the form's one choice
+                raise Invalid({"target": "choose whose track", **problem.errors}) from None
+            raise
+        errors = {}
+        if clean["amount"] == 0:
+            errors["amount"] = "must not be 0"
+        if not clean["reason"]:
+            errors["reason"] = "is required: say why (the log shows it)"
+        if errors:
+            raise Invalid(errors)
+        return cls(duel_id, clean["character_id"], clean["track"], clean["amount"], clean["reason"], expected(raw))
 
 
 @dataclass(frozen=True)

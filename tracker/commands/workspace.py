@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from tracker import workspace
 from tracker.commands.base import Command, expected, key
+from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
 
 
@@ -108,6 +110,17 @@ class EditSession(Command):
                    expected_version=expected(raw))
 
 
+@dataclass(frozen=True)
+class CloseSession(Command):
+    """The session is over: its players' seats stop working (retracting it opens the session again)."""
+
+    session_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("session_id"), "session_id"))
+
+
 RETRACT_FIELDS = (Field("position", "Event", "int", minimum=1),
                   Field("reason", "Reason", "text", required=False, maximum=500))
 
@@ -122,3 +135,87 @@ class RetractEvent(Command):
     def parse(cls, raw):
         clean = parse_fields(RETRACT_FIELDS, raw)
         return cls(clean["position"], clean["reason"] or "", expected(raw))
+
+
+@dataclass(frozen=True)
+class RestoreRetraction(Command):
+    """Take a retraction back (it was made by mistake): ``position`` is the retraction's."""
+
+    position: int
+    reason: str
+    expected_version: int
+
+    @classmethod
+    def parse(cls, raw):
+        clean = parse_fields(RETRACT_FIELDS, raw)
+        return cls(clean["position"], clean["reason"] or "", expected(raw))
+
+
+def _expected_if_sent(raw) -> int | None:
+    """A form sends the version it was opened at; a script may leave it out (no conflict check)."""
+    return expected(raw) if raw.get("expected_version") not in (None, "") else None
+
+
+RECOVER_FIELDS = (Field("ruleset", "Ruleset", "text", maximum=40),
+                  Field("recovery", "Recovery", "text", required=False, maximum=40, help="rest unless said"))
+
+
+@dataclass(frozen=True)
+class RecoverCharacter(Command):
+    """A character rests (or is treated) by one of their ruleset's recoveries; ``fields`` holds
+    what that recovery asks (a check's modifier, typed dice), which the ruleset types."""
+
+    character_id: str
+    ruleset: str
+    recovery: str
+    fields: Mapping[str, Any]
+    expected_version: int | None
+
+    @classmethod
+    def parse(cls, raw):
+        clean = parse_fields(RECOVER_FIELDS, raw)
+        return cls(key(raw.get("character_id"), "character_id"), clean["ruleset"], clean["recovery"] or "rest",
+                   raw, _expected_if_sent(raw))
+
+
+ADJUST_FIELDS = (Field("ruleset", "Ruleset", "text", maximum=40),
+                 Field("track", "Track", "text", maximum=40),
+                 Field("amount", "Amount", "int", minimum=-999, maximum=999,
+                       help="positive gives points back, negative takes them"),
+                 Field("reason", "Reason", "text", required=False, maximum=200,
+                       help="e.g. healed by the cleric, a forgotten +2"))
+
+
+@dataclass(frozen=True)
+class AdjustTrack(Command):
+    character_id: str
+    ruleset: str
+    track: str
+    amount: int
+    reason: str
+    expected_version: int | None
+
+    @classmethod
+    def parse(cls, raw):
+        clean = parse_fields(ADJUST_FIELDS, raw)
+        errors = {}
+        if clean["amount"] == 0:
+            errors["amount"] = "must not be 0"
+        if not clean["reason"]:
+            errors["reason"] = "is required: say why (it shows on the sheet)"
+        if errors:
+            raise Invalid(errors)
+        return cls(key(raw.get("character_id"), "character_id"), clean["ruleset"], clean["track"], clean["amount"],
+                   clean["reason"], _expected_if_sent(raw))
+
+
+@dataclass(frozen=True)
+class RestParty(Command):
+    """The whole party rests at the end of a session: every PJ of its campaign, and everyone
+    who duelled in it, each by the rest of every ruleset they have a sheet for."""
+
+    session_id: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("session_id"), "session_id"))

@@ -5,7 +5,7 @@
 duel's ruleset.
 """
 
-from tracker.handlers import accounts, duels, sessions, workspace
+from tracker.handlers import accounts, duels, recovery, sessions, workspace
 
 HANDLERS = {
     "CreateCampaign": workspace.create_campaign,
@@ -15,8 +15,15 @@ HANDLERS = {
     "EditCharacter": workspace.edit_character,
     "PlanSession": workspace.plan_session,
     "EditSession": workspace.edit_session,
+    "CloseSession": workspace.close_session,
     "RetractEvent": workspace.retract,
+    "RestoreRetraction": workspace.restore,
+    "RecoverCharacter": recovery.recover_character,
+    "AdjustTrack": recovery.adjust_track,
+    "RestParty": recovery.rest_party,
     "StartDuel": duels.start_duel,
+    "NoteDuel": duels.note_duel,
+    "AdjustDuelTrack": duels.adjust_duel_track,
     "RegisterGM": accounts.register_gm,
     "EndSession": sessions.end_session,
     "EndAllSessions": sessions.end_all_sessions,

@@ -96,18 +96,21 @@ def unshare_campaign(service: Service, command: UnshareCampaign) -> Outcome:
 
 
 def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
-    """Make a signed read-only link for players: a duel's display or a session's recap."""
+    """Make a signed link for players: a duel's display, a session's recap, or a player's seat."""
     campaign_id = queries.campaign_of(service.db, "duel_id" if command.link_kind == "display" else "session_id",
                                       command.target)
     if campaign_id is None:
         raise NotFound(f"no such {'duel' if command.link_kind == 'display' else 'session'}")
+    if command.link_kind == "seat" and queries.character_in(service.db, campaign_id, command.character) is None:
+        raise Invalid({"character_id": "choose a character of this campaign"})
     link_id = secrets.token_hex(8)
     return service.append(
         f"campaign-{campaign_id}",
         campaign_id,
         None,
         command,
-        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, kind=command.link_kind, target=command.target)],
+        lambda _: [accounts.PlayerLinkIssued(link_id=link_id, link_kind=command.link_kind, target=command.target,
+                                             character=command.character)],
     )
 
 

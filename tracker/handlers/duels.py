@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from tracker import rules
-from tracker.commands import DuelCommand, StartDuel, expected
+from tracker.commands import AdjustDuelTrack, DuelCommand, NoteDuel, StartDuel, expected
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
+from tracker.rules.duel import AdjustTrackInDuel, DuelNoted, decide_adjustment
 from tracker.rules.fields import parse_command
 from tracker.services import Outcome, Service
+from tracker.store import write_transaction
 
 
 def start_duel(service: Service, command: StartDuel) -> Outcome:
-    """Start a duel in a session, its ruleset deciding its first events."""
+    """Start a duel in a session (today's, planned on the fly, when none is named), its ruleset
+    deciding its first events."""
+    if not command.session_id:
+        with write_transaction(service.db):  # the session is planned only if the duel starts
+            session_id = todays_session(service, command.campaign_id)
+            return start_duel(service, dataclasses.replace(command, session_id=session_id))
     session = service.existing(f"session-{command.session_id}")
     module = rules.get(command.ruleset)
     duelists = _duelists(service, module, session["campaign_id"], command.duelists)
@@ -35,6 +44,19 @@ def start_duel(service: Service, command: StartDuel) -> Outcome:
         f"duel-{duel_id}", session["campaign_id"], 0, command,
         lambda _: module.start(header, setup, duelists, dice)
     )
+
+
+def todays_session(service: Service, campaign_id: str) -> str:
+    """The campaign's session dated today, or a new one planned for today (numbered after the last)."""
+    service.existing(f"campaign-{campaign_id}")
+    today = service.context.now()[:10]
+    found = queries.session_on(service.db, campaign_id, today)
+    if found:
+        return found["id"]
+    number = queries.last_session_number(service.db, campaign_id) + 1
+    planned = service.handle({"type": "PlanSession", "campaign_id": campaign_id, "number": number, "date": today,
+                              "title": f"Duels of {today}"})
+    return planned.key
 
 
 def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[str, str], ...]) -> list[dict]:
@@ -70,8 +92,9 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
 def _current(service: Service, module, character_id: str, stats: dict | None) -> dict:
     """Each track's current value: its maximum less the running total of persisting wounds."""
     lost = queries.lost_points(service.db, character_id)
+    # Never above the maximum: a wound healed by a rest and retracted later gives nothing back twice.
     return {
-        t["track"]: (stats or {}).get(t["max_stat"], 0) - (lost.get(t["track"], 0) if t["persists"] else 0)
+        t["track"]: (stats or {}).get(t["max_stat"], 0) - max(lost.get(t["track"], 0) if t["persists"] else 0, 0)
         for t in module.TRACKS
     }
 
@@ -100,7 +123,39 @@ def duel_command(service: Service, command: DuelCommand) -> Outcome:
             )
         return events
 
-    return service.append(f"duel-{command.duel_id}", state["campaign_id"], expected(command.fields), command, decide)
+    # A sealed choice names the turn it is for instead: two seats choosing at once must not conflict.
+    version = None if getattr(cls, "ANY_VERSION", False) else expected(command.fields)
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], version, command, decide)
+
+
+def note_duel(service: Service, command: NoteDuel) -> Outcome:
+    """Attach the GM's note to a duel, or to one moment of it (an event of its stream)."""
+    version, state = service.state_of(f"duel-{command.duel_id}")
+    if state is None:
+        raise NotFound("no such duel")
+    if command.about > version:  # events are only ever added: one that exists now always will
+        raise Invalid({"about": f"the duel has no event {command.about} (it has {version})"})
+
+    def decide(current: dict | None) -> list:
+        return [DuelNoted(text=command.text, about=command.about, public=command.public)]
+
+    # No expected version: a note stands on nothing, so no form is ever stale for it.
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], None, command, decide)
+
+
+def adjust_duel_track(service: Service, command: AdjustDuelTrack) -> Outcome:
+    """Correct a duelist's track in a running duel, among the tracks its ruleset offers."""
+    version, state = service.state_of(f"duel-{command.duel_id}")
+    if state is None:
+        raise NotFound("no such duel")
+    module = rules.get(state["ruleset"])
+    asked = AdjustTrackInDuel(character=command.character_id, track=command.track, amount=command.amount,
+                              reason=command.reason)
+
+    def decide(current: dict | None) -> list:
+        return decide_adjustment(current, module.adjustable_tracks(current), asked)
+
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], command.expected_version, command, decide)
 
 
 def _tray(service: Service, typed: dict, server_roll: bool) -> Dice:

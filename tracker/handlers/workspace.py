@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracker import workspace
 from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
-                              EditSession, PlanSession, RetractEvent)
+                              CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent)
 from tracker.errors import NotFound
 from tracker.projections import replay
 from tracker.rules.base import ImpossibleHistory, Refused
@@ -71,6 +71,15 @@ def edit_session(service: Service, command: EditSession) -> Outcome:
                           command, lambda _: [workspace.SessionEdited(**_page(command))])
 
 
+def close_session(service: Service, command: CloseSession) -> Outcome:
+    """Close a play session: its players' seats stop working at once."""
+    state = service.existing(f"session-{command.session_id}")
+    if state.get("closed"):
+        raise Refused("this session is already closed")
+    return service.append(f"session-{command.session_id}", state["campaign_id"], None, command,
+                          lambda _: [workspace.SessionClosed()])
+
+
 def _page(command: PlanSession | EditSession) -> dict:
     return {"number": command.number, "date": command.date, "title": command.title, "notes": command.notes}
 
@@ -92,5 +101,24 @@ def retract(service: Service, command: RetractEvent) -> Outcome:
             raise Refused(f"retracting this would leave a history the rules could not have made: {broken}") from None
         return workspace.decide_retraction(target.type, target.version, [(r.version, r.type) for r in group],
                                            carried, past.gone, command.reason)
+
+    return service.append(target.stream, target.campaign_id, command.expected_version, command, decide)
+
+
+def restore(service: Service, command: RestoreRetraction) -> Outcome:
+    """Take back a retraction made by mistake: what it retracted stands again."""
+    target = service.store.get(command.position)
+    if target is None:
+        raise NotFound("no such event")
+
+    def decide(_state) -> list:
+        kind = replay.category(target.stream)
+        recorded = service.store.read_stream(target.stream)
+        past = replay.replay(kind, recorded)
+        if target.type == replay.RETRACTION and target.event.scope == "legacy":
+            raise Refused("a retraction recorded before retractions named what they carried cannot be restored")
+        return workspace.decide_restore(target.version, target.type,
+                                        replay.standing_after(past, recorded, target.version),
+                                        set(past.taken), command.reason)
 
     return service.append(target.stream, target.campaign_id, command.expected_version, command, decide)

@@ -10,18 +10,19 @@ without the retracted events, so every table behaves as if they never happened.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tracker import rules
 from tracker.projections import history, replay, schema
 from tracker.projections.replay import category, fold
 from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore, Recorded, dumps, loads
-from tracker.workspace import EventRetracted
+from tracker.workspace import EventRetracted, RetractionRestored
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
+READ_BATCH = 1000  # events a rebuild reads per query: more saves nothing, and large events weigh
 
 __all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
 
@@ -47,6 +48,11 @@ class Projector:
         self.subject_rows: list[tuple] = []
         self.position = 0
         self.left_out: set[tuple[str, int]] = set()  # commands left out after an old retraction
+        # A rebuild writes into empty tables: a stream written for the first time has no old rows
+        # to take back, and a duel whose every event went by here needs no read of the log for
+        # its history rows (its typed events are kept until it is written out).
+        self.written: set[str] = set()
+        self.duel_events: dict[str, tuple[tuple[int, str], list[tuple[int, str, Any]]]] = {}
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
@@ -65,17 +71,24 @@ class Projector:
         left_out = None  # the retraction this event is left out by (after an old retraction)
         if isinstance(ev, EventRetracted):
             self.flush_log()  # the retracted line may still be in the buffer
+            self.duel_events.pop(rec.stream, None)  # the history reads the log again, as refold does
             past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
             after = past.state
             summary = self._retraction_summary(rec, ev, past.taken[rec.version])
             self._mark(rec.stream, rec.position, past.taken[rec.version])
+        elif isinstance(ev, RetractionRestored):
+            self.flush_log()
+            past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
+            after = past.state
+            summary = self._restore(rec, ev)
         else:
             try:
                 if (rec.stream, replay.decision(rec)) in self.left_out:
                     raise ImpossibleHistory("its command was left out")
                 after = fold(kind, before, ev, rec.version)
-                summary = describe(kind, before, ev)
+                summary = (kind == "duel" and _told(after, rec.version)) or describe(kind, before, ev)
             except ImpossibleHistory:
+                self.duel_events.pop(rec.stream, None)
                 summary = _left_out_summary(kind, before, ev)
                 # Only after an old retraction (replay raises otherwise): the whole command goes.
                 recorded = self.store.read_stream(rec.stream, rec.version)
@@ -90,6 +103,8 @@ class Projector:
         self.states[rec.stream] = (rec.version, after)
         self.dirty.add(rec.stream)
         meta = rec.metadata
+        if self.rebuilding and kind == "duel":
+            self._keep(rec, ev)
         self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
                               _log_category(kind, rec.type), summary, meta.get("recorded_at", ""),
                               meta.get("actor", ""), left_out))
@@ -101,12 +116,34 @@ class Projector:
         if self.rebuilding and len(self.states) > CACHED_STREAMS:
             self.flush()
             self.states.clear()
+            self.duel_events.clear()
+
+    def _keep(self, rec: Recorded, ev: Any) -> None:
+        """Keep a duel's typed events for its history rows, when this projector saw it start."""
+        if rec.version == 1:
+            self.duel_events[rec.stream] = ((rec.position, rec.metadata.get("recorded_at", "")), [])
+        kept = self.duel_events.get(rec.stream)
+        if kept is not None:
+            kept[1].append((rec.version, rec.type, ev))
 
     def _mark(self, stream: str, position: int, versions: Iterable[int]) -> None:
         """Mark the log lines of the events a retraction took back."""
         self.db.conn.executemany(
             "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
             [(position, stream, version) for version in versions])
+
+    def _restore(self, rec: Recorded, ev: RetractionRestored) -> str:
+        """Put back the log lines the restored retraction had marked, mark the retraction itself
+        as taken back by the restore, and say what stands again."""
+        row = self.db.execute("SELECT position, summary FROM log_entries WHERE stream = ? AND version = ?",
+                              [rec.stream, ev.version]).fetchone()
+        retraction, said = row if row else (None, "a retraction")
+        self.db.execute("UPDATE log_entries SET retracted_by = NULL WHERE stream = ? AND retracted_by = ?",
+                        [rec.stream, retraction])
+        self.db.execute("UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
+                        [rec.position, rec.stream, ev.version])
+        what = said.removeprefix("Retracted: ")
+        return f"Restored: {what}" + (f" — {ev.reason}" if ev.reason else "")
 
     def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> str:
         row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
@@ -131,7 +168,9 @@ class Projector:
         self.flush_log()
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
-            write_stream(self.db, stream, version, state)
+            fresh = self.rebuilding and stream not in self.written
+            write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream))
+            self.written.add(stream)
         self.dirty.clear()
         if self.position:
             self.db.conn.executemany(
@@ -150,8 +189,17 @@ def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
     return f"{text} (left out: it no longer fits the duel an old retraction rewound)"
 
 
+def _told(state: dict | None, version: int) -> str | None:
+    """The line a duel's fold already told for this event (``rules.duel.evolver`` adds each event's
+    ``describe`` to the state's history), so a rebuild does not describe every event twice."""
+    lines = state.get("history") if isinstance(state, dict) else None
+    if lines and isinstance(lines[-1], dict) and lines[-1].get("at") == version:
+        return lines[-1].get("text")
+    return None
+
+
 def _log_category(kind: str, type_name: str) -> str:
-    return "correction" if type_name == "EventRetracted" else kind
+    return "correction" if type_name in replay.CORRECTIONS else kind
 
 
 def _subjects(stream: str, state: dict | None) -> list[str]:
@@ -162,8 +210,11 @@ def _subjects(stream: str, state: dict | None) -> list[str]:
     return subjects
 
 
-def write_stream(db, stream: str, version: int, state: dict | None) -> None:
-    """Replace the read rows of one stream with what its state says."""
+def write_stream(db, stream: str, version: int, state: dict | None, fresh: bool = False,
+                 events: tuple | None = None) -> None:
+    """Replace the read rows of one stream with what its state says. ``fresh`` says the stream
+    has no rows yet (a rebuild's first write of it); ``events``, for a duel, its typed events
+    and where it started, when the caller holds them all."""
     kind = category(stream)
     key = stream.split("-", 1)[1]
     if state is None:
@@ -171,7 +222,10 @@ def write_stream(db, stream: str, version: int, state: dict | None) -> None:
     campaign_id = state.get("campaign_id", key if kind == "campaign" else "")
     db.execute("INSERT OR REPLACE INTO stream_states (stream, category, campaign_id, version, state)"
                " VALUES (?, ?, ?, ?, ?)", [stream, kind, campaign_id, version, dumps(state)])
-    WRITERS[kind](db, key, version, state)
+    if kind == "duel":
+        _write_duel(db, key, version, state, fresh, events)
+    else:
+        WRITERS[kind](db, key, version, state)
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
@@ -185,6 +239,10 @@ def _write_campaign(db, key: str, version: int, s: dict) -> None:
     db.conn.executemany("INSERT OR REPLACE INTO player_links (link_id, campaign_id, kind, target, revoked)"
                         " VALUES (?, ?, ?, ?, ?)",
                         [(link, key, v["kind"], v["target"], int(v["revoked"])) for link, v in s["links"].items()])
+    db.conn.executemany("INSERT OR REPLACE INTO seats (link_id, campaign_id, session_id, character_id, revoked)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(link, key, v["target"], v.get("character", ""), int(v["revoked"]))
+                         for link, v in s["links"].items() if v["kind"] == "seat"])
 
 
 def _write_gm(db, key: str, version: int, s: dict) -> None:
@@ -205,6 +263,16 @@ def _write_character(db, key: str, version: int, s: dict) -> None:
                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                [key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
                 dumps(s["stats"]), version])
+    # Recoveries and adjustments give points back: they count against the track's running total
+    # of what was lost, taken out first and put in again, as a duel's wounds are.
+    _count(db, "track_totals", "character_id, track", "lost", 1,
+           db.execute("SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key]).fetchall())
+    db.execute("DELETE FROM track_changes WHERE character_id = ?", [key])
+    rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], c["note"], seq)
+            for seq, c in enumerate(s.get("changes", []))]
+    db.conn.executemany("INSERT INTO track_changes (character_id, campaign_id, ruleset, track, amount, at, kind,"
+                        " note, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    _count(db, "track_totals", "character_id, track", "lost", -1, [(key, r[3], r[4]) for r in rows])
 
 
 def _write_session(db, key: str, version: int, s: dict) -> None:
@@ -213,7 +281,7 @@ def _write_session(db, key: str, version: int, s: dict) -> None:
                [key, s["campaign_id"], s["number"], s["date"], s["title"], s["notes"], version])
 
 
-def _write_duel(db, key: str, version: int, s: dict) -> None:
+def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events: tuple | None = None) -> None:
     module = rules.get(s["ruleset"])
     outcome = s.get("outcome")
     title = " vs ".join(" & ".join(d["name"] for d in s["duelists"] if d["side"] == side)
@@ -225,10 +293,11 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
                 outcome and outcome["ending"], outcome["summary"] if outcome else "",
                 module.progress(s), version])
     results = outcome["results"] if outcome else {}
-    _count(db, "records", "character_id, ruleset, result", "count", -1,
-           db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ? AND result IS NOT NULL",
-                      [key]).fetchall())
-    db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
+    if not fresh:
+        _count(db, "records", "character_id, ruleset, result", "count", -1,
+               db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ?"
+                          " AND result IS NOT NULL", [key]).fetchall())
+        db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     db.conn.executemany(
         "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -238,18 +307,23 @@ def _write_duel(db, key: str, version: int, s: dict) -> None:
            [(d["id"], s["ruleset"], results[d["id"]]) for d in s["duelists"] if d["id"] in results])
 
     persists = {t["track"]: t["persists"] for t in module.TRACKS}
-    _count(db, "track_totals", "character_id, track", "lost", -1,
-           db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
-                      [key]).fetchall())
-    db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    if not fresh:
+        _count(db, "track_totals", "character_id, track", "lost", -1,
+               db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
+                          [key]).fetchall())
+        db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
+    # The GM's adjustments in the duel count as wounds of the opposite sign (a heal, a negative
+    # wound), so a persisting track leaves the duel with them, and a retraction takes them back.
+    marks = s["wounds"] + [{**a, "amount": -a["amount"], "note": "adjusted: " + a["note"]}
+                           for a in s.get("adjustments", ())]
     rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
-             int(persists.get(w["track"], True)), seq) for seq, w in enumerate(s["wounds"])]
+             int(persists.get(w["track"], True)), seq) for seq, w in enumerate(marks)]
     db.conn.executemany(
         "INSERT INTO wounds (duel_id, character_id, campaign_id, track, amount, at, note, persists, seq)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     _count(db, "track_totals", "character_id, track", "lost", 1,
            [(r[1], r[3], r[4]) for r in rows if r[7]])
-    history.write_duel(db, key, version, s)
+    history.write_duel(db, key, version, s, fresh, events)
 
 
 def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> None:
@@ -271,17 +345,24 @@ WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_cha
            "session": _write_session, "duel": _write_duel}
 
 
-def rebuild(db, store: EventStore) -> int:
-    """Drop every read model and fold the whole log again, streamed. Returns the events read."""
+def rebuild(db, store: EventStore, progress: Callable[[int], None] | None = None) -> int:
+    """Drop every read model and fold the whole log again, read in large ordered batches, the
+    indexes no fold reads built once at the end. Returns the events read; ``progress`` is told
+    how many events each batch held."""
     from tracker.store import write_transaction
 
     with write_transaction(db):
         schema.drop(db)
         schema.create(db)
+        schema.drop_late_indexes(db)
         projector = Projector(db, store, rebuilding=True)
         count = 0
-        for rec in store.read_all():
-            projector.apply(rec)
-            count += 1
+        for batch in store.read_batches(batch=READ_BATCH):
+            for rec in batch:
+                projector.apply(rec)
+            count += len(batch)
+            if progress is not None:
+                progress(len(batch))
         projector.flush()
+        schema.create(db)  # the late indexes, each built in one sort
     return count

@@ -32,6 +32,7 @@ CREATE INDEX IF NOT EXISTS history_facts_character
 """
 
 TABLES = ("history_duels", "history_facts")
+LATE_INDEXES = ("history_facts_campaign", "history_facts_character")
 # One table per ruleset's facts, before each ruleset declared its own: gone, history_facts holds them.
 RETIRED = ("history_cards", "history_insults", "history_initiative")
 
@@ -46,24 +47,34 @@ def create(db) -> None:
 
 # --- writing ------------------------------------------------------------------------------
 
-def write_duel(db, key: str, version: int, state: dict) -> None:
-    """Replace the duel's history rows with what its state and its events (up to ``version``) say."""
-    for table in TABLES:
-        db.execute(f"DELETE FROM {table} WHERE duel_id = ?", [key])
+def write_duel(db, key: str, version: int, state: dict, fresh: bool = False,
+               known: tuple[tuple[int, str], list[tuple[int, str, Any]]] | None = None) -> None:
+    """Replace the duel's history rows with what its state and its events (up to ``version``) say.
+    ``fresh``: the duel has no rows yet. ``known``: where the duel started (position, time) and
+    every event it has, typed, as (version, type, event), when the caller kept them (a rebuild)."""
+    if not fresh:
+        for table in TABLES:
+            db.execute(f"DELETE FROM {table} WHERE duel_id = ?", [key])
     campaign = state["campaign_id"]
     module = rules.get(state["ruleset"])
-    found = module.history_facts(state, _events(db, key, version, module.HISTORY_EVENTS))
+    if known is not None:
+        (position, started_at), typed = known
+        events = _live(module.HISTORY_EVENTS, typed, lambda: _gone(db, key, version))
+    else:
+        events = _events(db, key, version, module.HISTORY_EVENTS)
+        started = db.execute("SELECT position, metadata FROM events WHERE stream = ? AND version = 1",
+                             [f"duel-{key}"]).fetchone()
+        position, started_at = started[0], loads(started[1]).get("recorded_at", "")
+    found = module.history_facts(state, events)
     losses: dict[str, int] = {}
     for w in state["wounds"]:
         losses[w["track"]] = losses.get(w["track"], 0) + w["amount"]
-    started = db.execute("SELECT position, metadata FROM events WHERE stream = ? AND version = 1",
-                         [f"duel-{key}"]).fetchone()
     outcome = state.get("outcome") or {}
     db.execute("INSERT INTO history_duels (duel_id, campaign_id, session_id, ruleset, status, ending, decided,"
                " started, started_at, turns, lost, losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                [key, campaign, state["session_id"], state["ruleset"], "over" if outcome else "running",
-                outcome.get("ending", ""), int(bool(outcome.get("winner"))), started[0],
-                loads(started[1]).get("recorded_at", ""), found.turns, sum(losses.values()), dumps(losses)])
+                outcome.get("ending", ""), int(bool(outcome.get("winner"))), position,
+                started_at, found.turns, sum(losses.values()), dumps(losses)])
     results = outcome.get("results", {})
     db.conn.executemany("INSERT INTO history_facts (duel_id, seq, campaign_id, character_id, kind, subject, round,"
                         " won, amount, duel_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -75,15 +86,29 @@ def _events(db, key: str, version: int, types: tuple[str, ...]) -> list[Any]:
     """The duel's events of these types, typed and upcast, without the retracted ones (as ``refold``)."""
     if not types:
         return []
-    marks = ", ".join("?" * (len(types) + 1))
+    marks = ", ".join("?" * (len(types) + 2))
     rows = db.execute(f"SELECT version, type, schema, data FROM events WHERE stream = ? AND version <= ?"
                       f" AND type IN ({marks}) ORDER BY version",
-                      [f"duel-{key}", version, *types, "EventRetracted"]).fetchall()
+                      [f"duel-{key}", version, *types, "EventRetracted", "RetractionRestored"]).fetchall()
     typed = [(v, t, from_data(t, loads(data), schema)) for v, t, schema, data in rows]
-    if any(t == "EventRetracted" and ev.scope == "legacy" for _, t, ev in typed):
-        # An old retraction is read as the rules read it now: what it carried, what no longer fits.
-        gone = replay.replay("duel", EventStore(db).read_stream(f"duel-{key}", version)).gone
-        return [ev for v, t, ev in typed if t != "EventRetracted" and v not in gone]
+    return _live(types, typed, lambda: _gone(db, key, version))
+
+
+def _gone(db, key: str, version: int) -> set[int]:
+    """The versions out of the duel, read as the rules read its retractions now."""
+    return replay.replay("duel", EventStore(db).read_stream(f"duel-{key}", version)).gone
+
+
+def _live(types: tuple[str, ...], typed: list[tuple[int, str, Any]], gone_after_old_retraction) -> list[Any]:
+    """The events of these types among ``typed`` (version, type, event), without retracted ones."""
+    if not types:
+        return []
+    typed = [(v, t, ev) for v, t, ev in typed if t in types or t in replay.CORRECTIONS]
+    if any((t == "EventRetracted" and ev.scope == "legacy") or t == "RetractionRestored" for _, t, ev in typed):
+        # An old retraction, or a restored one, is read as the rules read it now: what it
+        # carried, what no longer fits, what came back.
+        gone = gone_after_old_retraction()
+        return [ev for v, t, ev in typed if t not in replay.CORRECTIONS and v not in gone]
     retracted = {v for _, t, ev in typed if t == "EventRetracted" for v in ev.versions}
     return [ev for v, t, ev in typed if t != "EventRetracted" and v not in retracted]
 
@@ -201,7 +226,7 @@ def character_record(db, character_id: str, recent: int = 50) -> dict:
     losses = _rows(db, "SELECT w.duel_id, w.track, SUM(w.amount) AS amount, d.title, d.ruleset, h.started,"
                        " h.started_at FROM wounds w JOIN duels d ON d.id = w.duel_id"
                        " JOIN history_duels h ON h.duel_id = w.duel_id WHERE w.character_id = ?"
-                       " GROUP BY w.duel_id, w.track ORDER BY h.started DESC LIMIT ?", [character_id, recent])
+                       " GROUP BY w.duel_id, w.track HAVING SUM(w.amount) > 0 ORDER BY h.started DESC LIMIT ?", [character_id, recent])
     totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
                        " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
     rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(c.name, o.name) AS name, COUNT(*) AS duels,"

@@ -3,6 +3,8 @@ queries on the read models, so a page costs the same with a thousand events in t
 a million. Rows come as dicts from sqlite-utils' ``db.query()``."""
 from __future__ import annotations
 
+import hashlib
+
 from typing import Any
 
 from tracker import rules
@@ -80,22 +82,45 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
                 continue
             maximum = block.get(track["max_stat"], 0)
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
-                           "max": maximum, "current": maximum - lost.get(track["track"], 0)})
+                           "max": maximum, "current": maximum - max(lost.get(track["track"], 0), 0)})
     wounds = list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
                            " ON d.id = w.duel_id WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?",
                            [character_id, recent]))
     duels = list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
                           " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent]))
+    changes = list(db.query("SELECT * FROM track_changes WHERE character_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
+                            [character_id, recent]))
     record: dict[str, dict[str, int]] = {}
     for ruleset, result, count in db.execute(
             "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
         record.setdefault(ruleset, {"win": 0, "loss": 0, "draw": 0, "abandoned": 0})[result] = count
-    return {"character": row, "tracks": tracks, "wounds": wounds, "duels": duels, "record": record,
-            "recent": recent}
+    return {"character": row, "tracks": tracks, "wounds": wounds, "changes": changes, "duels": duels,
+            "record": record, "recent": recent}
+
+
+def party_of(db, campaign_id: str, session_id: str) -> list[dict]:
+    """Who rests at the end of a session: the campaign's PJs and everyone who duelled in it."""
+    rows = list(db.query("SELECT * FROM characters WHERE campaign_id = ? AND (rank = 'pj' OR id IN"
+                         " (SELECT p.character_id FROM duelists p JOIN duels d ON d.id = p.duel_id"
+                         " WHERE d.session_id = ?)) ORDER BY name", [campaign_id, session_id]))
+    for row in rows:
+        row["stats"] = loads(row["stats"])
+    return rows
 
 
 def sessions(db, campaign_id: str) -> list[dict]:
     return list(db.query("SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number DESC", [campaign_id]))
+
+
+def session_on(db, campaign_id: str, date: str) -> dict | None:
+    """The campaign's session on that date (the highest numbered, when there are several)."""
+    return next(db.query("SELECT * FROM sessions WHERE campaign_id = ? AND date = ? ORDER BY number DESC LIMIT 1",
+                         [campaign_id, date]), None)
+
+
+def last_session_number(db, campaign_id: str) -> int:
+    row = db.execute("SELECT MAX(number) FROM sessions WHERE campaign_id = ?", [campaign_id]).fetchone()
+    return row[0] or 0
 
 
 def session(db, session_id: str) -> dict:
@@ -116,6 +141,12 @@ def duel(db, duel_id: str) -> dict:
                    " WHERE d.id = ?", [duel_id], "duel")
     row["state"] = loads(row.pop("state"))
     return row
+
+
+def stream_state(db, stream: str) -> dict | None:
+    """A stream's folded state, or None when it does not exist."""
+    row = db.execute("SELECT state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+    return loads(row[0]) if row else None
 
 
 def stream_version(db, stream: str) -> int:
@@ -161,6 +192,12 @@ def log_types() -> list[str]:
 def log_entry(db, position: int) -> dict | None:
     """An event's line in the log: its summary and the retraction that took it back, if any."""
     return next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
+
+
+def stream_of(db, position: int) -> str | None:
+    """The stream the event at ``position`` belongs to (None if there is no such event)."""
+    row = db.execute("SELECT stream FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else None
 
 
 def event_position(db, stream: str, version: int) -> int | None:
@@ -260,3 +297,71 @@ def recap_link_ids(db, session_id: str) -> list[str]:
     """The session's player-recap links in force."""
     return [row[0] for row in db.execute("SELECT link_id FROM player_links WHERE kind = 'recap'"
                                          " AND target = ? AND revoked = 0 ORDER BY link_id", [session_id])]
+
+
+def campaign_position(db, campaign_id: str) -> int:
+    """The log position of the campaign's latest event (0 before any): what "changed since" counts."""
+    row = db.execute("SELECT MAX(position) FROM log_entries WHERE campaign_id = ?", [campaign_id]).fetchone()
+    return row[0] or 0
+
+
+def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dict]:
+    """The campaign's log entries after ``position``, oldest first (at most ``limit``)."""
+    return list(db.query("SELECT position, stream, version, type, category, summary, recorded_at, retracted_by"
+                         " FROM log_entries WHERE campaign_id = ? AND position > ? ORDER BY position LIMIT ?",
+                         [campaign_id, position, limit]))
+
+
+def last_chosen(db, kind: str, character_ids: list[str]) -> dict[str, str]:
+    """Each character's latest fact of ``kind`` (their usual choice: the last one used), by the
+    duel's start and the round, for a form to offer it first."""
+    if not character_ids:
+        return {}
+    marks = ", ".join("?" * len(character_ids))
+    rows = db.execute(f"SELECT f.character_id, f.subject FROM history_facts f JOIN history_duels d"
+                      f" ON d.duel_id = f.duel_id WHERE f.kind = ? AND f.character_id IN ({marks})"
+                      " ORDER BY d.started, f.round, f.seq", [kind, *character_ids]).fetchall()
+    return dict(rows)  # the last row of each character wins
+
+
+# --- players' seats ----------------------------------------------------------------------------
+
+def live_seat(db, link_id: str) -> dict | None:
+    """A seat in force: its campaign, session and character (None once revoked or never issued)."""
+    return next(db.query("SELECT link_id, campaign_id, session_id, character_id FROM seats"
+                         " WHERE link_id = ? AND revoked = 0", [link_id]), None)
+
+
+def seats_of_session(db, session_id: str) -> list[dict]:
+    """The session's seats in force, each with its character's name, in the order they were issued."""
+    return list(db.query("SELECT s.link_id, s.character_id, c.name FROM seats s JOIN characters c"
+                         " ON c.id = s.character_id WHERE s.session_id = ? AND s.revoked = 0 ORDER BY s.rowid",
+                         [session_id]))
+
+
+def session_closed(db, session_id: str) -> bool:
+    """True once the GM closed the session (its seats stop working)."""
+    row = db.execute("SELECT json_extract(state, '$.closed') FROM stream_states WHERE stream = ?",
+                     [f"session-{session_id}"]).fetchone()
+    return bool(row and row[0])
+
+
+def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
+    """The session's running duels the character fights in, oldest first, with their states."""
+    rows = list(db.query("SELECT d.*, s.state, p.side FROM duels d JOIN duelists p ON p.duel_id = d.id"
+                         " JOIN stream_states s ON s.stream = 'duel-' || d.id"
+                         " WHERE d.session_id = ? AND p.character_id = ? AND d.status = 'running'"
+                         " ORDER BY d.rowid", [session_id, character_id]))
+    for row in rows:
+        row["state"] = loads(row["state"])
+    return rows
+
+
+def seat_version(db, seat: dict) -> str:
+    """What a seat's page stands on, as one short token: it changes whenever the campaign (its
+    links), the session, the character or any duel of the session moves."""
+    rows = db.execute("SELECT stream, version FROM stream_states WHERE stream IN (?, ?, ?)"
+                      " OR stream IN (SELECT 'duel-' || id FROM duels WHERE session_id = ?) ORDER BY stream",
+                      [f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
+                       f"character-{seat['character_id']}", seat["session_id"]]).fetchall()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]

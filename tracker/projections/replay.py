@@ -25,6 +25,8 @@ from tracker.rules.duel import DuelStarted
 from tracker.store import Recorded
 
 RETRACTION = "EventRetracted"
+RESTORE = "RetractionRestored"
+CORRECTIONS = (RETRACTION, RESTORE)  # events about other events: never folded into a state
 
 
 def category(stream: str) -> str:
@@ -57,6 +59,7 @@ class Past:
     taken: dict[int, tuple[int, ...]] = field(default_factory=dict)  # retraction version -> versions
     void: dict[int, int] = field(default_factory=dict)  # left out after an old retraction -> its version
     void_groups: set[int] = field(default_factory=set)  # the commands left out whole
+    restored: set[int] = field(default_factory=set)  # retractions a restore took back
 
     @property
     def gone(self) -> set[int]:
@@ -94,6 +97,11 @@ def replay(stream_category: str, recorded: list[Recorded]) -> Past:
     """The stream folded from its records (in version order), retractions applied."""
     past, legacy_at = Past(), 0
     for index, rec in enumerate(recorded):
+        if rec.type == RESTORE:  # what the retraction took back stands again
+            past.taken.pop(rec.event.version, None)
+            past.restored.add(rec.event.version)
+            past = _refold(stream_category, recorded[:index], past.taken, past.void, legacy_at, past.restored)
+            continue
         if rec.type != RETRACTION:
             _add(stream_category, past, rec, legacy_at)
             continue
@@ -104,16 +112,17 @@ def replay(stream_category: str, recorded: list[Recorded]) -> Past:
             versions |= {r.version for r in group} | set(carried)
             legacy_at = rec.version
         past.taken[rec.version] = tuple(sorted(versions))
-        past = _refold(stream_category, recorded[:index], past.taken, past.void, legacy_at)
+        past = _refold(stream_category, recorded[:index], past.taken, past.void, legacy_at, past.restored)
     return past
 
 
-def _refold(stream_category: str, recorded: list[Recorded], taken: dict, void: dict, legacy_at: int) -> Past:
+def _refold(stream_category: str, recorded: list[Recorded], taken: dict, void: dict, legacy_at: int,
+            restored: set) -> Past:
     """The records folded again from the start, without what is taken back or was left out."""
-    past = Past(taken=dict(taken), void=dict(void), void_groups=set())
+    past = Past(taken=dict(taken), void=dict(void), void_groups=set(), restored=set(restored))
     gone = past.gone
     for rec in recorded:
-        if rec.type != RETRACTION and rec.version not in gone:
+        if rec.type not in CORRECTIONS and rec.version not in gone:
             _add(stream_category, past, rec, legacy_at)
     return past
 
@@ -140,3 +149,13 @@ def _add(stream_category: str, past: Past, rec: Recorded, legacy_at: int) -> Non
             past.state = fold(stream_category, past.state, r.event, r.version)
         return
     past.live.append(rec)
+
+
+def standing_after(past: Past, recorded: list[Recorded], version: int) -> list[int]:
+    """What still stands after the retraction at ``version``: the live events logged after it, and
+    the retractions in force after it. Restoring it is sound only when there are none: the stream
+    then returns exactly to the state it had just before the retraction, a state the rules reached."""
+    later_live = [r.version for r in past.live if r.version > version]
+    later_retractions = [r.version for r in recorded if r.type == RETRACTION and r.version > version
+                         and r.version in past.taken]
+    return later_live + later_retractions

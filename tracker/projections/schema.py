@@ -15,6 +15,10 @@ CREATE TABLE IF NOT EXISTS campaign_access (
 CREATE TABLE IF NOT EXISTS player_links (
     link_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
     revoked INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    link_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, character_id TEXT NOT NULL,
+    revoked INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS seats_session ON seats(session_id);
 CREATE TABLE IF NOT EXISTS gms (
     id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL, version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS session_generations (gm_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
@@ -55,6 +59,10 @@ CREATE TABLE IF NOT EXISTS wounds (
     track TEXT NOT NULL, amount INTEGER NOT NULL, at INTEGER NOT NULL, note TEXT NOT NULL,
     persists INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (duel_id, seq));
 CREATE INDEX IF NOT EXISTS wounds_character ON wounds(character_id);
+CREATE TABLE IF NOT EXISTS track_changes (
+    character_id TEXT NOT NULL, campaign_id TEXT NOT NULL, ruleset TEXT NOT NULL, track TEXT NOT NULL,
+    amount INTEGER NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, note TEXT NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY (character_id, seq));
 CREATE TABLE IF NOT EXISTS log_entries (
     position INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, stream TEXT NOT NULL,
     version INTEGER NOT NULL, type TEXT NOT NULL, category TEXT NOT NULL,
@@ -68,8 +76,18 @@ CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
-          "duelists", "records", "wounds", "track_totals", "log_entries", "log_subjects") + history.TABLES
+TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
+          "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
+
+
+# Indexes only reads use, never a fold: a rebuild drops them and builds each once, at the end.
+LATE_INDEXES = ("characters_campaign", "sessions_campaign", "duels_campaign", "duels_session", "duelists_character",
+                "wounds_character", "log_campaign", "log_campaign_category", "log_campaign_type") + history.LATE_INDEXES
+
+
+def drop_late_indexes(db) -> None:
+    for index in LATE_INDEXES:
+        db.execute(f"DROP INDEX IF EXISTS {index}")
 
 
 def create(db) -> None:

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from tracker import rules
 from tracker.errors import NotFound
 from tracker.projections import engine, replay
+from tracker.rules.contract import Step
 from tracker.store import EventStore
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
@@ -57,7 +58,8 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
         return None
     version = recorded[-1].version
     retractions = [rec.event for rec in recorded if rec.type == "EventRetracted"]
-    if any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
+    restored = any(rec.type == "RetractionRestored" for rec in recorded)
+    if restored or any(ev.scope == "legacy" for ev in retractions):  # read as the rules read it now: replay it all
         return replay.replay(engine.category(stream), recorded).state
     retracted = {v for ev in retractions for v in ev.versions}
     # A remembered state is only good if no retraction came after it (it would change the past).
@@ -95,4 +97,64 @@ def duel_row(db, duel_id: str) -> dict:
 def moment_at(store: EventStore, duel_id: str, event: dict) -> dict:
     """What a view of one point needs: the event, the state after it and the ruleset."""
     state = state_at(store, f"duel-{duel_id}", event["version"])
-    return {"at": event["version"], "event": event, "state": state, "ruleset": rules.get(state["ruleset"])}
+    module = rules.get(state["ruleset"])
+    return {"at": event["version"], "event": event, "state": module.seen_by(state, "gm"), "ruleset": module}
+
+
+# --- steps by turn and round ----------------------------------------------------------------------
+
+STEPS = Memo(64)
+
+
+def steps(store: EventStore, stream: str, memo: Memo = STEPS) -> list[dict]:
+    """The duel's standing events grouped into turns: each ``{"round", "turn", "first", "last"}``
+    (versions), in order. A command is never split; consecutive commands the ruleset places in
+    the same round and turn (``step_of``, asked with the state before the command) share a step.
+    Retracted events and retractions belong to no step: they stay in the raw events."""
+    recorded = store.read_stream(stream)
+    if not recorded:
+        return []
+    key = (_database(store), stream, "steps")
+    hit = memo.get(key, recorded[-1].position)
+    if hit is not None:
+        return hit[1]
+    # What still stands, as the replay reads it (old retractions and what they left out included).
+    standing = replay.replay(engine.category(stream), recorded).live
+    found: list[dict] = []
+    state, command = None, None
+    for rec in standing:
+        decision = replay.decision(rec)
+        if decision != command:
+            command = decision
+            step = Step("Start") if state is None else rules.get(state["ruleset"]).step_of(state, rec.event)
+            if found and (found[-1]["round"], found[-1]["turn"]) == (step.round, step.turn):
+                found[-1]["last"] = rec.version
+            else:
+                found.append({"round": step.round, "turn": step.turn, "first": rec.version, "last": rec.version})
+        found[-1]["last"] = rec.version
+        state = engine.fold(engine.category(stream), state, rec.event, rec.version)
+    memo.put(key, recorded[-1].position, found)
+    return found
+
+
+def around(found: list[dict], at: int) -> dict:
+    """Where version ``at`` stands among the steps: the step holding it (or the last one before
+    it), and the versions the previous and next turn and round end at (None past either end)."""
+    if not found:
+        return {"index": None, "step": None, "prev_turn": None, "next_turn": None, "prev_round": None, "next_round": None}
+    index = max((i for i, s in enumerate(found) if s["first"] <= at), default=0)
+    here = found[index]
+    # "Previous" from inside a step goes to its own start's eve only when past its end: a step is
+    # shown as it stood after its last event.
+    prev_turn = found[index - 1]["last"] if index > 0 else None
+    if at > here["last"]:
+        prev_turn = here["last"]
+    next_turn = found[index + 1]["last"] if index + 1 < len(found) else None
+    if at < here["last"]:
+        next_turn = here["last"]
+    rounds = [i for i, s in enumerate(found) if i == len(found) - 1 or found[i + 1]["round"] != s["round"]]
+    ends = [found[i]["last"] for i in rounds]  # the last version of each round
+    prev_round = max((v for v in ends if v < at), default=None)
+    next_round = min((v for v in ends if v > at), default=None)
+    return {"index": index, "step": here, "prev_turn": prev_turn, "next_turn": next_turn,
+            "prev_round": prev_round, "next_round": next_round}

@@ -21,18 +21,25 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
   checks, the history line, never changing the input) is written once, in ``duel``;
 - ``describe.py``: ``describe``, each event in plain language;
 - ``view.py``: ``public``, ``actions``, ``progress``, ``assumptions`` (and what the page draws);
+- ``legal.py``: ``legal_actions``, the legal next actions as data (the page's forms and the API);
+- ``results.py``: ``result``, the numbers of each resolved step (its history line's ``result``);
 - ``invariants.py``: ``invariants`` and ``ENDINGS``, the checks an ending must pass;
-- ``history.py``: the facts its duels leave for the history and the statistics they feed;
+- ``history.py``: the facts its duels leave for the history and the statistics they feed, where
+  each command falls among rounds and turns (``step_of``, for time travel) and the facts a
+  recap's headline tells (``headline``);
 - ``secrecy.py``: what stays secret from the players (the recap and the table display ask it);
 - ``samples.py``: two sample duellists, set-ups and a scripted duel, for tests, benches and the demo.
+- ``recovery.py``: ``RECOVERIES`` and ``recover``, how a character gets points back between duels
+  (every ruleset has a ``rest``; each rule marked [base] or [assumed] as the rules page marks it).
 
 Its page templates live in ``templates/duels/<NAME>/``.
 
 Anything else in a package is a helper of one game (Rocèt's ``effects``, the pirate ``rolls``,
-PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``). What every
+PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``, ``conditions``). What every
 ruleset shares lives beside them: ``base`` (the refusals), ``fields`` (form fields and commands
 built from them), ``dice`` (the dice tray), ``dice_expr`` (damage expressions), ``state``
-(copying a state) and ``duel`` (the common events, endings and the evolve skeleton).
+(copying a state), ``legal`` (legal actions as data) and ``duel`` (the common events, endings and
+the evolve skeleton).
 """
 from __future__ import annotations
 
@@ -63,6 +70,16 @@ def get(name: str) -> ModuleType:
 def shipped() -> list[ModuleType]:
     """The rulesets Touché ships, in registry order (tests may register more)."""
     return [module for module in RULESETS.values() if module.__name__.startswith(f"{__name__}.")]
+
+
+def sealed_view(event_type: str, data: dict) -> dict:
+    """An event's data as any reader may see it: the fields its ruleset seals (``SEALED``, e.g. a
+    card chosen in secret) shown as "sealed", whoever asks."""
+    for module in RULESETS.values():
+        hidden = getattr(module, "SEALED", {}).get(event_type)
+        if hidden:
+            return {k: ("sealed" if k in hidden else v) for k, v in data.items()}
+    return data
 
 
 def _load() -> None:

@@ -58,6 +58,49 @@ class Statistic:
 SUMMABLE = frozenset({"amount", "duel_won"})
 
 
+@dataclass(frozen=True)
+class Step:
+    """Where one command of a duel belongs, for time travel: its round (a ruleset whose rounds
+    are single turns, such as Rocèt's, names the turn here) and whose turn within it ("" when
+    the round is the turn, or for what happens between turns)."""
+
+    round: str
+    turn: str = ""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a recap's headline says of a duel, as facts the ruleset reads from its own events:
+    each a short sentence or "" when it has none (never a secret: players read it too)."""
+
+    decisive: str = ""  # the turn that decided it
+    biggest: str = ""  # the biggest hit
+    criticals: tuple[str, ...] = ()  # critical successes and fumbles, each in a few words
+    best_line: str = ""  # the best line of a war of words
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """One way a character recovers between duels under a ruleset: a rest, a treatment.
+
+    ``rule`` is the rule in one line, marked [base] or [assumed] as the rules page marks it (the
+    GM sees it beside the button); ``fields`` what the GM enters (a check's modifier, typed dice)."""
+
+    label: str
+    rule: str
+    fields: tuple[FormField, ...] = ()
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What a recovery did, decided once and stored in its event: points per track (negative
+    when a treatment went wrong), every die it rolled, and the check's degree when it had one."""
+
+    changes: Mapping[str, int]
+    rolls: tuple[int, ...] = ()
+    result: str = ""
+
+
 @runtime_checkable
 class Samples(Protocol):
     """Sample duels of a ruleset, for the conformance test, the fuzz and crash tests and the benches."""
@@ -85,6 +128,7 @@ class Ruleset(Protocol):
     STATISTICS: tuple[Statistic, ...]  # its sections on the statistics and record pages
     HIDDEN_FROM_PLAYERS: tuple[str, ...]  # event types whose log line alone gives a secret away
     GM_DETAILS: Mapping[str, Callable[[dict], str]]  # event type -> the secret its data holds, in words
+    RECOVERIES: Mapping[str, Recovery]  # kind -> how it works; every ruleset has a "rest"
     samples: Samples
 
     def validate_stats(self, raw: Mapping[str, Any]) -> dict: ...
@@ -97,6 +141,13 @@ class Ruleset(Protocol):
 
     def actions(self, state: dict) -> list[str]: ...
 
+    def legal_actions(self, state: dict, audience: str) -> list[dict]:
+        """The legal next actions as data for ``audience`` (``tracker.rules.legal``: ``GM``,
+        ``TABLE``…): each ``{"type", "by", "side", "fields"}``, the fields narrowed to the values the
+        rules accept now (built with ``legal.offer``). Its types are ``actions(state)`` for the GM;
+        the duel page draws its forms from this list and the API answers it. An audience that may
+        send nothing gets ``[]``, and never a value that is secret from it (a card in hand)."""
+
     def describe(self, state: dict, event: Any) -> str: ...
 
     def public(self, state: dict) -> dict: ...
@@ -107,7 +158,36 @@ class Ruleset(Protocol):
 
     def secrets(self, state: dict) -> list[str]: ...
 
+    def seen_by(self, state: dict, audience: str) -> dict:
+        """The state as one reader may see it ("gm", "seat:a", "seat:b", "display", "recap", "api"):
+        the one place a ruleset decides who sees which secret. Every page, fragment and JSON read
+        of a duel's state goes through it."""
+
     def history_facts(self, state: dict, events: list) -> HistoryFacts: ...
+
+    def step_of(self, state: dict, event: Any) -> Step:
+        """The round and turn of the command whose first event is ``event``, told from the duel's
+        state just before it (never None: the core places the start itself)."""
+
+    def headline(self, state: dict, events: Sequence[tuple[int, Any]]) -> Headline:
+        """The recap's headline facts of a duel from its standing (version, event) pairs and its
+        state at the end, told only from what the table saw."""
+
+    def recover(self, kind: str, stats: Mapping[str, Any], current: Mapping[str, int],
+                settings: Mapping[str, Any], values: Mapping[str, Any], dice: Dice) -> Recovered:
+        """What the recovery ``kind`` (a key of ``RECOVERIES``) gives a character with these
+        ``stats`` and ``current`` points on each persisting track, under the campaign's
+        ``settings`` for the ruleset, with the GM's ``values`` (its parsed ``fields``): never past
+        a track's maximum, and every die drawn from ``dice`` kept in the answer."""
+
+    def adjustable_tracks(self, state: dict) -> list[dict]:
+        """The tracks the GM may correct by hand in this running duel ("I forgot the +2"), each
+        ``{"character", "name", "side", "track", "label", "value", "max"}``: the core's
+        ``AdjustDuelTrack`` offers these, clamps to ``max`` and refuses to reach 0."""
+
+    def set_track(self, state: dict, character: str, track: str, value: int) -> dict:
+        """The state with one of ``adjustable_tracks`` at ``value`` (a new state), for the fold of
+        ``DuelTrackAdjusted`` (handed to ``duel.evolver``)."""
 
     def retraction_carries(self, target: Any, later: Sequence[tuple[int, Any]]) -> Sequence[int]:
         """The versions of the ``later`` (version, event) pairs still standing after the retracted
@@ -123,9 +203,18 @@ class Ruleset(Protocol):
         could not have produced, and ``decide`` refuses to produce one."""
 
 
-# Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent) and CAMPAIGN_SETTINGS with
-# validate_campaign_settings(raw) (what a campaign keeps for every duel of the ruleset).
-OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings")
+# Optional: MAX_PER_SIDE (duelists a side may field; 1 when absent), CAMPAIGN_SETTINGS with
+# validate_campaign_settings(raw) (what a campaign keeps for every duel of the ruleset), and
+# folded_stats(block) with FOLDED_LABEL (the stats the sheet folds away unless asked, and what
+# to call them: PF2e's untrained skills), setup_fields(kind) (the SETUP fields that matter in
+# that kind: the set-up form shows only those) and setup_defaults(kind, sheets by side) (what
+# the set-up form fills in from the chosen characters' sheets: their weapon).
+# Players' seats: SEAT_COMMANDS (command name -> (state, raw fields) -> the side it speaks for: the
+# only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
+# side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
+# without them has no seat commands: its seats only follow the duel.
+OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
+            "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED")
 
 
 def missing(module: ModuleType) -> list[str]:
@@ -142,3 +231,18 @@ def missing(module: ModuleType) -> list[str]:
 def _members(protocol: type) -> list[str]:
     own = [name for name in vars(protocol) if not name.startswith("_")]
     return list(protocol.__annotations__) + [name for name in own if name not in protocol.__annotations__]
+
+
+def within_max(tracks: Sequence[Mapping[str, Any]], stats: Mapping[str, Any], current: Mapping[str, int],
+               gains: Mapping[str, int]) -> dict[str, int]:
+    """The points each persisting track really regains: what the rule gives, never past the
+    track's maximum, and no lower than 0 for a loss (a track never goes below 0)."""
+    changes = {}
+    for track in tracks:
+        name = track["track"]
+        if not track["persists"] or name not in gains:
+            continue
+        maximum, now = stats.get(track["max_stat"], 0), current.get(name, 0)
+        wanted = gains[name]
+        changes[name] = max(min(wanted, maximum - now), -now) if wanted >= 0 else max(wanted, -now)
+    return changes

@@ -40,6 +40,10 @@ class Dice:
             raise Refused(f"type another d{sides}{label}, or let the server roll", field=f"dice_{who}")
         return self._source(sides)
 
+    def can_roll(self, who: str = "a") -> bool:
+        """True when a die for ``who`` would come without a refusal: typed values are left, or a source rolls."""
+        return bool(self._typed.get(who)) or self._source is not None
+
     def roll_many(self, sizes: Sequence[int], who: str = "a", what: str = "") -> tuple[int, ...]:
         return tuple(self.roll(s, who, what) for s in sizes)
 
@@ -51,6 +55,12 @@ class Dice:
         if sorted(order) != list(range(n)):
             raise Refused("a shuffle must be an order of every card")
         return order
+
+    def with_typed(self, extra: Mapping[str, Sequence[int]]) -> "Dice":
+        """This tray with ``extra`` values drawn first (dice a duelist typed earlier, sealed with a choice)."""
+        for who, values in extra.items():
+            self._typed[who] = list(values) + self._typed.get(who, [])
+        return self
 
     def leftover(self) -> dict[str, list[int]]:
         """Typed values no rule used (the service refuses them: a typo is likely)."""

@@ -76,7 +76,39 @@ class DuelAbandoned:
     reason: str = ""
 
 
+ENDING_EVENTS = (DuelWon, DuelDrawn, DuelYielded, DuelDisqualified, DuelAbandoned)
+
 SIDE_CHOICES = (("a", "Side A"), ("b", "Side B"))
+
+
+@event
+class DuelNoted:
+    """The GM attached a note to the duel, or to one of its moments (``about``: the version of
+    the event it is about, 0 for the whole duel). Nothing stands on a note and it stands on
+    nothing: the rules never read it, it may come after the end, and it is retracted alone."""
+
+    text: str
+    about: int = 0
+    public: bool = False  # shown in the players' recap too
+
+
+@event
+class DuelTrackAdjusted:
+    """The GM corrected a duelist's track by hand mid-duel ("I forgot the +2", "the cleric healed
+    him"): ``amount`` as asked, ``value`` what the track holds after it (clamped to its maximum,
+    never 0 or below: an adjustment corrects numbers, it never decides the duel). Later events
+    stand on the numbers it changed, so a retraction rewinds the duel past it like any command."""
+
+    REFERENCES = {"character": "character"}
+
+    character: str
+    track: str
+    amount: int
+    value: int
+    reason: str
+
+
+ADJUST_FALLS = "an adjustment corrects numbers; a duelist falls through the duel's own actions"
 
 
 @command
@@ -205,11 +237,16 @@ def evolve_ending(state: dict, ev: Any) -> dict | None:
 Started = Callable[[DuelStarted], dict]
 Mutator = Callable[[Any, dict, int], dict]
 Describer = Callable[[Any, Any], str]
+Resulter = Callable[[Any, Any], "dict | None"]
 EndingCheck = Callable[[dict, Any], str]
+Adjustable = Callable[[dict], list]
+TrackSetter = Callable[[dict, str, str, int], dict]
 
 
 def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Mapping[str, EndingCheck],
-            *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = ()) -> Callable[[Any, Any, int], dict]:
+            *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = (),
+            result: Resulter | None = None, adjustable: Adjustable | None = None,
+            set_track: TrackSetter | None = None) -> Callable[[Any, Any, int], dict]:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
 
@@ -218,10 +255,19 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     the event's line, from the state before it (None before the start); ``endings`` the checks
     (as in ``ending_problems``) a ``DuelWon`` or ``DuelDrawn`` must pass; ``quiet`` the events
     folded into another's line, so given none of their own; ``after_the_end`` the events that may
-    still follow an ending. Everything else every duel folds the same way, here.
+    still follow an ending; ``result(state, ev)`` the numbers of a resolved step (the structured
+    twin of its line, from the state before it) or None; ``adjustable(state)`` and
+    ``set_track(state, character, track, value)`` the ruleset's ``adjustable_tracks`` and
+    ``set_track`` (a GM's adjustment, ``DuelTrackAdjusted``). Everything else every duel folds the
+    same way, here: each history line is ``{"at", "text"}``, with ``result`` (``{"event": type,
+    …numbers}``) when the step has numbers, an ending's being its winner and ending.
     """
 
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
+        if isinstance(ev, DuelNoted):
+            return noted(state, ev, at)
+        if isinstance(ev, DuelTrackAdjusted):
+            return adjusted(state, ev, at, adjustable, set_track)
         told = not isinstance(ev, quiet)
         if isinstance(ev, DuelStarted):
             new, text = started(ev), told and describe(None, ev)
@@ -233,9 +279,122 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
                 new = mutate(ev, state, at)
         if not told:
             return new
-        return dict(new, history=new["history"] + [{"at": at, "text": text}])
+        line = {"at": at, "text": text}
+        numbers = _numbers(state, new, ev, result)
+        if numbers is not None:
+            line["result"] = {"event": type(ev).__name__, **numbers}
+        return dict(new, history=new["history"] + [line])
 
     return evolve
+
+
+def _numbers(before: dict | None, after: dict, ev: Any, result: Resulter | None) -> dict | None:
+    if isinstance(ev, ENDING_EVENTS):
+        outcome = after["outcome"]
+        return {"winner": outcome["winner"], "ending": outcome["ending"]}
+    if before is None or result is None:
+        return None
+    return result(before, ev)
+
+
+def fields_of(ev: Any, *leave_out: str, **extra: Any) -> dict:
+    """An event's own fields as a step's result (less ``leave_out``), with ``extra`` beside them."""
+    from tracker.events import to_data
+
+    data = {k: v for k, v in to_data(ev).items() if k not in leave_out}
+    return _plain({**data, **extra})
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, as the state is stored (JSON), so a fresh fold equals a reloaded one."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def noted(state: dict | None, ev: DuelNoted, at: int) -> dict:
+    """The state with the GM's note: no log line of the duel, no rule touched."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    note = {"at": at, "about": ev.about, "text": ev.text, "public": ev.public}
+    return dict(state, notes=state.get("notes", []) + [note])
+
+
+# --- the GM's adjustment of a track -------------------------------------------------------------
+
+@command
+class AdjustTrackInDuel:
+    """What ``decide_adjustment`` reads: whose track, by how much, and why."""
+
+    character: str
+    track: str
+    amount: int
+    reason: str
+
+
+def decide_adjustment(state: dict, tracks: list[dict], cmd: AdjustTrackInDuel) -> list:
+    """The GM's adjustment of one of the ``tracks`` a ruleset offers (its ``adjustable_tracks``):
+    a running duel, a non-zero amount with a reason, clamped to the track's maximum, and never
+    down to 0 (that is the duel's own actions' to do)."""
+    require_running(state)
+    if not cmd.amount:
+        raise Refused("adjust by a number other than 0", field="amount")
+    if not (cmd.reason or "").strip():
+        raise Refused("say why (the log shows it)", field="reason")
+    track = _track(tracks, cmd.character, cmd.track)
+    if track is None:
+        raise Refused("choose a track this duel lets you adjust", field="target")
+    value = min(track["value"] + cmd.amount, track["max"])
+    if track["value"] <= 0:
+        raise Refused(f"{track['name']} is down: {ADJUST_FALLS}", field="target")
+    if value <= 0:
+        raise Refused(ADJUST_FALLS, field="amount")
+    if value == track["value"]:
+        raise Refused(f"{track['name']}'s {track['label']} is already at its maximum ({track['max']})",
+                      field="amount")
+    return [DuelTrackAdjusted(character=cmd.character, track=cmd.track, amount=cmd.amount, value=value,
+                              reason=cmd.reason.strip())]
+
+
+def _track(tracks: list[dict], character: str, track: str) -> dict | None:
+    return next((t for t in tracks if t["character"] == character and t["track"] == track), None)
+
+
+def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adjustable | None,
+             set_track: TrackSetter | None) -> dict:
+    """The state after the GM's adjustment, with its line in the history; the change is kept in
+    ``adjustments`` (what the invariants add back, and what persists on the sheet after the duel)."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if state["outcome"]:
+        impossible("an adjustment after the duel ended")
+    track = _track(adjustable(state) if adjustable else [], ev.character, ev.track)
+    if track is None:
+        impossible(f"no adjustable {ev.track} for {ev.character}")
+    if track["value"] <= 0:
+        impossible(f"an adjustment of {track['name']}, who is down")
+    if not 0 < ev.value <= track["max"] or ev.value != min(track["value"] + ev.amount, track["max"]):
+        impossible(f"an adjustment of {track['value']} by {ev.amount} to {ev.value}")
+    change = ev.value - track["value"]
+    new = set_track(state, ev.character, ev.track, ev.value)
+    entry = {"character": ev.character, "track": ev.track, "amount": change, "at": at, "note": ev.reason}
+    line = {"at": at, "text": adjustment_line(track["name"], track["label"], change, ev.reason),
+            "result": {"event": "DuelTrackAdjusted", "character": ev.character, "track": ev.track,
+                       "amount": change, "value": ev.value}}
+    return dict(new, adjustments=state.get("adjustments", []) + [entry], history=new["history"] + [line])
+
+
+def adjustment_line(name: str, label: str, change: int, reason: str) -> str:
+    """The adjustment as the log and recap tell it: "Lope's PG +2 (forgot the +2)"."""
+    return f"{name}'s {label} {change:+d} ({reason})"
+
+
+def adjusted_by(state: dict, character: str, track: str) -> int:
+    """What the GM's adjustments added to a duelist's track (negative when they took away)."""
+    return sum(a["amount"] for a in state.get("adjustments", ())
+               if a["character"] == character and a["track"] == track)
 
 
 def impossible(why: str):
@@ -280,7 +439,14 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
 
 
 def describe_ending(state: dict, ev: Any) -> str | None:
-    """Plain language for the common endings; None for other events."""
+    """Plain language for the common endings (and the GM's notes and adjustments); None for other
+    events."""
+    if isinstance(ev, DuelNoted):
+        about = f" on event {ev.about}" if ev.about else ""
+        return f"GM note{about}{' (players see it)' if ev.public else ''}: {ev.text}"
+    if isinstance(ev, DuelTrackAdjusted):  # the fold tells it with the change made; this is its fallback
+        name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
+        return f"{name}'s {ev.track} adjusted to {ev.value} ({ev.reason})"
     after = evolve_ending(state, ev)
     return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
 
@@ -289,8 +455,11 @@ def describe_ending(state: dict, ev: Any) -> str | None:
 
 def whole_suffix(target: Any, later: list[tuple[int, Any]]) -> list[int]:
     """Every later event stands on ``target``: retracting it rewinds the duel to just before it.
-    The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable)."""
-    return [version for version, _ in later]
+    The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable).
+    The GM's notes stand on nothing: one goes back alone, and a rewind leaves them standing."""
+    if isinstance(target, DuelNoted):
+        return []
+    return [version for version, ev in later if not isinstance(ev, DuelNoted)]
 
 
 def suffix_except(*independent: type):
@@ -299,10 +468,12 @@ def suffix_except(*independent: type):
     nothing and nothing stands on them (a note, a verdict with no effect on the rules): one of
     them is taken back alone, and a rewind past them leaves them standing."""
 
+    alone = independent + (DuelNoted,)
+
     def carries(target: Any, later: list[tuple[int, Any]]) -> list[int]:
-        if isinstance(target, independent):
+        if isinstance(target, alone):
             return []
-        return [version for version, ev in later if not isinstance(ev, independent)]
+        return [version for version, ev in later if not isinstance(ev, alone)]
 
     return carries
 

@@ -16,14 +16,18 @@ from tracker.accounts import token_digest
 from tracker.logins import live_session
 from tracker.projections import queries
 
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose"}
+# With, under both API prefixes, the API's own description and the table display's JSON (whose
+# player link checks itself, as the display page's does).
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose",
+                  *(f"{api}.{view}" for api in ("api", "api_v1") for view in ("openapi_description", "display"))}
 
 
 def guard():
     """Run before every request: find the GM, then check the campaign the URL points at."""
     endpoint = request.endpoint or ""
-    # Player links check themselves; a method they refuse answers 405 there, not a login redirect.
-    if endpoint in OPEN_ENDPOINTS or endpoint.startswith("player.") or request.path.startswith("/play/"):
+    # Player links and seats check themselves; a method they refuse answers 405 there, not a login redirect.
+    if endpoint in OPEN_ENDPOINTS or endpoint.startswith(("player.", "seats.")) \
+            or request.path.startswith(("/play/", "/seat/")):
         return None
     api = request.path.startswith("/api/")
     g.gm = _gm_from_token() if api else _gm_from_session()

@@ -1,14 +1,37 @@
-"""The JSON API: one endpoint takes any command; every projection is readable as JSON."""
+"""The JSON API, version 1 (``/api/v1``; the unversioned ``/api`` paths are the same routes, kept
+as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
+carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
+table display can be followed by long-polling "changed since version N"."""
 from flask import Blueprint, g, request
 
-from tracker import policy
+from tracker import policy, rules
 from tracker.db import get_db
 from tracker.projections import queries
+from tracker.projections.duel_read import duel_read
+from tracker.rules import legal
 from tracker.strictjson import BadJSON
-from tracker.web import service
+from tracker.web import openapi, service
 from tracker.web.inputs import int_arg, json_body
+from tracker.web.longpoll import requested_wait, wait_for
+from tracker.web.player import open_link, shared_url, sign
 
-bp = Blueprint("api", __name__, url_prefix="/api")
+bp = Blueprint("api", __name__)
+VERSION = "v1"
+PREFIX, OLD_PREFIX = f"/api/{VERSION}", "/api"
+
+
+def init_app(app) -> None:
+    """Serve the API under /api/v1, and the same routes under the old unversioned /api."""
+    app.register_blueprint(bp, url_prefix=PREFIX, name="api_v1")
+    app.register_blueprint(bp, url_prefix=OLD_PREFIX, name="api")
+
+
+@bp.after_request
+def _point_old_paths_to_v1(response):
+    """An old unversioned path answers as before, naming its /api/v1 successor."""
+    if request.blueprint == "api":
+        response.headers["Link"] = f'<{PREFIX}{request.path[len(OLD_PREFIX):]}>; rel="successor-version"'
+    return response
 
 
 @bp.post("/commands")
@@ -20,13 +43,26 @@ def commands():
         message = f"the body is {bad}"
         return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     if not isinstance(body, dict):
-        return {"error": "invalid", "errors": {"body": "send one JSON object with a \"type\""}}, 422
+        message = "send one JSON object with a \"type\""
+        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
-    return {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
-            "replayed": outcome.replayed,
-            "events": [{"position": r.position, "stream": r.stream, "version": r.version,
-                        "type": r.type, "data": r.data} for r in outcome.events]}, 200 if outcome.replayed else 201
+    answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
+              "replayed": outcome.replayed,
+              "events": [{"position": r.position, "stream": r.stream, "version": r.version,
+                          "type": r.type, "data": rules.sealed_view(r.type, r.data)} for r in outcome.events]}
+    link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
+    if link is not None:
+        answer["url"] = _player_url(link)
+    return answer, 200 if outcome.replayed else 201
+
+
+PLAYER_PAGES = {"display": "player.display", "recap": "player.recap", "seat": "seats.show"}
+
+
+def _player_url(link: dict) -> str:
+    kind = link.get("link_kind", link.get("kind"))  # a replayed answer may hold an old event's shape
+    return shared_url(PLAYER_PAGES[kind], token=sign(link["link_id"]))
 
 
 @bp.get("/campaigns")
@@ -42,7 +78,19 @@ def campaign(campaign_id):
     return {"campaign": queries.campaign(db, campaign_id),
             "characters": queries.characters(db, campaign_id),
             "sessions": queries.sessions(db, campaign_id),
-            "duels": queries.duels_of_campaign(db, campaign_id, limit=1000)}
+            "duels": queries.duels_of_campaign(db, campaign_id, limit=1000),
+            "position": queries.campaign_position(db, campaign_id)}
+
+
+@bp.get("/campaigns/<campaign_id>/log")
+def log(campaign_id):
+    """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
+                            type_name=request.args.get("type") or None,
+                            subject=request.args.get("subject") or None,
+                            before=int_arg("before"))
 
 
 @bp.get("/characters/<character_id>")
@@ -60,16 +108,52 @@ def session(session_id):
 
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
-    """A duel's projection: its summary row and full state."""
-    return queries.duel(get_db(), duel_id)
+    """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
+    actions and assumptions."""
+    return duel_read(get_db(), duel_id, legal.GM)
 
 
-@bp.get("/campaigns/<campaign_id>/log")
-def log(campaign_id):
-    """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
+@bp.get("/duels/<duel_id>/changes")
+def duel_changes(duel_id):
+    """The duel once its version passed ``since`` (waiting up to ``wait`` seconds for it)."""
+    return _follow_duel(duel_id, legal.GM)
+
+
+@bp.get("/campaigns/<campaign_id>/changes")
+def campaign_changes(campaign_id):
+    """The campaign's log entries after position ``since`` (waiting up to ``wait`` seconds for one)."""
     db = get_db()
     queries.campaign(db, campaign_id)
-    return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
-                            type_name=request.args.get("type") or None,
-                            subject=request.args.get("subject") or None,
-                            before=int_arg("before"))
+    since, wait = int_arg("since", default=0), requested_wait()
+    changed = wait_for(lambda: queries.campaign_position(db, campaign_id) > since, wait)
+    entries = queries.log_since(db, campaign_id, since) if changed else []
+    # At most a page of entries: ``position`` is the last one sent, so the next call gets the rest.
+    return {"changed": changed, "position": max([since] + [e["position"] for e in entries]), "entries": entries}
+
+
+@bp.get("/display/<token>")
+def display(token):
+    """A duel as its table display shows it (a player link, no API token): the public view, and
+    no action; with ``since``, once its version passed it (waiting up to ``wait`` seconds)."""
+    duel_id = open_link(token, "display")["target"]
+    if request.args.get("since") is None:
+        return duel_read(get_db(), duel_id, legal.TABLE)
+    return _follow_duel(duel_id, legal.TABLE)
+
+
+def _follow_duel(duel_id: str, audience: str) -> dict:
+    db = get_db()
+    stream = f"duel-{duel_id}"
+    queries.duel(db, duel_id)
+    since, wait = int_arg("since", default=0), requested_wait()
+    changed = wait_for(lambda: queries.stream_version(db, stream) > since, wait)
+    if not changed:
+        return {"changed": False, "version": since, "duel": None}
+    read = duel_read(db, duel_id, audience)
+    return {"changed": True, "version": read["version"], "duel": read}
+
+
+@bp.get("/openapi.json")
+def openapi_description():
+    """The OpenAPI 3.1 description of this API: every endpoint and every command."""
+    return openapi.description()

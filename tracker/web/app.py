@@ -8,8 +8,9 @@ from markupsafe import Markup
 from tracker import rules
 from tracker.errors import Denied, NotFound
 from tracker.store import Conflict
-from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duels, health, history, inputs,
-                         is_htmx, limits, log, player, recaps, rejections, sessions, theme, throttle, timetravel)
+from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
+                         is_htmx, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
+                         throttle, timetravel, undo)
 
 csrf = CSRFProtect()
 
@@ -19,9 +20,10 @@ def init_web(app: Flask) -> None:
     limits.init_app(app)  # before CSRF: an oversized body is a 413 before anything reads it
     csrf.init_app(app)
     rejections.init_app(app)
-    for module in (auth, campaigns, characters, sessions, log, duels, history, timetravel, recaps, backup,
-                   player, api, health, theme):
+    for module in (auth, campaigns, characters, recovery, sessions, duel_setup, log, duels, undo, history, timetravel,
+                   recaps, backup, player, seats, seat_links, health, theme):
         app.register_blueprint(module.bp)
+    api.init_app(app)  # /api/v1, and the old unversioned /api paths as aliases
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)
     app.before_request(access.guard)

@@ -4,19 +4,20 @@ The download is ``export-log``'s JSON Lines for one campaign, hash chain and sig
 included, streamed from the database. An import (``tracker.campaign_import``) reads the upload
 as it was spooled to disk, line by line, checks it whole, then appends it as a new campaign of
 the importing GM in one transaction: a bad file appends nothing, and the page names the line at
-fault.
+fault. A large upload is imported in a thread (``tracker.web.import_jobs``) while its page
+shows the progress.
 """
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 
 from tracker.backup import BadLog, TextLines, export, signing_key
 from tracker.campaign_import import import_campaign
 from tracker.db import get_db, open_db
 from tracker.projections import queries
-from tracker.web import service
+from tracker.web import import_jobs, service
 
 bp = Blueprint("backup", __name__)
 
@@ -59,12 +60,36 @@ def create():
     upload = request.files.get("log")
     if upload is None or not upload.filename:
         return render_template("backup/import.html", error="Choose a log file (.jsonl) to import."), 422
+    if (request.content_length or 0) > current_app.config.get("IMPORT_IN_BACKGROUND_BYTES", BACKGROUND_BYTES):
+        job = import_jobs.start(current_app.config["DATABASE"], upload.stream, g.gm["id"],
+                                service().context.new_id, install_key(), _sentence)
+        return redirect(url_for("backup.progress", job_id=job.id), 303)
     try:
         campaign_id, _ = import_campaign(get_db(), TextLines(upload.stream), owner=g.gm["id"],
                                          new_id=service().context.new_id, key=install_key())
     except BadLog as bad:
         return render_template("backup/import.html", error=_sentence(bad) + " Nothing was imported."), 422
     return redirect(url_for("campaigns.show", campaign_id=campaign_id))
+
+
+@bp.get("/import/<job_id>")
+def progress(job_id):
+    """Show how far an import got; the new campaign once it is in, the line at fault if refused."""
+    job = import_jobs.find(job_id, g.gm["id"])
+    if job is None:
+        abort(404)
+    if job.error:
+        return render_template("backup/import.html", error=job.error), 422
+    if job.campaign_id:
+        target = url_for("campaigns.show", campaign_id=job.campaign_id)
+        if request.headers.get("HX-Request"):
+            return "", 200, {"HX-Redirect": target}
+        return redirect(target)
+    template = "backup/_progress.html" if request.headers.get("HX-Request") else "backup/progress.html"
+    return render_template(template, job=job)
+
+
+BACKGROUND_BYTES = 1024 * 1024  # a larger upload is imported in a thread, its progress shown
 
 
 def _sentence(bad: BadLog) -> str:

@@ -31,8 +31,12 @@ def new(campaign_id):
 @shows_form(_new_page)
 def create(campaign_id):
     """Create a character in the campaign."""
-    queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
-    outcome = service().handle({**form_data(), "type": "CreateCharacter", "campaign_id": campaign_id})
+    campaign = queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
+    form = form_data()
+    twin = _twin(campaign_id, form)
+    if twin:  # two characters of one name make every list ambiguous: ask first
+        return _form_page("characters/new.html", campaign, form, {}, twin=twin)
+    outcome = service().handle({**form, "type": "CreateCharacter", "campaign_id": campaign_id})
     return redirect(url_for("characters.show", character_id=outcome.key))
 
 
@@ -63,9 +67,23 @@ def edit(character_id):
 @shows_form(_edit_page)
 def update(character_id):
     """Edit a character's sheet."""
-    queries.character(get_db(), character_id)  # a 404 before any field
-    service().handle({**form_data(), "type": "EditCharacter", "character_id": character_id})
+    character = queries.character(get_db(), character_id)  # a 404 before any field
+    form = form_data()
+    twin = _twin(character["campaign_id"], form, character_id)
+    if twin:
+        return _form_page("characters/edit.html", queries.campaign(get_db(), character["campaign_id"]), form, {},
+                          character=character, twin=twin)
+    service().handle({**form, "type": "EditCharacter", "character_id": character_id})
     return redirect(url_for("characters.show", character_id=character_id))
+
+
+def _twin(campaign_id: str, form: dict, itself: str = "") -> dict | None:
+    """Another character of the campaign with the name sent, unless the GM confirmed it."""
+    name = str(form.get("name") or "").strip().casefold()
+    if not name or form.get("duplicate_ok") in ("true", "on", "1"):
+        return None
+    return next((c for c in queries.characters(get_db(), campaign_id)
+                 if c["name"].strip().casefold() == name and c["id"] != itself), None)
 
 
 def _as_form(character: dict) -> dict:

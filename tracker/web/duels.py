@@ -3,10 +3,12 @@ actions are legal and its templates draw the state; this layer only routes."""
 from flask import Blueprint, redirect, render_template, url_for
 
 from tracker import policy, rules
+from tracker.rules import legal
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
+from tracker.web.inputs import int_arg
 from tracker.web.rejections import shows_form
 
 bp = Blueprint("duels", __name__)
@@ -15,9 +17,17 @@ bp = Blueprint("duels", __name__)
 def _render(duel_id, status=200, errors=None, failed=None, form=None, message=None):
     db = get_db()
     duel = queries.duel(db, duel_id)
-    state = duel["state"]
     module = rules.get(duel["ruleset"])
-    context = dict(duel=duel, state=state, ruleset=module, actions=module.actions(state),
+    state = duel["state"] = module.seen_by(duel["state"], "gm")
+    seated = queries.seats_of_session(db, duel["session_id"])
+    legal_actions = module.legal_actions(state, legal.GM)  # the same list the API answers
+    context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
+                   actions=legal.names(legal_actions),
+                   follows_seats=bool(seated) and not state.get("outcome"),
+                   seat_characters=[d["id"] for d in state["duelists"]],
+                   character_names={d["id"]: d["name"] for d in state["duelists"]},
+                   next=url_for("duels.show", duel_id=duel_id),
+                   adjustable=[] if state.get("outcome") else module.adjustable_tracks(state),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
                    form=form or {}, message=message,
                    session=queries.session(db, duel["session_id"]),
@@ -29,6 +39,15 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
 @bp.get("/duels/<duel_id>")
 def show(duel_id):
     """Show the duel: both sides, its state, its history and the legal next actions."""
+    return _render(duel_id)
+
+
+@bp.get("/duels/<duel_id>/live")
+def live(duel_id):
+    """The duel's panel once the duel has moved past version ``v`` (a seat chose, say); 204 while not."""
+    seen = int_arg("v")
+    if seen is not None and seen == queries.stream_version(get_db(), f"duel-{duel_id}"):
+        return "", 204, {"Cache-Control": "no-store"}
     return _render(duel_id)
 
 
@@ -51,3 +70,39 @@ def act(duel_id, command):
     if is_htmx():
         return _render(duel_id)
     return redirect(url_for("duels.show", duel_id=duel_id))
+
+
+def _rejected_adjustment(form, rejected, duel_id):
+    return _render(duel_id, 422, rejected.fields, "AdjustDuelTrack", form)
+
+
+@bp.post("/duels/<duel_id>/adjust")
+@shows_form(_rejected_adjustment)
+def adjust(duel_id):
+    """Correct a duelist's track by hand in the running duel ("I forgot the +2")."""
+    form = form_data()
+    try:
+        service().handle({**form, "type": "AdjustDuelTrack", "duel_id": duel_id})
+    except Conflict:
+        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
+                                                 "an action first. Your adjustment was NOT logged — check "
+                                                 "the duel as it is now and adjust again if it still applies."},
+                       "AdjustDuelTrack", form)
+    if is_htmx():
+        return _render(duel_id)
+    return redirect(url_for("duels.show", duel_id=duel_id))
+
+
+def _rejected_note(form, rejected, duel_id):
+    return _render(duel_id, 422, rejected.fields, "NoteDuel", form)
+
+
+@bp.post("/duels/<duel_id>/notes")
+@shows_form(_rejected_note)
+def note(duel_id):
+    """Attach the GM's note to the duel or to one of its moments."""
+    form = form_data()
+    service().handle({**form, "type": "NoteDuel", "duel_id": duel_id})
+    if is_htmx():
+        return _render(duel_id, message="Note added.")
+    return redirect(url_for("duels.show", duel_id=duel_id) + "#notes")

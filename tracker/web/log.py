@@ -1,6 +1,7 @@
 """The campaign's event log: every event in plain language, filtered, paginated; retraction."""
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries, rewind
 from tracker.store import EventStore
@@ -43,7 +44,11 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     if recorded is None:
         raise NotFound("no such event")
     entry = queries.log_entry(db, position)
-    return render_template(template, event=recorded, summary=entry["summary"] if entry else "",
+    actor = recorded.metadata.get("actor") or ""
+    gm = queries.gm(db, actor) if actor else None
+    by_seat = str(recorded.metadata.get("principal", "")).startswith("seat:")
+    return render_template(template, event=recorded, data=rules.sealed_view(recorded.type, recorded.data),
+                           actor_name=gm["username"] if gm else ("a player's seat" if by_seat else ""), summary=entry["summary"] if entry else "",
                            retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),
@@ -74,6 +79,15 @@ def retract(position):
         return _event_page(position, "log/retract.html", reason=form.get("reason", ""), next=form.get("next", ""))
     service().handle({**form, "type": "RetractEvent", "position": position})
     return redirect(same_site_path(form.get("next") or "") or url_for("log.show", position=position))
+
+
+@bp.post("/events/<int:position>/restore")
+@shows_form(_refused_retraction)
+def restore(position):
+    """Restore what a retraction took back (appends a restore; only while nothing stands after it)."""
+    form = form_data()
+    service().handle({**form, "type": "RestoreRetraction", "position": position})
+    return redirect(url_for("log.show", position=position))
 
 
 @bp.get("/streams/<stream>/<int:version>")

@@ -58,7 +58,7 @@ def _display(token: str) -> dict:
     link = open_link(token, "display")
     duel = queries.duel(get_db(), link["target"])
     module = rules.get(duel["ruleset"])
-    state = module.public(duel.pop("state"))
+    state = module.seen_by(duel.pop("state"), "display")
     return dict(token=token, duel=duel, ruleset=module, state=state, public_view=True,
                 recent=state.get("history", [])[-RECENT:][::-1])
 

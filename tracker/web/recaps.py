@@ -32,7 +32,7 @@ def download_recap(session_id, fmt):
 @bp.post("/sessions/<session_id>/recap-links")
 def issue_link(session_id):
     """Make a signed, read-only link to the session's players' recap."""
-    service().handle({"type": "IssuePlayerLink", "kind": "recap", "target": session_id})
+    service().handle({"type": "IssuePlayerLink", "link_kind": "recap", "target": session_id})
     return redirect(url_for("sessions.show", session_id=session_id, _anchor="recap"))
 
 

@@ -1,11 +1,10 @@
 """Play sessions: planning one, its page with its duels, and setting up a duel in it."""
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.commands import START_FIELDS
 from tracker.web import form_data, service
+from tracker.web.duel_setup import asked, setup_page, side_errors
 from tracker.web.rejections import shows_form
 from tracker.workspace import SESSION_FIELDS
 
@@ -34,36 +33,56 @@ def create(campaign_id):
 
 
 @bp.get("/sessions/<session_id>")
-def show(session_id):
+def show(session_id, rest_error=""):
     """Show a session and its duels."""
     db = get_db()
-    session = queries.session(db, session_id)
+    session = dict(queries.session(db, session_id), closed=queries.session_closed(db, session_id))
+    characters = queries.characters(db, session["campaign_id"])
+    status = 422 if rest_error else 200
     return render_template("sessions/show.html", session=session,
                            campaign=queries.campaign(db, session["campaign_id"]),
-                           duels=queries.duels_of_session(db, session_id))
+                           duels=queries.duels_of_session(db, session_id), rest_error=rest_error,
+                           rested=request.args.get("rested") == "1",
+                           player_characters=[c["id"] for c in characters if c["rank"] == "pj"],
+                           character_names={c["id"]: c["name"] for c in characters}), status
+
+
+def _edit_page(form, rejected, session_id):
+    session = queries.session(get_db(), session_id)
+    return render_template("sessions/edit.html", session=session,
+                           campaign=queries.campaign(get_db(), session["campaign_id"]), fields=SESSION_FIELDS,
+                           form=form if form is not None else dict(session, expected_version=session["version"]),
+                           errors=rejected.fields if rejected else {})
+
+
+@bp.get("/sessions/<session_id>/edit")
+def edit(session_id):
+    """Show the form editing a session's number, date, title and notes."""
+    return _edit_page(None, None, session_id)
+
+
+@bp.post("/sessions/<session_id>/edit")
+@shows_form(_edit_page)
+def update(session_id):
+    """Edit a session."""
+    queries.session(get_db(), session_id)  # a 404 before any field
+    service().handle({**form_data(), "type": "EditSession", "session_id": session_id})
+    return redirect(url_for("sessions.show", session_id=session_id))
 
 
 def _duel_form(form, rejected, session_id):
     db = get_db()
     session = queries.session(db, session_id)
-    campaign = queries.campaign(db, session["campaign_id"])
-    ruleset = form.get("ruleset") if form.get("ruleset") in rules.RULESETS else campaign["ruleset"]
-    # The set-up form has a field per side where the rules speak of each duelist.
-    errors = {name.replace("duelist_", "side_"): message for name, message in rejected.fields.items()} \
-        if rejected else {}
-    return render_template("sessions/new_duel.html", session=session, campaign=campaign,
-                           characters=queries.characters(db, campaign["id"]), ruleset=rules.get(ruleset),
-                           start_fields=START_FIELDS, form=form, errors=errors)
+    return setup_page(queries.campaign(db, session["campaign_id"]), session, form, side_errors(rejected),
+                      422 if rejected else 200)[0]
 
 
 @bp.get("/sessions/<session_id>/duels/new")
 def new_duel(session_id):
-    """Show the duel set-up form for a ruleset."""
+    """Show the duel set-up form, narrowed to the chosen ruleset and kind."""
     db = get_db()
-    campaign = queries.campaign(db, queries.session(db, session_id)["campaign_id"])
-    ruleset = request.args.get("ruleset", "")
-    # The campaign's own settings for the ruleset (its insult table…) pre-fill the terms.
-    return _duel_form({**campaign["rules"].get(ruleset, {}), "ruleset": ruleset}, None, session_id)
+    session = queries.session(db, session_id)
+    return setup_page(queries.campaign(db, session["campaign_id"]), session, asked())
 
 
 @bp.post("/sessions/<session_id>/duels")

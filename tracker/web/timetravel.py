@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries, rewind
-from tracker.projections.timetravel import duel_events, duel_row, moment_at
+from tracker.projections.timetravel import around, duel_events, duel_row, moment_at, steps
 from tracker.services import NotFound
 from tracker.store import EventStore
 from tracker.web import is_htmx, service
@@ -34,8 +34,10 @@ def travel(duel_id):
     at = _version("at", last, last)
     # The events around this one: a step costs the same in a duel of 20 events or of 2,000.
     events = duel_events(db, duel_id, max(1, at - WINDOW), at + WINDOW)
-    moment = moment_at(EventStore(db), duel_id, events[at - events[0]["version"]])
-    context = dict(duel=duel, events=events, last=last, moment=moment,
+    store = EventStore(db)
+    moment = moment_at(store, duel_id, events[at - events[0]["version"]])
+    turns = steps(store, f"duel-{duel_id}")
+    context = dict(duel=duel, events=events, last=last, moment=moment, turns=turns, where=around(turns, at),
                    campaign=queries.campaign(db, duel["campaign_id"]))
     # A history restore (back to a step no longer cached) wants the whole page, as a reload does.
     fragment = is_htmx() and request.headers.get("HX-History-Restore-Request") != "true"
@@ -86,7 +88,7 @@ def _links_panel(duel_id: str):
 @bp.post("/duels/<duel_id>/display-links")
 def issue_display_link(duel_id):
     """Issue a signed link to the duel's table display."""
-    service().handle({"type": "IssuePlayerLink", "kind": "display", "target": duel_id})
+    service().handle({"type": "IssuePlayerLink", "link_kind": "display", "target": duel_id})
     return _links_panel(duel_id)
 
 

@@ -8,26 +8,43 @@ and the helpers ``checks`` (degrees of success), ``table`` (who is who at the ta
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 from tracker.rules.duel import whole_suffix
 
-from . import samples
-from .commands import COMMANDS
+from . import conditions, samples
+from .commands import COMMANDS, SEAT_COMMANDS
 from .decide import decide
 from .describe import describe
 from .fold import evolve
 from .invariants import invariants
-from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, history_facts
-from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, secrets
-from .setup import SETUP, start
-from .sheet import STATS, TRACKS, validate_stats
+from .legal import legal_actions
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
+from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
+from .setup import SETUP, setup_defaults, setup_fields, start
+from .recovery import RECOVERIES, REST_SETTING, recover
+from .sheet import FOLDED_LABEL, STATS, TRACKS, folded_stats, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
-from .view import actions, assumptions, progress, public
+from .view import actions, assumptions, progress, public, seat_actions
 
 # Every PF2e event stands on the ones before it (the order, HP, reactions, slots, a proposal):
 # a retraction rewinds the duel to just before the command it names.
 retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
-           "HISTORY_EVENTS", "STATISTICS", "history_facts", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "samples", "retraction_carries", "invariants"]
+           "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL",
+           "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+
+# What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
+# setting "a rest restores all HP", off by default).
+CAMPAIGN_SETTINGS = (REST_SETTING,)
+
+
+def validate_campaign_settings(raw) -> dict:
+    """The campaign's PF2e settings, checked."""
+    from tracker.rules.fields import parse_fields
+
+    return parse_fields(CAMPAIGN_SETTINGS, raw)
+

@@ -6,8 +6,9 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 """
 from __future__ import annotations
 
+from .checks import attack_penalty
 from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
-from .table import REACTION_NAMES, initiative_skills
+from .table import REACTION_NAMES, initiative_skills, usual_skill
 
 SIDE_LABELS = {"a": "Side A", "b": "Side B"}
 
@@ -24,7 +25,9 @@ def board(state: dict) -> dict:
     tiers = [[_place(state, who, rolls, secret) for who in tier] for tier in state.get("tiers") or []]
     waiting_for = [d["name"] for d in state["duelists"]
                    if d["id"] not in rolls and _rolls_now(state, d["id"])] if state["phase"] == "initiative" else []
+    left = 3 - state.get("actions", 0) if state.get("turn") else 0
     return {"round": state["round"], "phase": state["phase"], "turn": _name(state, state.get("turn")),
+            "actions_left": left,
             "order": order, "tiers": tiers, "waiting_for": waiting_for, "sides": sides,
             "pending": _pending(state) if secret else None,
             "proposal": state.get("proposal"), "spells": _spells(state), "terms": terms(state)}
@@ -64,6 +67,12 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
                            "lasts": "−1 at the end of each of their turns"})
     if who in (state.get("off_guard") or []):
         conditions.append({"name": "Off-guard (−2 AC)", "lasts": "until the start of their next turn"})
+    for x in state.get("exposures") or []:
+        if x["who"] == who:
+            owner = "this" if x["ends"] <= 1 and state.get("turn") == x["owner"] else "their next"
+            lasts = (f"{_name(state, x['against'])}'s next melee attack this turn" if x["once"] else
+                     f"until the end of {_name(state, x['owner'])}'s {owner} turn")
+            conditions.append({"name": f"Off-guard (−2 AC) against {_name(state, x['against'])}", "lasts": lasts})
     if state["hp"].get(who, 0) <= 0:
         conditions.append({"name": "Knocked out", "lasts": "0 HP"})
     return {
@@ -141,6 +150,13 @@ def choices(state: dict) -> dict:
         "tied": next(([{"id": i, "name": _name(state, i)} for i in t] for t in state["tiers"] if len(t) > 1), []),
         "turn": turn, "turn_name": _name(state, turn),
         "strike_number": state["strikes"] + 1,
+        "penalty": (attack_penalty(state["strikes"], False), attack_penalty(state["strikes"], True))
+        if state["settings"].get("attack_penalty", True) else (0, 0),
+        "actions_left": 3 - state.get("actions", 0) if turn else 0,
+        "usual": [{"name": d["name"], "skill": usual_skill(state, d["id"]).capitalize()} for d in state["duelists"]
+                  if state["phase"] == "initiative" and d["id"] not in state["rolls"] and _rolls_now(state, d["id"])],
+        "demoralize": [t for t in _targets(state, turn) if [turn, t["id"]] not in state.get("demoralized", [])]
+        if turn else [],
         "reactions": _strike_reactions(state, turn) if turn else [],
         "targets": _targets(state, turn) if turn else [],
         "slots": _slot_ranks(state, turn) if turn else [],
@@ -165,7 +181,7 @@ def _initiative(state: dict, d: dict) -> dict:
         options.append({"skill": skill, "label": skill.capitalize(), "modifier": sheet.get(skill, 0),
                         "rank": sheet.get(f"{skill}_rank", "untrained"), "gains": gains})
     return {"id": d["id"], "name": d["name"], "frightened": state["frightened"].get(d["id"], 0),
-            "skills": options}
+            "skills": options, "usual": usual_skill(state, d["id"])}
 
 
 def _strike_reactions(state: dict, who: str) -> list[dict]:

@@ -26,13 +26,45 @@ DAMAGE_TYPED = Field("damage", "Damage total (typed)", "int", required=False, mi
                      help="instead of the dice: the damage before doubling")
 
 
+END_TURN = Field("end_turn", "Then end the turn", "bool", default=False)
+
+
 @command
 class RollInitiative:
+    FIELDS = (Field("duelist", "Duelist", "character", required=False,
+                    help="leave empty to roll for everyone still to roll, each with their usual skill"),
+              Field("skill", "Skill (secret)", "choice", required=False, choices=SKILL_CHOICES,
+                    help="leave empty for the duelist's usual skill: the one they last rolled"),
+              Field("dice_roll", "d20 (as rolled)", "dice", required=False,
+                    help="for everyone: one d20 per duelist, in the order the page lists them"), SERVER_ROLL)
+    duelist: str | None = None
+    skill: str | None = None
+    dice_roll: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class ChooseSkill:
+    """A duelist's secret initiative skill for the round: from their seat, or an NPC's from the GM's page."""
+
     FIELDS = (Field("duelist", "Duelist", "character"),
               Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
-              Field("dice_roll", "d20 (as rolled)", "dice", required=False), SERVER_ROLL)
+              Field("round", "For round", "int", required=False, minimum=1, maximum=100_000),
+              Field("dice_roll", "Your d20", "dice", required=False,
+                    help="When each seat rolls its own: the d20 as it fell, sealed with the skill"))
     duelist: str
     skill: str
+    round: int | None = None
+    dice_roll: tuple | None = None
+    server_roll = True  # the roll the last choice triggers is the server's
+    ANY_VERSION = True  # duelists choose at once: ``round``, not the stream's version, keeps a late tap out
+
+
+@command
+class RevealSkills:
+    """The GM rolls every sealed skill (the server's d20s, or the table's typed in duelist order)."""
+
+    FIELDS = (Field("dice_roll", "d20s (as rolled, in duelist order)", "dice", required=False), SERVER_ROLL)
     dice_roll: tuple | None = None
     server_roll: bool = False
 
@@ -57,7 +89,7 @@ class Strike:
               Field("agile", "Agile weapon (multiple attack penalty −4/−8)", "bool", default=False),
               Field("modifier", "Other modifiers to the attack", "int", default=0, minimum=-30, maximum=30),
               Field("dice_attack", "d20 (as rolled)", "dice", required=False),
-              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
+              DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL, END_TURN)
     attacker: str | None = None
     target: str | None = None
     reaction: str = ""
@@ -68,6 +100,57 @@ class Strike:
     dice_damage: tuple | None = None
     damage: int | None = None
     server_roll: bool = False
+    end_turn: bool = False
+
+
+@command
+class Demoralize:
+    FIELDS = (_who("duelist", "Who demoralizes"), _who("target", "Target"),
+              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    duelist: str | None = None
+    target: str | None = None
+    modifier: int = 0
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
+
+
+@command
+class Feint:
+    FIELDS = (_who("duelist", "Who feints"), _who("target", "Target"),
+              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    duelist: str | None = None
+    target: str | None = None
+    modifier: int = 0
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
+
+
+COST_CHOICES = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"), ("0", "free action"))
+
+
+@command
+class OtherAction:
+    FIELDS = (_who("duelist", "Who acts"),
+              Field("action", "Action", "text", maximum=80, help="e.g. Stride, Raise a Shield, Recall Knowledge"),
+              Field("cost", "Cost", "choice", default="1", choices=COST_CHOICES),
+              Field("check_modifier", "Check modifier", "int", required=False, minimum=-30, maximum=60,
+                    help="only for an action with a check: the modifier before frightened"),
+              Field("dc", "DC of the check", "int", required=False, minimum=1, maximum=70),
+              Field("attack", "Attack trait (counts for the multiple attack penalty)", "bool", default=False),
+              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    action: str
+    duelist: str | None = None
+    cost: str = "1"
+    check_modifier: int | None = None
+    dc: int | None = None
+    attack: bool = False
+    dice_check: tuple | None = None
+    server_roll: bool = False
+    end_turn: bool = False
 
 
 @command
@@ -96,6 +179,7 @@ class CastSpell:
                     help="for a cantrip, its heightened rank"),
               Field("tradition", "Tradition", "choice", choices=TRADITION_CHOICES),
               Field("cantrip", "Cantrip (no slot)", "bool", default=False),
+              Field("actions", "Actions it costs", "int", default=2, minimum=1, maximum=3),
               _who("target", "Target"),
               Field("damage_expr", "Damage dice", "text", required=False, maximum=40,
                     help="e.g. 2d6+4; empty for no damage"),
@@ -107,6 +191,7 @@ class CastSpell:
     tradition: str
     caster: str | None = None
     cantrip: bool = False
+    actions: int = 2
     target: str | None = None
     damage_expr: str | None = None
     damage: int | None = None
@@ -182,7 +267,33 @@ class EscalateToCombat:
 
 
 COMMANDS = {cls.__name__: cls for cls in (
-    RollInitiative, BreakTie, ActSecond, Strike, DeceptiveSidestep, DeclineSidestep, CastSpell,
+    RollInitiative, ChooseSkill, RevealSkills, BreakTie, ActSecond, Strike, Demoralize, Feint, OtherAction,
+    DeceptiveSidestep, DeclineSidestep, CastSpell,
     DuelingCounter, DeclineCounter, ChangeTraditionFocus, EndTurn, Tag, ConfirmVictory,
     DeclineVictory, EscalateToCombat)}
 COMMANDS.update(ENDING_COMMANDS)
+
+
+def _side_of(state: dict, who) -> str | None:
+    return next((d["side"] for d in state["duelists"] if d["id"] == who), None)
+
+
+def _pending_target(state: dict, fields) -> str | None:
+    pending = state.get("pending") or {}
+    return _side_of(state, pending.get("target")) if pending.get("kind") == "strike" else None
+
+
+def _counter_side(state: dict, fields) -> str | None:
+    pending = state.get("pending") or {}
+    caster = _side_of(state, pending.get("caster")) if pending.get("kind") == "spell" else None
+    return None if caster is None else ("b" if caster == "a" else "a")
+
+
+# What a duelist's seat may send, and the side each speaks for: the core lets a seat send one only
+# for its own side.
+SEAT_COMMANDS = {
+    "ChooseSkill": lambda state, fields: _side_of(state, fields.get("duelist")),
+    "DeceptiveSidestep": _pending_target, "DeclineSidestep": _pending_target,
+    "DuelingCounter": lambda state, fields: _side_of(state, fields.get("duelist")),
+    "DeclineCounter": _counter_side,
+}

@@ -7,12 +7,14 @@ from tracker.rules.dice import Dice
 from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, handled_by, require_running
 
 from . import commands as c
-from . import ending, rounds, spells, strikes
+from . import conditions, ending, maneuvers, rounds, spells, strikes
 
 HANDLERS = {
-    c.RollInitiative: rounds.roll_initiative, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
+    c.RollInitiative: rounds.roll_initiative, c.ChooseSkill: rounds.choose_skill,
+    c.RevealSkills: rounds.reveal_skills, c.BreakTie: rounds.break_tie, c.ActSecond: rounds.act_second,
     c.EndTurn: rounds.end_turn, c.Tag: rounds.tag,
-    c.Strike: strikes.strike, c.DeceptiveSidestep: strikes.sidestep, c.DeclineSidestep: strikes.decline_sidestep,
+    c.Strike: strikes.strike, c.Demoralize: maneuvers.demoralize, c.Feint: maneuvers.feint,
+    c.OtherAction: maneuvers.other_action, c.DeceptiveSidestep: strikes.sidestep, c.DeclineSidestep: strikes.decline_sidestep,
     c.CastSpell: spells.cast, c.DuelingCounter: spells.counter, c.DeclineCounter: spells.decline_counter,
     c.ChangeTraditionFocus: spells.change_focus,
     c.ConfirmVictory: ending.confirm_victory, c.DeclineVictory: ending.decline_victory,
@@ -28,6 +30,8 @@ def decide(state: dict, command, dice: Dice) -> list:
     if isinstance(command, c.EscalateToCombat):
         return ending.escalate(state, command)
     require_running(state)
+    if isinstance(command, conditions.SetCondition):  # a fix by hand, whatever the table waits for
+        return conditions.decide(state, command)
     if isinstance(command, Disqualify):
         return ending.disqualify(state, command)
     if isinstance(command, (Yield, Abandon)):

@@ -35,6 +35,14 @@ def _(e: DuelStarted, state):
 
 
 @_line.register
+def _(e: ev.Pf2eSkillChosen, state):
+    # Sealed: the line says only that a choice was made (or changed), never the skill.
+    again = e.duelist in (state.get("sealed") or {})
+    return (f"Round {e.round}: {name(state, e.duelist)} has {'changed their' if again else 'chosen a'} "
+            "skill for initiative.")
+
+
+@_line.register
 def _(e: ev.Pf2eInitiativeRolled, state):
     # The skill stays out of the log: the opponent must never learn it.
     return f"Round {e.round}: {name(state, e.duelist)} rolls {e.total} for initiative."
@@ -133,6 +141,42 @@ def _(e: ev.Pf2eCounterAttempted, state):
 @_line.register
 def _(e: ev.Pf2eCounterDeclined, state):
     return f"No Dueling Counter: {e.spell} takes effect."
+
+
+def _check(e) -> str:
+    return f"{e.die}{_signed(e.modifier)} = {e.total} vs DC {e.dc}, {DEGREE_LABELS[e.degree]}"
+
+
+@_line.register
+def _(e: ev.Pf2eDemoralized, state):
+    text = f"{name(state, e.duelist)} Demoralizes {name(state, e.target)}: Intimidation {_check(e)}"
+    if not e.frightened:
+        return text + "."
+    now = max(e.frightened, state["frightened"][e.target])
+    return text + f": {name(state, e.target)} is frightened {now}."
+
+
+FEINT_RESULTS = {
+    "critical_success": "{target} is off-guard against {actor}'s melee attacks until the end of {actor}'s next turn",
+    "success": "{target} is off-guard against {actor}'s next melee attack this turn",
+    "critical_failure": "{actor} is off-guard against {target}'s melee attacks until the end of {actor}'s next turn",
+}
+
+
+@_line.register
+def _(e: ev.Pf2eFeinted, state):
+    text = f"{name(state, e.duelist)} Feints {name(state, e.target)}: Deception {_check(e)}"
+    result = FEINT_RESULTS.get(e.degree)
+    if not result:
+        return text + "."
+    return text + ": " + result.format(actor=name(state, e.duelist), target=name(state, e.target)) + "."
+
+
+@_line.register
+def _(e: ev.Pf2eActionTaken, state):
+    cost = {0: "free action", 1: "1 action"}.get(e.cost, f"{e.cost} actions")
+    text = f"{name(state, e.duelist)}: {e.action} ({cost})"
+    return text + (f": {_check(e)}." if e.die else ".")
 
 
 @_line.register

@@ -21,6 +21,19 @@ class Pf2eInitiativeRolled:
 
 
 @event
+class Pf2eSkillChosen:
+    """A duelist chose their initiative skill for the round in secret: sealed until every duelist
+    has chosen, then rolled (``Pf2eInitiativeRolled``). A later choice replaces it."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    round: int
+    duelist: str
+    skill: str
+    die: int = 0  # when each seat rolls its own: the d20 the duelist typed, sealed with the skill
+
+
+@event
 class Pf2eRoundOrdered:
     """Everyone had rolled: the turn order by result, NPCs before PCs on ties; tiers of
     more than one duelist still wait for the GM to break the tie."""
@@ -68,6 +81,8 @@ class Pf2eStrikeRolled:
     reaction: str = ""  # bullying_press, sense_weakness or ""
     pending: bool = False
     damage_typed: int | None = None
+    melee: bool = True
+    end_turn: bool = False  # the attacker ends the turn once the Strike is settled
 
 
 @event
@@ -172,6 +187,7 @@ class Pf2eSpellCast:
     damage_typed: int | None = None
     effect: str = "full"  # full, half, double, none: the outcome of the save or spell attack
     pending: bool = False
+    actions: int = 2  # what casting it cost of the caster's three actions
 
 
 @event
@@ -198,6 +214,58 @@ class Pf2eCounterDeclined:
     """No opponent countered the spell; it takes effect."""
 
     spell: str
+
+
+@event
+class Pf2eDemoralized:
+    """Demoralize (1 action): Intimidation against the target's Will DC; ``frightened`` is the
+    value the target now has (0 when the check did not frighten them)."""
+
+    REFERENCES = {"duelist": DUELIST, "target": DUELIST}
+
+    duelist: str
+    target: str
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: str
+    frightened: int
+
+
+@event
+class Pf2eFeinted:
+    """Feint (1 action): Deception against the target's Perception DC. ``exposed`` is who is now
+    off-guard (the target on a success, the feinter on a critical failure, "" otherwise)."""
+
+    REFERENCES = {"duelist": DUELIST, "target": DUELIST, "exposed": DUELIST}
+
+    duelist: str
+    target: str
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: str
+    exposed: str = ""
+
+
+@event
+class Pf2eActionTaken:
+    """Any other action (Stride, Raise a Shield, Recall Knowledge…): its name, its cost and,
+    when the GM asked for one, its check against a DC (``die`` 0 when there was none)."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    duelist: str
+    action: str
+    cost: int
+    die: int = 0
+    modifier: int = 0
+    total: int = 0
+    dc: int = 0
+    degree: str = ""
+    attack: bool = False  # it has the attack trait: it counts for the multiple attack penalty
 
 
 @event

@@ -7,6 +7,8 @@ an answer to a spell or strike nobody made, a victory the HP do not show) raises
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 import copy
 from functools import partial, singledispatch
 
@@ -16,6 +18,7 @@ from tracker.rules.duel import DuelStarted, impossible
 from . import events as ev
 from .describe import describe
 from .invariants import ENDINGS
+from .results import result
 from .setup import hp_at_start
 from .sheet import parse_slots
 from .table import gains, stats
@@ -30,12 +33,13 @@ def _started(event: DuelStarted) -> dict:
     state.update(
         hp={d["id"]: hp_at_start(d) for d in event.duelists},
         round=1, phase="initiative", rolls={}, tiers=[], order=[], turn=None, acted=False, strikes=0,
+        actions=0, usual_skill={}, exposures=[], demoralized=[],
         reaction={}, reacted={}, focus={}, refocus={},
         frightened={i: 0 for i in ids}, off_guard=[],
         slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
         expended={i: {} for i in ids},
         active=by_side if event.settings.get("teams") == "tag" else None,
-        pending=None, proposal=None, spells=[], penalty=None, escalated=None,
+        pending=None, proposal=None, spells=[], penalty=None, escalated=None, sealed={}, sealed_dice={},
     )
     return state
 
@@ -123,9 +127,27 @@ def _in_turn(attr: str, e, state):
         impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
 
 
+def _affordable(cost_of):
+    """A new action (Demoralize, Feint, any other) on its duelist's turn, within the three actions.
+    Strikes and spells logged before actions were counted are not held to it."""
+    def checked(e, state):
+        _turn_of("duelist")(e, state)
+        if state.get("actions", 0) + cost_of(e) > 3:
+            impossible(f"{type(e).__name__} beyond the turn's three actions")
+    return checked
+
+
 def _initiative(e, state):
     if state["phase"] != "initiative":
         impossible("initiative rolled in the middle of a round")
+    sealed = state.get("sealed") or {}
+    if sealed and sealed.get(e.duelist) != e.skill:
+        impossible(f"{e.duelist} rolled {e.skill}, not the skill chosen in secret")
+
+
+def _skill_chosen(e, state):
+    if state["phase"] != "initiative" or e.round != state["round"]:
+        impossible("an initiative skill chosen in the middle of a round")
 
 
 def _proposed(e, state):
@@ -145,7 +167,9 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
-          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eVictoryProposed: _proposed,
+          ev.Pf2eInitiativeRolled: _initiative, ev.Pf2eSkillChosen: _skill_chosen, ev.Pf2eDemoralized: _affordable(lambda e: 1),
+          ev.Pf2eFeinted: _affordable(lambda e: 1), ev.Pf2eActionTaken: _affordable(lambda e: e.cost),
+          ev.Pf2eVictoryProposed: _proposed,
           ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
 
 
@@ -156,11 +180,20 @@ def fold(event, state: dict, at: int) -> dict:
 
 
 @fold.register
+def _(e: ev.Pf2eSkillChosen, state, at):
+    return dict(state, sealed={**(state.get("sealed") or {}), e.duelist: e.skill},
+                sealed_dice={**(state.get("sealed_dice") or {}), e.duelist: e.die})
+
+
+@fold.register
 def _(e: ev.Pf2eInitiativeRolled, state, at):
     reaction, focus = gains(state["kind"], stats(state, e.duelist), e.skill)
     roll = {"skill": e.skill, "die": e.die, "modifier": e.modifier, "total": e.total}
-    return _with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
-                 focus={e.duelist: focus}, refocus={e.duelist: focus is not None})
+    sealed = {who: skill for who, skill in (state.get("sealed") or {}).items() if who != e.duelist}
+    dice = {who: die for who, die in (state.get("sealed_dice") or {}).items() if who != e.duelist}
+    return dict(_with(state, rolls={e.duelist: roll}, reaction={e.duelist: reaction},
+                      focus={e.duelist: focus}, refocus={e.duelist: focus is not None}),
+                sealed=sealed, sealed_dice=dice, usual_skill={**state.get("usual_skill", {}), e.duelist: e.skill})
 
 
 @fold.register
@@ -188,14 +221,17 @@ def _(e: ev.Pf2eActedSecond, state, at):
 
 @fold.register
 def _(e: ev.Pf2eStrikeRolled, state, at):
-    new = dict(state, strikes=state["strikes"] + 1, acted=True)
+    new = _spent(dict(state, strikes=state["strikes"] + 1, acted=True), 1)
+    if e.melee:  # a Feint's "next melee attack" is this one
+        new["exposures"] = [x for x in state.get("exposures", [])
+                            if not (x["once"] and x["who"] == e.target and x["against"] == e.attacker)]
     if e.reaction:
         new = _with(new, reacted={e.attacker: True})
     pending = None
     if e.pending:
         pending = {"kind": "strike", "attacker": e.attacker, "target": e.target, "reaction": e.reaction,
                    "modifier": e.modifier, "ac": e.ac, "die": e.die, "degree": e.degree,
-                   "damage_typed": e.damage_typed}
+                   "damage_typed": e.damage_typed, "end_turn": e.end_turn}
     return dict(new, pending=pending)
 
 
@@ -227,9 +263,41 @@ def _(e: ev.Pf2eOffGuard, state, at):
 
 
 @fold.register
+def _(e: ev.Pf2eDemoralized, state, at):
+    new = _spent(dict(state, acted=True), 1)
+    new["demoralized"] = state.get("demoralized", []) + [[e.duelist, e.target]]
+    return _with(new, frightened={e.target: max(e.frightened, state["frightened"][e.target])})
+
+
+@fold.register
+def _(e: ev.Pf2eFeinted, state, at):
+    new = _spent(dict(state, acted=True), 1)
+    exposure = FEINT_EXPOSURES.get(e.degree)
+    if exposure:
+        who, against = (e.target, e.duelist) if e.exposed == e.target else (e.duelist, e.target)
+        new["exposures"] = state.get("exposures", []) + [dict(exposure, who=who, against=against, owner=e.duelist)]
+    return new
+
+
+# What a Feint leaves, by degree: off-guard against the other's melee attacks until ``ends`` more
+# of the feinter's turns have ended (1: this one, 2: their next), or only the next such attack.
+FEINT_EXPOSURES = {"critical_success": {"ends": 2, "once": False},
+                   "success": {"ends": 1, "once": True},
+                   "critical_failure": {"ends": 2, "once": False}}
+
+
+@fold.register
+def _(e: ev.Pf2eActionTaken, state, at):
+    new = _spent(dict(state, acted=True), e.cost)
+    return dict(new, strikes=new["strikes"] + 1) if e.attack else new
+
+
+@fold.register
 def _(e: ev.Pf2eTurnEnded, state, at):
     new = _with(state, frightened={e.duelist: e.frightened})
-    new.update(strikes=0, turn=None)
+    new.update(strikes=0, turn=None, actions=0)
+    new["exposures"] = [dict(x, ends=x["ends"] - (x["owner"] == e.duelist)) for x in state.get("exposures", [])
+                        if not (x["owner"] == e.duelist and x["ends"] <= 1)]
     if e.new_round:
         new.update(round=state["round"] + 1, reacted={})
     if e.next:
@@ -249,7 +317,7 @@ def _(e: ev.Pf2eTagged, state, at):
 
 @fold.register
 def _(e: ev.Pf2eSpellCast, state, at):
-    new = dict(state, acted=True)
+    new = _spent(dict(state, acted=True), e.actions)
     if not e.cantrip:
         new = _spend(new, e.caster, e.rank)
     entry = {"at": at, "caster": e.caster, "spell": e.spell, "rank": e.rank, "tradition": e.tradition,
@@ -279,7 +347,7 @@ def _(e: ev.Pf2eCounterDeclined, state, at):
 
 @fold.register
 def _(e: ev.Pf2eFocusChanged, state, at):
-    return _with(state, focus={e.duelist: e.tradition})
+    return _with(_spent(state, 1), focus={e.duelist: e.tradition})
 
 
 @fold.register
@@ -321,8 +389,14 @@ def _settle(state: dict) -> dict:
 
 
 def _begin(state: dict, who: str) -> dict:
-    """``who``'s turn starts: off-guard that lasted until now ends."""
-    return dict(state, turn=who, strikes=0, off_guard=[i for i in state["off_guard"] if i != who])
+    """``who``'s turn starts with three actions: off-guard that lasted until now ends."""
+    return dict(state, turn=who, strikes=0, actions=0, off_guard=[i for i in state["off_guard"] if i != who])
+
+
+def _spent(state: dict, cost: int) -> dict:
+    """The turn's actions after one costing ``cost`` (states folded before actions were counted
+    start from none spent)."""
+    return dict(state, actions=state.get("actions", 0) + cost)
 
 
 def _spend(state: dict, who: str, rank: int) -> dict:
@@ -334,4 +408,5 @@ def _spend(state: dict, who: str, rank: int) -> dict:
     return dict(state, slots=slots, expended=expended)
 
 
-evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END)
+evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END, result=result,
+                      adjustable=adjustable_tracks, set_track=set_track)

@@ -2,7 +2,7 @@
 and whether it won that round's initiative."""
 from __future__ import annotations
 
-from tracker.rules.contract import Fact, HistoryFacts, Statistic
+from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
 TURNS_LABEL = "rounds"
 HISTORY_EVENTS = ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")
@@ -27,3 +27,58 @@ def history_facts(state: dict, events: list) -> HistoryFacts:
     # A round counts once someone acted in it; a duel waiting on initiative has not begun the next.
     rounds = state["round"] - (1 if state["phase"] == "initiative" and state["round"] > 1 else 0)
     return HistoryFacts(rounds, initiative)
+
+
+# --- time travel and the recap's headline -------------------------------------------------------
+
+def step_of(state: dict, event) -> Step:
+    """Each round opens with initiative; then each duelist's turn; what follows the end belongs
+    to the duel's aftermath."""
+    if state.get("outcome"):
+        return Step("After the duel")
+    if state["turn"]:
+        who = next(d["name"] for d in state["duelists"] if d["id"] == state["turn"])
+        return Step(f"Round {state['round']}", f"{who}'s turn")
+    return Step(f"Round {state['round']}", "initiative")
+
+
+CHECKS = {"Pf2eStrikeRolled": ("attacker", "Strike"), "Pf2eSidestepUsed": ("attacker", "Strike"),
+          "Pf2eDemoralized": ("duelist", "Demoralize"), "Pf2eFeinted": ("duelist", "Feint")}
+
+
+def headline(state: dict, events) -> Headline:
+    """DEPENDS ON Pf2eInitiativeRolled (``round``), Pf2eTurnEnded (``new_round``, ``next``), the
+    checks' ``degree`` and ``target``, Pf2eDamageDealt (``attacker``, ``target``, ``source``,
+    ``amount``, ``multiplier``) and Pf2eVictoryProposed; never a secret skill or reaction."""
+    names = {d["id"]: d["name"] for d in state["duelists"]}
+    round_, marks, hits, decisive = 1, [], [], ""
+    last_damage = None
+    for _, ev in events:
+        kind = type(ev).__name__
+        if kind == "Pf2eInitiativeRolled":
+            round_ = ev.round
+        elif kind == "Pf2eTurnEnded" and ev.new_round and ev.next:  # a spell duel's rounds wrap
+            round_ += 1
+        elif kind in CHECKS and ev.degree in ("critical_success", "critical_failure"):
+            who, what = CHECKS[kind]
+            word = "critical hit" if what == "Strike" and ev.degree == "critical_success" else \
+                "critical failure" if ev.degree == "critical_failure" else "critical success"
+            marks.append(f"{names[getattr(ev, who)]}'s {what} on {names[ev.target]}: {word} (round {round_})")
+        elif kind == "Pf2eDamageDealt" and ev.amount:
+            last_damage = (ev, round_)
+            hits.append((ev.amount, round_, ev))
+        elif kind == "Pf2eVictoryProposed" and last_damage:
+            decisive = _hit(names, *last_damage)
+    biggest = max(hits, key=lambda h: h[0], default=None)
+    if not decisive and last_damage and (state.get("outcome") or {}).get("winner"):
+        winner = state["outcome"]["winner"]
+        sides = {d["id"]: d["side"] for d in state["duelists"]}
+        if sides[last_damage[0].attacker] == winner:
+            decisive = _hit(names, *last_damage)
+    return Headline(decisive=decisive, biggest=_hit(names, biggest[2], biggest[1]) if biggest else "",
+                    criticals=tuple(marks))
+
+
+def _hit(names: dict, ev, round_: int) -> str:
+    doubled = " (doubled)" if ev.multiplier == "double" else ""
+    return f"{names[ev.attacker]}'s {ev.source} for {ev.amount} damage{doubled} on {names[ev.target]} in round {round_}"

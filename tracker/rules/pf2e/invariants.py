@@ -2,6 +2,7 @@
 tests check it after every command and retraction, and the fold checks an ending against it."""
 from __future__ import annotations
 
+from tracker.rules import duel
 from tracker.rules.duel import ending_problems, other
 
 from .setup import hp_at_start
@@ -32,6 +33,7 @@ def invariants(state: dict) -> list[str]:
     for d in state["duelists"]:
         who, start = d["id"], hp_at_start(d)
         lost = sum(w["amount"] for w in state["wounds"] if w["character"] == who and w["track"] == "HP")
+        lost -= duel.adjusted_by(state, who, "HP")
         if not 0 <= state["hp"][who] <= max(start, d["stats"].get("hp_max", start)) or state["hp"][who] != start - lost:
             problems.append(f"{d['name']} has {state['hp'][who]} HP, not what the damage left")
         if state["frightened"][who] < 0:
@@ -46,6 +48,11 @@ def invariants(state: dict) -> list[str]:
             problems.append(f"{d['name']} reacted without a reaction this round")
     if not set(state["off_guard"]) <= ids:
         problems.append("someone off-guard is not in the duel")
+    if not 0 <= state.get("actions", 0) <= 3:
+        problems.append(f"{state.get('actions')} actions spent in a turn of three")
+    for x in state.get("exposures", []):
+        if not {x["who"], x["against"], x["owner"]} <= ids or x["who"] == x["against"] or not 1 <= x["ends"] <= 2:
+            problems.append(f"an off-guard from a Feint that the rules cannot leave: {x}")
     if state["pending"] and state["phase"] != "turns":
         problems.append("a strike or spell waits outside anyone's turn")
     if state["turn"] is not None and state["turn"] not in ids:

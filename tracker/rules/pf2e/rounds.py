@@ -5,33 +5,100 @@ from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 
 from . import events as ev
-from .fold import fold
-from .table import able, contenders, initiative_skills, is_npc, name, partner, turn_holder
+from .fold import evolve, fold
+from .table import able, contenders, initiative_skills, is_npc, name, partner, stats, turn_holder, usual_skill
+
+
+def sealed_choices(state: dict) -> bool:
+    """True when each duelist chooses their initiative skill in secret, rather than the GM recording it."""
+    return state["settings"].get("choices") == "sealed"
 
 
 def roll_initiative(state: dict, cmd, dice: Dice) -> list:
+    """One duelist's initiative, or (no duelist named) everyone's still to roll, each with their
+    usual skill, in the order of the duel's duelists."""
+    if sealed_choices(state):
+        raise Refused("in this duel each duelist chooses their skill in secret (on a seat, or the NPC's on "
+                      "this page): choose, then roll", field="skill")
     if state["phase"] != "initiative":
         if state["kind"] == "spellcasting":
             raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
         raise Refused(f"initiative for round {state['round']} is already rolled")
+    if cmd.duelist:
+        return _rolled(state, [(cmd.duelist, cmd.skill or usual_skill(state, cmd.duelist))], dice)
+    if cmd.skill:
+        raise Refused("a skill is one duelist's choice: name the duelist, or leave the skill empty "
+                      "to roll everyone's usual one", field="skill")
+    waiting = [who for who in contenders(state) if who not in state["rolls"]]
+    return _rolled(state, [(who, usual_skill(state, who)) for who in waiting], dice)
+
+
+def _rolled(state: dict, choices: list[tuple[str, str]], dice: Dice) -> list:
+    events, after = [], state
+    allowed = initiative_skills(state["kind"])
+    for who, skill in choices:
+        if who not in contenders(state):
+            raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+        if who in after["rolls"]:
+            raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
+        if skill not in allowed:
+            raise Refused(f"a {state['kind']} duel's initiative uses "
+                          + ", ".join(s.capitalize() for s in allowed), field="skill")
+        modifier = stats(state, who)[skill] - state["frightened"][who]
+        die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
+        rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=skill, die=die,
+                                         modifier=modifier, total=die + modifier)
+        events.append(rolled)
+        after = fold(rolled, after, 0)
+    if set(after["rolls"]) < set(contenders(after)):
+        return events
+    return events + [ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+
+
+def choose_skill(state: dict, cmd, dice: Dice) -> list:
+    """A sealed skill for this round's initiative; the last one chosen rolls them all (auto reveal)."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill", field="skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled", field="skill")
+    if cmd.round is not None and cmd.round != state["round"]:
+        raise Refused(f"that choice was for round {cmd.round}, and the duel is now at round {state['round']}: "
+                      "choose again", field="skill")
     who = cmd.duelist
     if who not in contenders(state):
         raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
-    if who in state["rolls"]:
-        raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
-    allowed = initiative_skills(state["kind"])
-    if cmd.skill not in allowed:
+    if cmd.skill not in initiative_skills(state["kind"]):
         raise Refused(f"a {state['kind']} duel's initiative uses "
-                      + ", ".join(s.capitalize() for s in allowed), field="skill")
-    sheet = next(d["stats"] for d in state["duelists"] if d["id"] == who)
-    modifier = sheet[cmd.skill] - state["frightened"][who]
-    die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
-    rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=cmd.skill, die=die,
-                                     modifier=modifier, total=die + modifier)
-    after = fold(rolled, state, 0)
-    if set(after["rolls"]) < set(contenders(after)):
-        return [rolled]
-    return [rolled, ev.Pf2eRoundOrdered(round=state["round"], tiers=order_tiers(after))]
+                      + ", ".join(s.capitalize() for s in initiative_skills(state["kind"])), field="skill")
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and (len(cmd.dice_roll or ()) != 1 or not 1 <= cmd.dice_roll[0] <= 20):
+        raise Refused("type the d20 you rolled, e.g. 14", field="dice_roll")
+    chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill,
+                                die=cmd.dice_roll[0] if by_seat else 0)
+    after = fold(chosen, state, 0)
+    settings = state["settings"]
+    if set(after["sealed"]) < set(contenders(after)) or settings.get("reveal", "auto") != "auto" \
+            or settings.get("dice_by") == "table":
+        return [chosen]
+    return [chosen] + _roll_sealed(after, dice)
+
+
+def reveal_skills(state: dict, cmd, dice: Dice) -> list:
+    """The GM rolls every sealed skill: the server's d20s or the table's."""
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each initiative roll and its skill")
+    if state["phase"] != "initiative":
+        raise Refused(f"initiative for round {state['round']} is already rolled")
+    waiting = [name(state, who) for who in contenders(state) if who not in state.get("sealed", {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _roll_sealed(state, dice)
+
+
+def _roll_sealed(state: dict, dice: Dice) -> list:
+    if state["settings"].get("dice_by") == "seats":  # each seat's own d20, in the order they are rolled
+        dice = dice.with_typed({"roll": [state["sealed_dice"][who] for who in contenders(state)]})
+    return _rolled(state, [(who, state["sealed"][who]) for who in contenders(state)], dice)
 
 
 def order_tiers(state: dict) -> tuple:
@@ -67,6 +134,19 @@ def act_second(state: dict, cmd, dice: Dice) -> list:
 def end_turn(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "end a turn")
     return [turn_ended(state, who)]
+
+
+def then_end_turn(state: dict, events: list, who: str, end: bool) -> list:
+    """``events``, and the end of ``who``'s turn after them when the GM asked for it in the same
+    step, unless they leave something to settle first (a reaction, the judge, the duel's end)."""
+    if not end:
+        return events
+    after = state
+    for e in events:
+        after = evolve(after, e, 0)
+    if after.get("outcome") or after["pending"] or after["proposal"] or after["turn"] != who:
+        return events
+    return events + [turn_ended(after, who)]
 
 
 def turn_ended(state: dict, who: str) -> ev.Pf2eTurnEnded:

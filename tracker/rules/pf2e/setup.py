@@ -28,6 +28,16 @@ SETUP = (
           choices=(("skill", "the focus skill's modifier"), ("spell_attack", "the spell attack (spell DC − 10)"))),
     Field("attack_penalty", "Multiple attack penalty", "bool", default=True,
           help="−5/−10 (agile −4/−8) on a turn's second and later Strikes"),
+    Field("choices", "Who chooses the secret initiative skills", "choice", default="gm",
+          choices=(("gm", "The GM records each roll and its skill"),
+                   ("sealed", "Each duelist in secret: players on their seats, NPCs on the GM's page")),
+          help="Sealed: nobody, the GM included, sees a skill before every duelist has chosen."),
+    Field("reveal", "Sealed skills are rolled", "choice", default="auto",
+          choices=(("auto", "as soon as every duelist has chosen"), ("gm", "when the GM presses Roll"))),
+    Field("dice_by", "Who rolls the sealed initiative", "choice", default="server",
+          choices=(("server", "The server rolls at the reveal"),
+                   ("seats", "Each seat types its own d20 with its skill"),
+                   ("table", "The GM types the table's d20s and rolls"))),
 )
 
 
@@ -63,3 +73,22 @@ def hp_at_start(duelist: dict) -> int:
 
 def judge_name(state: dict) -> str:
     return state.get("judge") or "the GM"
+
+
+# --- the set-up form, narrowed to the kind of duel chosen --------------------------------------
+
+COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "penalty", "no_poison")
+COMBAT_FIELDS = ("melee_only", "no_reach", "attack_penalty")
+SPELL_FIELDS = ("item_level_cap", "banned_spells", "counteract_with")
+KIND_FIELDS = {"combat": COMBAT_FIELDS, "spellcasting": SPELL_FIELDS, "mixed": COMBAT_FIELDS + SPELL_FIELDS}
+
+
+def setup_fields(kind: str) -> tuple[Field, ...]:
+    """The set-up fields that matter in this kind of duel (the others keep their defaults)."""
+    wanted = COMMON_FIELDS + KIND_FIELDS.get(kind, COMBAT_FIELDS)
+    return tuple(f for f in SETUP if f.name in wanted)
+
+
+def setup_defaults(kind: str, sheets) -> dict:
+    """Nothing to fill from the sheets: a PF2e duel reads the Strike from them when it starts."""
+    return {}

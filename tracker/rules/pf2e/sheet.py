@@ -36,11 +36,15 @@ def _skill_fields() -> tuple[Field, ...]:
 STATS = (
     Field("level", "Level", "int", minimum=-1, maximum=25),
     Field("hp_max", "Hit Points (max)", "int", minimum=1, maximum=999),
+    Field("con", "Constitution modifier", "int", default=0, minimum=-5, maximum=10,
+          help="a night's rest restores this (minimum 1) × level HP"),
     Field("ac", "AC", "int", minimum=1, maximum=70),
     Field("attack_bonus", "Melee attack bonus", "int", minimum=-10, maximum=60),
     Field("weapon", "Weapon", "text", required=False, maximum=80, help="e.g. Rapier"),
     Field("damage", "Weapon damage", "text", maximum=40, help="dice such as 1d8+4"),
     *_skill_fields(),
+    Field("will", "Will save modifier", "int", default=0, minimum=-10, maximum=60,
+          help="the Will DC a Demoralize must beat is 10 + this"),
     Field("spell_dc", "Spell DC", "int", required=False, minimum=5, maximum=70),
     Field("spell_slots", "Spell slots", "text", required=False, maximum=80, help=SLOT_HELP),
 )
@@ -94,3 +98,11 @@ def _format_slots(slots: dict[str, int]) -> str:
 
 def trained(stats: dict, skill: str) -> bool:
     return stats.get(f"{skill}_rank", "untrained") != "untrained"
+
+
+FOLDED_LABEL = "untrained skills"
+
+
+def folded_stats(block: Mapping[str, Any]) -> tuple[str, ...]:
+    """What the sheet folds away unless asked: each untrained skill, its modifier and its rank."""
+    return tuple(name for skill in SKILLS if not trained(block, skill) for name in (skill, f"{skill}_rank"))

@@ -10,7 +10,7 @@ from .checks import counteracts, degree
 from .ending import after_damage
 from .sheet import SKILL_OF_TRADITION, trained
 from .strikes import damage_dealt
-from .table import able, can_react, name, opponents, slots_left, stats, target_of, turn_holder
+from .table import able, can_react, spend, name, opponents, slots_left, stats, target_of, turn_holder
 
 
 def cast(state: dict, cmd, dice: Dice) -> list:
@@ -19,6 +19,7 @@ def cast(state: dict, cmd, dice: Dice) -> list:
     caster = turn_holder(state, cmd.caster, "cast a spell")
     if state["hp"][caster] <= 0:
         raise Refused(f"{name(state, caster)} is knocked out")
+    spend(state, caster, cmd.actions, cmd.spell)
     if stats(state, caster).get("spell_dc") is None:
         raise Refused(f"{name(state, caster)} has no spell DC on the sheet")
     if not cmd.cantrip and state["slots"][caster].get(str(cmd.rank), 0) <= 0:
@@ -34,7 +35,7 @@ def cast(state: dict, cmd, dice: Dice) -> list:
     pending = any(can_counter(state, foe, cmd.tradition) for foe in opponents(state, caster))
     cast_ = ev.Pf2eSpellCast(caster=caster, spell=cmd.spell, rank=cmd.rank, tradition=cmd.tradition,
                              cantrip=cmd.cantrip, target=target, damage_expr=expression,
-                             damage_typed=cmd.damage, effect=cmd.effect, pending=pending)
+                             damage_typed=cmd.damage, effect=cmd.effect, pending=pending, actions=cmd.actions)
     if pending:
         return [cast_]
     return [cast_] + takes_effect(state, vars(cast_), cmd.damage, dice)
@@ -107,6 +108,7 @@ def takes_effect(state: dict, spell: dict, typed: int | None, dice: Dice) -> lis
 
 def change_focus(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "Change Tradition Focus")
+    spend(state, who, 1, "Change Tradition Focus")
     if not state["refocus"].get(who):
         raise Refused(f"{name(state, who)} did not gain Change Tradition Focus "
                       "(it needs a trained magic skill for initiative)")

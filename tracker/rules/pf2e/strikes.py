@@ -8,7 +8,8 @@ from tracker.rules.dice import Dice
 from . import events as ev
 from .checks import HITS, attack_penalty, degree
 from .ending import after_damage
-from .table import REACTION_NAMES, can_react, name, rolled_skill, stats, target_of, turn_holder
+from .rounds import then_end_turn
+from .table import REACTION_NAMES, can_react, exposed_to, name, rolled_skill, spend, stats, target_of, turn_holder
 
 
 def strike(state: dict, cmd, dice: Dice) -> list:
@@ -17,6 +18,7 @@ def strike(state: dict, cmd, dice: Dice) -> list:
     attacker = turn_holder(state, cmd.attacker, "Strike")
     if state["hp"][attacker] <= 0:
         raise Refused(f"{name(state, attacker)} is knocked out")
+    spend(state, attacker, 1, "a Strike")
     if not cmd.melee and state["settings"]["melee_only"]:
         raise Refused("the agreed terms allow melee weapons only", field="melee")
     target = target_of(state, attacker, cmd.target)
@@ -24,19 +26,22 @@ def strike(state: dict, cmd, dice: Dice) -> list:
         _check_reaction(state, attacker, cmd.reaction, cmd.melee)
     penalty = attack_penalty(state["strikes"], cmd.agile) if state["settings"]["attack_penalty"] else 0
     modifier = stats(state, attacker)["attack_bonus"] - state["frightened"][attacker] + penalty + cmd.modifier
-    exposed = target in state["off_guard"] or cmd.reaction == "sense_weakness"
+    exposed = (target in state["off_guard"] or cmd.reaction == "sense_weakness"
+               or (cmd.melee and exposed_to(state, target, attacker)))
     ac = stats(state, target)["ac"] - state["frightened"][target] - (2 if exposed else 0)
     die = dice.roll(20, "attack", f"{name(state, attacker)}'s attack roll")
     result = degree(die + modifier, ac, die)
     pending = result == "success" and cmd.melee and can_react(state, target, "deceptive_sidestep")
     events = [ev.Pf2eStrikeRolled(attacker=attacker, target=target, die=die, modifier=modifier,
                                   total=die + modifier, ac=ac, degree=result, reaction=cmd.reaction,
-                                  pending=pending, damage_typed=cmd.damage)]
+                                  pending=pending, damage_typed=cmd.damage, melee=cmd.melee,
+                                  end_turn=cmd.end_turn and pending)]
     if cmd.reaction == "sense_weakness" and rolled_skill(state, target) == "deception":
         events.append(ev.Pf2eOffGuard(duelist=target, cause="Sense Weakness"))
-    if pending:
+    if pending:  # the turn ends, if asked, once the target has answered
         return events
-    return events + landed(state, attacker, target, result, cmd.reaction, cmd.damage, dice)
+    events += landed(state, attacker, target, result, cmd.reaction, cmd.damage, dice)
+    return then_end_turn(state, events, attacker, cmd.end_turn)
 
 
 def _check_reaction(state: dict, attacker: str, reaction: str, melee: bool) -> None:
@@ -58,15 +63,16 @@ def sidestep(state: dict, cmd, dice: Dice) -> list:
     result = degree(total, pending["ac"], die)
     used = ev.Pf2eSidestepUsed(defender=defender, attacker=attacker, die=die, modifier=pending["modifier"],
                                penalty=penalty, total=total, ac=pending["ac"], degree=result)
-    return [used] + landed(state, attacker, defender, result, pending["reaction"],
-                           _typed(cmd, pending), dice)
+    events = [used] + landed(state, attacker, defender, result, pending["reaction"], _typed(cmd, pending), dice)
+    return then_end_turn(state, events, attacker, pending.get("end_turn", False))
 
 
 def decline_sidestep(state: dict, cmd, dice: Dice) -> list:
     pending = _pending_strike(state)
-    return [ev.Pf2eSidestepDeclined(defender=pending["target"])] + landed(
+    events = [ev.Pf2eSidestepDeclined(defender=pending["target"])] + landed(
         state, pending["attacker"], pending["target"], pending["degree"], pending["reaction"],
         _typed(cmd, pending), dice)
+    return then_end_turn(state, events, pending["attacker"], pending.get("end_turn", False))
 
 
 def _pending_strike(state: dict) -> dict:

@@ -122,3 +122,35 @@ def target_of(state: dict, attacker: str, target: str | None, field: str = "targ
 
 def slots_left(state: dict, who: str) -> dict[str, int]:
     return {rank: n for rank, n in state["slots"].get(who, {}).items() if n > 0}
+
+
+ACTIONS_PER_TURN = 3
+
+
+def actions_left(state: dict) -> int:
+    return ACTIONS_PER_TURN - state.get("actions", 0)
+
+
+def spend(state: dict, who: str, cost: int, what: str) -> None:
+    """Refuse an action costing more than what is left of ``who``'s three actions this turn."""
+    left = actions_left(state)
+    if cost > left:
+        have = f"only {left} action{'s' if left != 1 else ''}" if left else "no action"
+        raise Refused(f"{name(state, who)} has {have} left this turn: {what} costs {cost}")
+
+
+def exposed_to(state: dict, target: str, attacker: str) -> bool:
+    """Off-guard against ``attacker``'s melee attacks because of a Feint."""
+    return any(x["who"] == target and x["against"] == attacker for x in state.get("exposures", []))
+
+
+def usual_skill(state: dict, who: str) -> str:
+    """The initiative skill ``who`` rolls when none is chosen: the one they last rolled in this
+    duel, else [assumed] their best trained skill of the duel's kind (the highest modifier)."""
+    allowed = initiative_skills(state["kind"])
+    last = state.get("usual_skill", {}).get(who)
+    if last in allowed:
+        return last
+    sheet = stats(state, who)
+    ranked = sorted(allowed, key=lambda s: (not trained(sheet, s), -sheet.get(s, 0)))
+    return ranked[0]

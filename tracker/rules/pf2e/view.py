@@ -2,11 +2,12 @@
 assumptions it runs under (what the page draws is in ``board``)."""
 from __future__ import annotations
 
+from .results import public_line
 from .setup import judge_name
-from .table import able, name, opponents
+from .table import able, actions_left, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
 
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending")
+SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "usual_skill", "sealed", "sealed_dice")
 
 
 def public(state: dict) -> dict:
@@ -14,6 +15,7 @@ def public(state: dict) -> dict:
     view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
     view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
     view["waiting"] = state["pending"] is not None
+    view["history"] = [public_line(line) for line in state["history"]]
     return view
 
 
@@ -30,7 +32,13 @@ def progress(state: dict) -> str:
 
 
 def actions(state: dict) -> list[str]:
-    """The commands legal right now."""
+    """The commands legal right now: the table's, then a condition set by hand (any time it runs)."""
+    legal = _legal(state)
+    return legal if state.get("outcome") else legal + ["SetCondition"]
+
+
+def _legal(state: dict) -> list[str]:
+    """The commands the table's moment allows."""
     if state.get("outcome"):
         return [] if state["escalated"] else ["EscalateToCombat"]
     endings = ["Yield", "Disqualify", "Abandon"]
@@ -43,7 +51,7 @@ def actions(state: dict) -> list[str]:
         return moves + endings
     moves = []
     if state["phase"] == "initiative":
-        moves.append("RollInitiative")
+        moves += _initiative_actions(state)
     elif state["phase"] == "ordering":
         moves.append("BreakTie")
     elif state["turn"]:
@@ -55,17 +63,47 @@ def actions(state: dict) -> list[str]:
     return moves + endings
 
 
+def _initiative_actions(state: dict) -> list[str]:
+    if state["settings"].get("choices") != "sealed":
+        return ["RollInitiative"]
+    everyone = set(contenders(state)) <= set(state.get("sealed") or {})
+    return ["ChooseSkill"] + (["RevealSkills"] if everyone else [])
+
+
+def seat_actions(state: dict, side: str) -> list[str]:
+    """What ``side``'s seat may do now: choose its secret skill, answer a reaction prompt."""
+    if state.get("outcome") or state["settings"].get("choices") != "sealed":
+        return []
+    legal = actions(state)
+    mine = {d["id"] for d in state["duelists"] if d["side"] == side}
+    pending = state.get("pending") or {}
+    found = []
+    if "ChooseSkill" in legal and mine & set(contenders(state)):
+        found.append("ChooseSkill")
+    if pending.get("kind") == "strike" and pending.get("target") in mine:
+        found += ["DeceptiveSidestep", "DeclineSidestep"]
+    if pending.get("kind") == "spell" and pending.get("caster") not in mine:
+        found += ["DuelingCounter", "DeclineCounter"]
+    return found
+
+
 def _turn_actions(state: dict, who: str) -> list[str]:
     moves = []
     if state["kind"] != "spellcasting" and not state["acted"] and state["order"][:1] == [who] \
             and len(state["order"]) > 1:
         moves.append("ActSecond")
-    if able(state, who) and opponents(state, who):
+    left = actions_left(state)
+    if able(state, who) and opponents(state, who) and left:
         if state["kind"] != "spellcasting":
             moves.append("Strike")
         if state["kind"] != "combat":
             moves.append("CastSpell")
-    if state["refocus"].get(who):
+        moves.append("Demoralize")
+        if state["kind"] != "spellcasting":
+            moves.append("Feint")
+    if able(state, who):
+        moves.append("OtherAction")  # a free action is always possible
+    if state["refocus"].get(who) and left:
         moves.append("ChangeTraditionFocus")
     return moves + ["EndTurn"]
 
@@ -82,6 +120,12 @@ def _side(state: dict, who: str) -> str:
     return next(d["side"] for d in state["duelists"] if d["id"] == who)
 
 
+FEINT = ("Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against "
+        "the feinter's next melee Strike this turn; critical success: against their melee Strikes until the "
+        "end of the feinter's next turn; critical failure: the feinter is off-guard against the target's "
+        "melee Strikes until the end of their next turn.")
+
+
 def assumptions(state: dict) -> list[str]:
     """The readings this duel runs under where the source leaves room, with their settings."""
     s = state["settings"]
@@ -94,8 +138,18 @@ def assumptions(state: dict) -> list[str]:
         "it drops by 1 at the end of its holder's turn.",
         "Each duelist has one reaction per round; reactions come back when a new round starts.",
         "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
+        "Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell "
+        "what the GM enters (2 unless told), any other action its stated cost; the GM ends the turn.",
+        "Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical "
+        "success frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel "
+        "(10 minutes).",
+        "Frightened lowers skill checks and the DCs they are rolled against too.",
+        "Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this "
+        "duel, else [assumed] their best trained skill.",
         "Multiple attack penalty " + ("applies (−5/−10, agile −4/−8)." if s["attack_penalty"] else "is off."),
     ]
+    if s["kind"] != "spellcasting":
+        notes.append(FEINT)
     if s["kind"] != "combat":
         notes.append("Counteract check: d20 + " + (
             "the focus skill's modifier" if s["counteract_with"] == "skill" else "spell attack (spell DC − 10)")

@@ -32,6 +32,10 @@ class RollInitiative:
     server_roll: bool = False
 
 
+LINE = Field("line", "The line actually spoken (optional)", "text", required=False, maximum=300,
+             help="Quoted in the log, on the table display and in the recap")
+
+
 @command
 class _Strike:
     """What an attack, a shot and an insult share: who acts, the edge, the dice."""
@@ -67,8 +71,39 @@ class Insult(_Strike):
                      help="A name from this duel's insult table. " + INSULT_HELP))
               + EDGE
               + (_dice("a", "d20s, then damage or backlash"), _dice("b", "d20s, then damage or backlash"),
-                 SERVER_ROLL))
+                 SERVER_ROLL)
+              + (LINE,))
     insult: str = ""  # required all the same: its Field is, and the form and the API parse by FIELDS
+    line: str | None = None
+
+
+@command
+class ChooseInsult:
+    """A side's insult for the coming exchange, chosen in secret (and the line they will speak)."""
+
+    FIELDS = (Field("side", "Who insults", "choice", choices=SIDE_CHOICES),
+              Field("insult", "Kind of insult", "text", maximum=80, help="A name from this duel's insult table."),
+              LINE,
+              Field("round", "For exchange", "int", required=False, minimum=1, maximum=100_000),
+              Field("dice", "Your d20", "dice", required=False,
+                    help="When each seat rolls its own: the insult's d20 as it fell, sealed with the choice"))
+    side: str
+    insult: str
+    line: str | None = None
+    round: int | None = None
+    dice: tuple | None = None
+    server_roll = True  # the exchange the last choice throws is rolled by the server
+    ANY_VERSION = True  # both sides choose at once: ``round``, not the stream's version, keeps a late tap out
+
+
+@command
+class ThrowInsults:
+    """The GM throws both sealed insults: initiative, then each insult in its order."""
+
+    FIELDS = STRIKE_DICE
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
 
 
 @command
@@ -98,7 +133,13 @@ COMMANDS = {
     "Attack": Attack,
     "Shoot": Shoot,
     "Insult": Insult,
+    "ChooseInsult": ChooseInsult,
+    "ThrowInsults": ThrowInsults,
     "RecordFall": RecordFall,
     "MarkWorthiness": MarkWorthiness,
     **ENDING_COMMANDS,
 }
+
+
+# What a duelist's seat may send, and the side it speaks for: only its own side's insult.
+SEAT_COMMANDS = {"ChooseInsult": lambda state, fields: fields.get("side") if isinstance(fields.get("side"), str) else None}

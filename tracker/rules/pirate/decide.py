@@ -8,8 +8,8 @@ from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 from tracker.rules.duel import SIDES, DuelDrawn, DuelWon, decider, other
 
-from .commands import Attack, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot
-from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
+from .commands import Attack, ChooseInsult, Insult, MarkWorthiness, RecordFall, RollInitiative, Shoot, ThrowInsults
+from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .fold import evolve, fallen
 from .rolls import edge, initiative, strike
@@ -141,15 +141,24 @@ def _fall(state: dict, cmd: RecordFall, dice: Dice) -> list:
     return [ev] + (won or [DuelWon(side=winner, ending="death" if cmd.fate == "dead" else "down", detail=detail)])
 
 
+def _entry(state: dict, insult: str) -> dict:
+    """The insult table's row named ``insult``, or Refused listing the table."""
+    table = state["settings"]["insults"]
+    entry = next((i for i in table if i["name"].lower() == insult.strip().lower()), None)
+    if entry is None:
+        raise Refused(f"no insult called {insult} in this duel's table "
+                      f"({', '.join(i['name'] for i in table)})", field="insult")
+    return entry
+
+
 def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
     _strikes_here(state, cmd)
     _require_turn(state, cmd.side)
+    sealed = (state.get("sealed") or {}).get(cmd.side)
+    if sealed and sealed["insult"] != cmd.insult:
+        raise Refused(f"{_name(state, cmd.side)} chose {sealed['insult']} in secret for this exchange", field="insult")
     side, foe = cmd.side, other(cmd.side)
-    table = state["settings"]["insults"]
-    entry = next((i for i in table if i["name"].lower() == cmd.insult.strip().lower()), None)
-    if entry is None:
-        raise Refused(f"no insult called {cmd.insult} in this duel's table "
-                      f"({', '.join(i['name'] for i in table)})", field="insult")
+    entry = _entry(state, cmd.insult)
     mine = _stats(state, side)
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja), mine["comunicacion"] + entry["to_hit"],
                     _stats(state, foe)["sab"], entry["damage"], f"{_name(state, side)}'s {entry['name']}")
@@ -157,7 +166,8 @@ def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
     if not rolled["hit"] and entry["backlash"]:
         hurt = dice_expr.roll(entry["backlash"], dice, side, f"backlash of {entry['name']}")
         backlash = {"backlash_expression": entry["backlash"], "backlash_dice": hurt.dice, "backlash": hurt.total}
-    ev = PirateInsultTraded(round=state["round"], side=side, insult=entry["name"], **rolled, **backlash)
+    ev = PirateInsultTraded(round=state["round"], side=side, insult=entry["name"], **rolled, **backlash,
+                            line=cmd.line or "")
     after = evolve(state, ev, 0)
     f = after["fighters"]
     if f[foe]["car"] == 0:
@@ -166,6 +176,67 @@ def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
         return [ev, DuelWon(side=foe, ending="humiliation",
                             detail=f"{f[side]['name']} withdraws, humiliated by their own {entry['name']}")]
     return [ev] + _points(after)
+
+
+# --- sealed insults: each side chooses in secret, then the exchange is thrown --------------------
+
+def sealed_choices(state: dict) -> bool:
+    """True in a wit duel whose insults each side chooses in secret before the exchange."""
+    return state["kind"] == "wit" and state["settings"].get("choices") == "sealed"
+
+
+def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each insult in turn", field="insult")
+    _not_waiting(state)
+    coming = state["round"] + 1
+    if state["phase"] != "initiative":
+        raise Refused(f"{round_word(state).lower()} {state['round']} is under way: choose for the next one "
+                      "once it is over", field="insult")
+    if cmd.round is not None and cmd.round != coming:
+        raise Refused(f"that choice was for exchange {cmd.round}, and the duel is now at exchange {coming}: "
+                      "choose again", field="insult")
+    entry = _entry(state, cmd.insult)
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and (len(cmd.dice or ()) != 1 or not 1 <= cmd.dice[0] <= 20):
+        raise Refused("type the d20 you rolled for your insult, e.g. 14", field="dice")
+    chosen = PirateInsultChosen(round=coming, side=cmd.side, insult=entry["name"], line=cmd.line or "",
+                                die=cmd.dice[0] if by_seat else 0)
+    after = evolve(state, chosen, 0)
+    settings = state["settings"]
+    if len(after["sealed"]) < 2 or settings.get("reveal", "auto") != "auto" or settings.get("dice_by") == "table":
+        return [chosen]
+    return [chosen] + _exchange(after, dice)
+
+
+def _throw(state: dict, cmd: ThrowInsults, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records each insult in turn")
+    _not_waiting(state)
+    if state["phase"] != "initiative":
+        raise Refused(f"{round_word(state).lower()} {state['round']} is under way")
+    waiting = [_name(state, side) for side in SIDES if side not in (state.get("sealed") or {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _exchange(state, dice)
+
+
+def _exchange(state: dict, dice: Dice) -> list:
+    """Both sealed insults thrown: initiative, then each insult in its order, until one ends the duel."""
+    events = _initiative(state, RollInitiative(), dice)
+    state = evolve(state, events[0], 0)
+    by_seat = state["settings"].get("dice_by") == "seats"
+    for side in state["order"]:
+        chosen = state["sealed"][side]
+        if by_seat:  # the seat's own d20 comes first for its insult; the server rolls the rest
+            dice = dice.with_typed({side: [chosen["die"]]})
+        thrown = _insult(state, Insult(side=side, insult=chosen["insult"], line=chosen["line"] or None), dice)
+        events += thrown
+        for e in thrown:
+            state = evolve(state, e, 0)
+        if state["outcome"]:
+            break
+    return events
 
 
 def _points(state: dict) -> list:
@@ -183,6 +254,6 @@ def _points(state: dict) -> list:
 
 
 HANDLERS = {MarkWorthiness: _mark, RecordFall: _fall, RollInitiative: _initiative,
-            Attack: _attack, Shoot: _shoot, Insult: _insult}
+            Attack: _attack, Shoot: _shoot, Insult: _insult, ChooseInsult: _choose_insult, ThrowInsults: _throw}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS)

@@ -5,7 +5,7 @@ from typing import Any
 
 from tracker.rules.duel import DuelStarted, describe_ending, other
 
-from .events import PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired, PirateWorthinessMarked
+from .events import PirateDuelistFell, PirateInitiativeRolled, PirateInsultChosen, PirateInsultTraded, PirateShotFired, PirateWorthinessMarked
 from .rolls import EDGE_TEXT
 from .terms import KINDS, round_word
 
@@ -27,6 +27,10 @@ def describe(state: dict | None, ev: Any) -> str:
         first = f[ev.order[0]]["name"] if ev.order else "nobody"
         return (f"{round_word(state)} {ev.round} initiative: {one('a', ev.rolls_a, ev.total_a)}, "
                 f"{one('b', ev.rolls_b, ev.total_b)}; {first} goes first.")
+    if isinstance(ev, PirateInsultChosen):  # sealed: the line never names the insult nor quotes the words
+        again = ev.side in (state.get("sealed") or {})
+        return (f"{round_word(state)} {ev.round}: {f[ev.side]['name']} has "
+                f"{'changed their insult' if again else 'chosen an insult'}.")
     if isinstance(ev, PirateDuelistFell):
         return f"{f[ev.side]['name']} is {ev.fate}" + (" (alive, out of the fight)." if ev.fate == "down" else ".")
     if isinstance(ev, PirateWorthinessMarked):
@@ -64,7 +68,8 @@ def _describe_strike(state: dict, ev: Any) -> str:
     head = f"{round_word(state)} {ev.round}: "
     damage = f", {ev.damage_expression} [{' '.join(map(str, ev.damage_dice))}] = {ev.damage}" if ev.hit else ""
     if isinstance(ev, PirateInsultTraded):
-        text = f"{head}{me['name']} tries {ev.insult} on {them['name']}, {_roll_text(ev, 'SAB')}{damage}"
+        spoken = f": “{ev.line}”" if ev.line else ""
+        text = f"{head}{me['name']} tries {ev.insult} on {them['name']}{spoken}, {_roll_text(ev, 'SAB')}{damage}"
         if ev.hit:
             text += f"; {them['name']}'s CAR {them['car']} → {max(0, them['car'] - ev.damage)}"
         if ev.backlash:

@@ -77,6 +77,19 @@ class PirateInsultTraded:
     backlash_expression: str = ""
     backlash_dice: tuple = ()
     backlash: int = 0  # to the insulter's own CAR on a miss
+    line: str = ""  # the words actually spoken, quoted in the log, the display and the recap
+
+
+@event
+class PirateInsultChosen:
+    """A side chose, in secret, the insult they will throw in the coming exchange (and the line they
+    will speak): sealed until both have chosen. A later choice for the same exchange replaces it."""
+
+    round: int
+    side: str
+    insult: str
+    line: str = ""
+    die: int = 0  # when each seat rolls its own: the insult's d20 the duelist typed, sealed with it
 
 
 @event

@@ -6,6 +6,8 @@ show) raises ``ImpossibleHistory``; ``decide`` never produces one.
 """
 from __future__ import annotations
 
+from .adjust import adjustable_tracks, set_track
+
 from functools import singledispatch
 from typing import Any
 
@@ -13,9 +15,10 @@ from tracker.rules.duel import SIDES, DuelStarted, evolver, impossible, initial,
 from tracker.rules.state import update
 
 from .describe import describe
-from .events import (PirateDuelistFell, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
+from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .invariants import ENDINGS
+from .results import result
 from .setup import current_pv
 
 
@@ -28,7 +31,7 @@ def _started(ev: DuelStarted) -> dict:
                                "hits": 0, "landed": 0, "points": 0, "shots": ev.settings.get("shots"),
                                "fate": None, "worthy": None}
     return update(state, fighters=fighters, round=0, phase="initiative", order=[], turn=0,
-                  initiative=None, sudden_death=False)
+                  initiative=None, sudden_death=False, sealed={})
 
 
 def fallen(state: dict) -> str | None:
@@ -61,6 +64,14 @@ def _(ev: PirateInitiativeRolled, state, at):
 
 
 @mutate.register
+def _(ev: PirateInsultChosen, state, at):
+    if state["kind"] != "wit" or state["phase"] != "initiative" or ev.round != state["round"] + 1:
+        impossible(f"an insult chosen for exchange {ev.round} where none was due")
+    return update(state, sealed={**(state.get("sealed") or {}),
+                                 ev.side: {"insult": ev.insult, "line": ev.line, "die": ev.die}})
+
+
+@mutate.register
 def _(ev: PirateDuelistFell, state, at):
     f = state["fighters"][ev.side]
     if state["kind"] == "wit" or f["pv"] > 0 or f["fate"] in ("dead", ev.fate):
@@ -76,11 +87,16 @@ def _(ev: PirateWorthinessMarked, state, at):
 @mutate.register
 def _(ev: PirateInsultTraded, state, at):
     _in_turn(state, ev)
+    sealed = dict(state.get("sealed") or {})
+    if ev.side in sealed:
+        if sealed.pop(ev.side)["insult"] != ev.insult:
+            impossible(f"side {ev.side} threw {ev.insult}, not the insult chosen in secret")
+        state = update(state, sealed=sealed)
     me, them = state["fighters"][ev.side], state["fighters"][other(ev.side)]
     left = max(0, them["car"] - ev.damage)
     state = wound(state, them["id"], "CAR", them["car"] - left, at, f"{ev.insult} by {me['name']}")
     state = fighter(state, other(ev.side), car=left)
-    state = fighter(state, ev.side, points=me["points"] + ev.damage)
+    state = fighter(state, ev.side, points=me["points"] + ev.damage, last_insult=ev.insult)
     if ev.backlash:
         mine = max(0, me["car"] - ev.backlash)
         state = wound(state, me["id"], "CAR", me["car"] - mine, at, f"backlash of own {ev.insult}")
@@ -131,4 +147,5 @@ def _next_turn(state: dict) -> dict:
     return state
 
 
-evolve = evolver(_started, mutate, describe, ENDINGS)
+evolve = evolver(_started, mutate, describe, ENDINGS, result=result,
+                 adjustable=adjustable_tracks, set_track=set_track)

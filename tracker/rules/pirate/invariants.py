@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from tracker.rules.duel import SIDES, ending_problems, other
+from tracker.rules.duel import SIDES, adjusted_by, ending_problems, other
 
 from .setup import current_pv
 
@@ -65,6 +65,7 @@ def invariants(state: dict) -> list[str]:
         side, me = d["side"], f[d["side"]]
         lost = {track: sum(w["amount"] for w in state["wounds"] if w["character"] == d["id"] and w["track"] == track)
                 for track in ("PV", "CAR")}
+        lost = {track: n - adjusted_by(state, d["id"], track) for track, n in lost.items()}
         if me["pv"] != current_pv(d) - lost["PV"] or me["pv"] < 0:
             problems.append(f"{me['name']} has {me['pv']} PV, not what the wounds left")
         if me["car"] != d["stats"]["car"] - lost["CAR"] or me["car"] < 0:

@@ -40,6 +40,17 @@ SETUP = (
     Field("exchanges", "Exchanges (duelo de labia)", default=3, minimum=1, maximum=20),
     Field("tie", "A tie on points (duelo de labia)", "choice", default="sudden_death",
           choices=(("sudden_death", "Sudden death: more exchanges until one leads"), ("draw", "A draw"))),
+    Field("choices", "Who chooses the insults (duelo de labia)", "choice", default="gm",
+          choices=(("gm", "The GM records each insult in turn"),
+                   ("sealed", "Each side in secret before the exchange: players on their seats, NPCs on the GM's page")),
+          help="Sealed: nobody, the GM included, sees an insult before both have chosen; then the exchange "
+               "is rolled in initiative order."),
+    Field("reveal", "Sealed insults are thrown", "choice", default="auto",
+          choices=(("auto", "as soon as both have chosen"), ("gm", "when the GM presses Throw"))),
+    Field("dice_by", "Who rolls a sealed exchange", "choice", default="server",
+          choices=(("server", "The server rolls when it is thrown"),
+                   ("seats", "Each seat types its insult's d20 with its choice (the server rolls the rest)"),
+                   ("table", "The GM types the table's dice and throws"))),
     Field("insults", "Insult table (duelo de labia)", "weapons", default=insult_lines(DEFAULT_INSULTS),
           columns=("name", "to_hit", "damage", "backlash"),
           help=INSULT_HELP),
@@ -76,6 +87,8 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
         except ValueError as problem:
             raise Invalid({"insults": str(problem)}) from None
         settings.update(wit_end=clean["wit_end"], exchanges=clean["exchanges"], tie=clean["tie"], insults=insults)
+        if clean["choices"] == "sealed":  # recorded only when chosen: a GM-recorded duel's terms stay as they were
+            settings.update(choices="sealed", reveal=clean["reveal"], dice_by=clean["dice_by"])
     settings["warnings"] = _warnings(settings, by_side)
     return [DuelStarted(duel_id=header["duel_id"], campaign_id=header["campaign_id"],
                         session_id=header["session_id"], ruleset=NAME, kind=kind, settings=settings,
@@ -132,3 +145,28 @@ def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
             found.append(f"{by_side[side]['name']} has {pv} PV: {times} of {by_side[opponent]['name']}'s "
                          f"{weapon['name']} ({weapon['damage']}) can deal up to {most}: this duel can kill.")
     return found
+
+
+# --- the set-up form, narrowed to the kind of duel chosen --------------------------------------
+
+KIND_FIELDS = {
+    "sword": ("kind", "sword_victory", "hits", "weapon_a", "weapon_b"),
+    "pistol": ("kind", "weapon_a", "weapon_b", "distance", "second_a", "second_b", "shots", "bullet"),
+    "wit": ("kind", "wit_end", "exchanges", "tie", "insults"),
+}
+
+
+def setup_fields(kind: str) -> tuple[Field, ...]:
+    """The set-up fields that matter in this kind of duel (the others keep their defaults)."""
+    wanted = KIND_FIELDS.get(kind, KIND_FIELDS["sword"])
+    return tuple(f for f in SETUP if f.name in wanted)
+
+
+def setup_defaults(kind: str, sheets: Mapping[str, dict | None]) -> dict:
+    """Each side's first weapon of the duel's kind (a sword, a pistol), as the duel would pick it."""
+    defaults = {}
+    for side in ("a", "b"):
+        held = [w for w in ((sheets.get(side) or {}).get("weapons") or []) if w.get("kind") == kind]
+        if held:
+            defaults[f"weapon_{side}"] = held[0]["name"]
+    return defaults

@@ -14,13 +14,26 @@ def actions(state: dict) -> list[str]:
     if fallen(state):
         return ["RecordFall"] + ENDINGS
     if state["phase"] == "initiative":
-        return ["RollInitiative"] + ENDINGS
+        return _before_the_exchange(state) + ENDINGS
     return [ACTION[state["kind"]]] + ENDINGS
 
 
+def _before_the_exchange(state: dict) -> list[str]:
+    if state["kind"] != "wit" or state["settings"].get("choices") != "sealed":
+        return ["RollInitiative"]
+    return ["ChooseInsult"] + (["ThrowInsults"] if len(state.get("sealed") or {}) == 2 else [])
+
+
+def seat_actions(state: dict, side: str) -> list[str]:
+    """What ``side``'s seat may do now: choose its insult (and line) for the coming exchange."""
+    return ["ChooseInsult"] if "ChooseInsult" in actions(state) else []
+
+
 def public(state: dict) -> dict:
-    """Nothing is secret in a pirate duel: every roll is made in the open."""
-    return dict(state)
+    """Every roll is made in the open; only a sealed insult is not shown (as the table display sees it)."""
+    from .secrecy import seen_by
+
+    return seen_by(state, "display")
 
 
 def warnings(state: dict) -> list[str]:

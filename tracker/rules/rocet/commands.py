@@ -14,13 +14,65 @@ class PlayTurn:
         Field("card_a", "Side A's card", "choice", choices=CARD_CHOICES),
         Field("card_b", "Side B's card", "choice", choices=CARD_CHOICES),
         Field("dice_a", "Side A's dice", "dice", required=False,
+              help="DES die then INT die, e.g. “5 3”; a tie waits for RerollTie (or add pairs for the rerolls)"),
+        Field("dice_b", "Side B's dice", "dice", required=False,
+              help="DES die then INT die, e.g. “4 4”; a tie waits for RerollTie (or add pairs for the rerolls)"),
+        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+    )
+    card_a: str
+    card_b: str
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class RerollTie:
+    """Reroll a tied turn: the dice of the reroll (or the server rolls them)."""
+
+    FIELDS = (
+        Field("dice_a", "Side A's dice", "dice", required=False,
+              help="DES die then INT die of the reroll; add pairs if it ties again"),
+        Field("dice_b", "Side B's dice", "dice", required=False,
+              help="DES die then INT die of the reroll; add pairs if it ties again"),
+        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+    )
+    dice_a: tuple | None = None
+    dice_b: tuple | None = None
+    server_roll: bool = False
+
+
+@command
+class ChooseCard:
+    """A duelist's card for the coming turn, face down: from their seat, or the NPC's from the GM's page."""
+
+    FIELDS = (
+        Field("side", "Whose card", "choice", choices=SIDE_CHOICES),
+        Field("card", "Card", "choice", choices=CARD_CHOICES),
+        Field("turn", "For turn", "int", required=False, minimum=1, maximum=100_000,
+              help="The turn the choice was made for: a late tap never lands on the next turn"),
+        Field("dice", "Your dice", "dice", required=False,
+              help="When each seat rolls its own: DES die then INT die, e.g. “5 3”"),
+    )
+    side: str
+    card: str
+    turn: int | None = None
+    dice: tuple | None = None
+    server_roll = True  # a reveal the choice triggers rolls on the server (unless the GM types the dice)
+    ANY_VERSION = True  # two sides choose at once: ``turn``, not the stream's version, keeps a late tap out
+
+
+@command
+class RevealCards:
+    """The GM turns both sealed cards over (when the duel waits for the GM, or for the table's dice)."""
+
+    FIELDS = (
+        Field("dice_a", "Side A's dice", "dice", required=False,
               help="DES die then INT die, e.g. “5 3”; add pairs for tie rerolls"),
         Field("dice_b", "Side B's dice", "dice", required=False,
               help="DES die then INT die, e.g. “4 4”; add pairs for tie rerolls"),
         Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
     )
-    card_a: str
-    card_b: str
     dice_a: tuple | None = None
     dice_b: tuple | None = None
     server_roll: bool = False
@@ -39,12 +91,12 @@ class Discard:
 @command
 class DealDamage:
     FIELDS = (
-        Field("kind", "Damage", "choice", required=False,
+        Field("source", "Damage", "choice", required=False,
               choices=(("attack", "Attack: TA + weapon damage"),
                        ("clock", "Completed clock: weapon damage, TA=0")),
               help="Leave blank for the first damage on offer"),
     )
-    kind: str | None = None
+    source: str | None = None
 
 
 @command
@@ -64,6 +116,9 @@ class ConfirmDeath:
 
 COMMANDS = {
     "PlayTurn": PlayTurn,
+    "RerollTie": RerollTie,
+    "ChooseCard": ChooseCard,
+    "RevealCards": RevealCards,
     "Discard": Discard,
     "DealDamage": DealDamage,
     "DeclineDamage": DeclineDamage,
@@ -71,3 +126,16 @@ COMMANDS = {
     "ConfirmDeath": ConfirmDeath,
     **ENDING_COMMANDS,
 }
+
+
+def _own_side(state: dict, fields) -> str | None:
+    return fields.get("side") if isinstance(fields.get("side"), str) else None
+
+
+def _dealer(state: dict, fields) -> str | None:
+    return (state.get("pending_damage") or {}).get("side")
+
+
+# What a duelist's seat may send, and the side each command speaks for (read from the raw fields
+# and the state): the core lets a seat send one only for its own side.
+SEAT_COMMANDS = {"ChooseCard": _own_side, "Discard": _own_side, "DealDamage": _dealer, "DeclineDamage": _dealer}

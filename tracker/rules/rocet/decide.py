@@ -7,14 +7,14 @@ from tracker.rules.duel import (
     DuelWon, SIDES, decider, other,
 )
 from tracker.rules.rocet.commands import (
-    ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn,
+    ChooseCard, ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn, RerollTie, RevealCards,
 )
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
-from tracker.rules.rocet.fold import deck_of, evolve
+from tracker.rules.rocet.fold import deck_of, evolve, offered
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
 
 MAX_ROLLS = 50
@@ -30,6 +30,8 @@ def _name(state: dict, side: str) -> str:
 def _blocking(state: dict) -> str | None:
     """Why no turn may be played yet, or None."""
     damage, down = state["pending_damage"], state["pending_down"]
+    if state.get("tie"):
+        return f"turn {state['tie']['turn']}'s roll tied: reroll it first"
     if damage and damage["win"]:
         return (f"first settle the damage: {_name(state, damage['side'])} may deal it or decline, "
                 "then the duel is won")
@@ -43,27 +45,120 @@ def _blocking(state: dict) -> str | None:
 # --- a turn ----------------------------------------------------------------------------
 
 def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
+    if sealed_choices(state):
+        raise Refused("in this duel each side chooses its card in secret (on a seat, or the NPC's on "
+                      "this page): choose, then reveal", field="card_a")
     blocked = _blocking(state)
     if blocked:
         raise Refused(blocked)
     cards = {"a": cmd.card_a, "b": cmd.card_b}
     for side in SIDES:
-        held = state["sides"][side]
-        if held["hand_size"] == 0:
-            raise Refused(f"{held['name']} holds no card to play", field=f"card_{side}")
-        if state["mode"] == "virtual" and cards[side] not in held["hand"]:
-            raise Refused(f"{held['name']} has no {cards[side]} in hand (holds: {', '.join(held['hand'])})",
-                          field=f"card_{side}")
-    events = [RocetCardsPlayed(turn=state["turn"] + 1, card_a=cmd.card_a, card_b=cmd.card_b)]
-    scratch = evolve(state, events[0], 0)
+        _check_card(state, side, cards[side], f"card_{side}")
+    return _turn(state, cards, dice)
+
+
+def _check_card(state: dict, side: str, card: str, field: str) -> None:
+    held = state["sides"][side]
+    if held["hand_size"] == 0:
+        raise Refused(f"{held['name']} holds no card to play", field=field)
+    if state["mode"] == "virtual" and card not in held["hand"]:
+        raise Refused(f"{held['name']} has no {card} in hand (holds: {', '.join(held['hand'])})", field=field)
+
+
+def _turn(state: dict, cards: dict, dice: Dice) -> list:
+    """Both cards turned over: damage still on offer lapses (recorded as declined), the cards are
+    laid, both draw back up to three, the opposed roll resolves the turn."""
+    events = _lapsed(state)
+    events.append(RocetCardsPlayed(turn=state["turn"] + 1, card_a=cards["a"], card_b=cards["b"]))
+    scratch = state
+    for ev in events:
+        scratch = evolve(scratch, ev, 0)
     for side in SIDES:
         scratch = _draw(scratch, side, dice, events)
-    resolved = _resolve(scratch, cards, dice)
-    events.append(resolved)
+    return events + _settle(scratch, cards, dice, ())
+
+
+def _reroll(state: dict, cmd: RerollTie, dice: Dice) -> list:
+    tie = state.get("tie")
+    if not tie:
+        raise Refused("no tie to reroll: only a turn whose opposed roll tied waits for a reroll")
+    return _settle(state, state["table"], dice, tuple(tuple(r) for r in tie["rolls"]))
+
+
+def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
+    """The turn on the table resolved by the opposed roll, or recorded as tied when the roll tied
+    and no dice are left to reroll it (typed ones used up, no server roll): the reroll comes next."""
+    rolls, bonus, result = _roll_off(state, cards, dice)
+    if result == "tie":
+        return [RocetTurnTied(turn=state["turn"], rolls=tuple(rolls))]
+    resolved = _resolve(state, cards, tied + tuple(rolls), bonus, result)
     if resolved.win and not resolved.offers:
-        events.append(DuelWon(side=resolved.winner, ending=resolved.win,
-                              detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}"))
-    return events
+        return [resolved, DuelWon(side=resolved.winner, ending=resolved.win,
+                                  detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}")]
+    return [resolved]
+
+
+def _lapsed(state: dict) -> list:
+    """Nothing lapses silently: damage still on offer when the next turn is played is recorded
+    as declined, in the same command, so the log and the recap say it was not dealt."""
+    pending = state["pending_damage"]
+    if not pending:
+        return []
+    return [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)),
+                                lapsed=True)]
+
+
+# --- sealed choices: each side chooses in secret, both are turned over at once ----------------
+
+def sealed_choices(state: dict) -> bool:
+    """True when this duel's cards are chosen in secret, side by side, rather than recorded by the GM."""
+    return state["settings"].get("choices") == "sealed"
+
+
+def _choose(state: dict, cmd: ChooseCard, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)", field="card")
+    blocked = _blocking(state)
+    if blocked:
+        raise Refused(blocked, field="card")
+    turn = state["turn"] + 1
+    if cmd.turn is not None and cmd.turn != turn:
+        raise Refused(f"that choice was for turn {cmd.turn}, and the duel is now at turn {turn}: choose again",
+                      field="card")
+    _check_card(state, cmd.side, cmd.card, "card")
+    by_seat = state["settings"].get("dice_by") == "seats"
+    if by_seat and len(cmd.dice or ()) != 2:
+        raise Refused("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)",
+                      field="dice")
+    chosen = RocetCardChosen(turn=turn, side=cmd.side, card=cmd.card, dice=tuple(cmd.dice or ()) if by_seat else ())
+    after = evolve(state, chosen, 0)
+    if len(after["sealed"]) < 2 or not reveals_itself(state):
+        return [chosen]
+    return [chosen] + _reveal_sealed(after, dice)
+
+
+def reveals_itself(state: dict) -> bool:
+    """True when both sealed cards turn over the moment the second is chosen (no GM press, no table dice)."""
+    settings = state["settings"]
+    return settings.get("reveal", "auto") == "auto" and settings.get("dice_by", "server") != "table"
+
+
+def _reveal(state: dict, cmd: RevealCards, dice: Dice) -> list:
+    if not sealed_choices(state):
+        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)")
+    blocked = _blocking(state)
+    if blocked:
+        raise Refused(blocked)
+    waiting = [_name(state, side) for side in SIDES if side not in state.get("sealed", {})]
+    if waiting:
+        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+    return _reveal_sealed(state, dice)
+
+
+def _reveal_sealed(state: dict, dice: Dice) -> list:
+    sealed = state["sealed"]
+    rolled = {side: sealed[side].get("dice") or () for side in SIDES}
+    return _turn(state, {side: sealed[side]["card"] for side in SIDES}, dice.with_typed(rolled))
 
 
 def _draw(state: dict, side: str, dice: Dice, events: list) -> dict:
@@ -95,14 +190,17 @@ def _reshuffle(state: dict, deck_key: str, dice: Dice) -> RocetDeckShuffled:
 
 
 def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
-    """The opposed 【DES+INT】 rolls, ties rerolled: (every roll, the side with Ventaja, winner)."""
+    """The opposed 【DES+INT】 rolls, ties rerolled while dice are given: (every roll, the side with
+    Ventaja, the winner or "tie" when the last roll tied and neither side has a die left)."""
     bonus = advantage(cards["a"], cards["b"])
     rolls = []
     for _ in range(MAX_ROLLS):
+        if rolls and not any(dice.can_roll(side) for side in SIDES):
+            return rolls, bonus, "tie"
         pairs = {}
         for side in SIDES:
             duelist = state["sides"][side]
-            what = "a tie reroll" if rolls else f"{duelist['name']}'s roll"
+            what = "a tie reroll" if rolls or state.get("tie") else f"{duelist['name']}'s roll"
             pairs[side] = (dice.roll(duelist["des"], side, f"DES, {what}"),
                            dice.roll(duelist["int"], side, f"INT, {what}"))
         rolls.append(pairs["a"] + pairs["b"])
@@ -113,8 +211,7 @@ def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
     raise Refused(f"{MAX_ROLLS} ties in a row: roll again")
 
 
-def _resolve(state: dict, cards: dict, dice: Dice) -> RocetTurnResolved:
-    rolls, bonus, w = _roll_off(state, cards, dice)
+def _resolve(state: dict, cards: dict, rolls: tuple, bonus: str, w: str) -> RocetTurnResolved:
     last = rolls[-1]
     ta = max(last[:2] if w == "a" else last[2:])
     moved = turn_effect(state, cards["a"], cards["b"], w)
@@ -159,16 +256,16 @@ def _no_damage(state: dict) -> str:
 def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
-        raise Refused(_no_damage(state), field="kind")
-    kinds = [o["kind"] for o in pending["offers"]]
-    kind = cmd.kind or kinds[0]
-    if kind not in kinds:
-        raise Refused(f"no {kind} damage on offer (on offer: {', '.join(kinds)})", field="kind")
-    amount = next(o["amount"] for o in pending["offers"] if o["kind"] == kind)
+        raise Refused(_no_damage(state), field="source")
+    sources = [o["source"] for o in offered(pending)]
+    source = cmd.source or sources[0]
+    if source not in sources:
+        raise Refused(f"no {source} damage on offer (on offer: {', '.join(sources)})", field="source")
+    amount = next(o["amount"] for o in offered(pending) if o["source"] == source)
     weapon = state["sides"][pending["side"]]["weapon"]["damage"]
-    events = [RocetDamageDealt(side=pending["side"], kind=kind, amount=amount,
-                               ta=pending["ta"] if kind == "attack" else 0, weapon_damage=weapon)]
-    if pending["win"] and len(kinds) == 1:
+    events = [RocetDamageDealt(side=pending["side"], source=source, amount=amount,
+                               ta=pending["ta"] if source == "attack" else 0, weapon_damage=weapon)]
+    if pending["win"] and len(sources) == 1:
         events.append(_won(state, pending))
     return events
 
@@ -177,7 +274,7 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
         raise Refused(_no_damage(state).replace("to deal", "to decline"))
-    events = [RocetDamageDeclined(side=pending["side"], kinds=tuple(o["kind"] for o in pending["offers"]))]
+    events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)))]
     if pending["win"]:
         events.append(_won(state, pending))
     return events
@@ -210,7 +307,8 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
             DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
 
 
-HANDLERS = {PlayTurn: _play, Discard: _discard, DealDamage: _deal, DeclineDamage: _decline,
+HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,
+            DealDamage: _deal, DeclineDamage: _decline,
             ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from tracker.rules.duel import DuelStarted, describe_ending, other
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.terms import KINDS, VENTAJA, advantage, label
 
@@ -25,10 +25,17 @@ def describe(state: dict | None, ev) -> str:
         return f"{DECK_LABELS[ev.deck].capitalize()} ({ev.count} cards) is shuffled."
     if isinstance(ev, RocetCardsDrawn):
         return f"{sides[ev.side]['name']} draws {_cards(ev.count)}."
+    if isinstance(ev, RocetCardChosen):  # sealed: the line never names the card
+        again = ev.side in (state.get("sealed") or {})
+        return f"{sides[ev.side]['name']} has {'changed their' if again else 'chosen a'} card for turn {ev.turn}."
     if isinstance(ev, RocetCardsPlayed):
         return f"Turn {ev.turn}: both duelists lay a card face down and draw back up to three."
     if isinstance(ev, RocetTurnResolved):
         return _turn(state, ev)
+    if isinstance(ev, RocetTurnTied):
+        bonus = advantage(state["table"]["a"], state["table"]["b"])
+        ties = "; ".join(f"{_roll(r[:2], 'a', bonus)} against {_roll(r[2:], 'b', bonus)}" for r in ev.rolls)
+        return f"Turn {ev.turn}: the opposed roll ties ({ties}): reroll it."
     if isinstance(ev, RocetCardDiscarded):
         name = sides[ev.side]["name"]
         if not ev.card:
@@ -37,12 +44,15 @@ def describe(state: dict | None, ev) -> str:
     if isinstance(ev, RocetDamageDealt):
         dealer, target = sides[ev.side], sides[other(ev.side)]
         after = max(0, target["pg"] - ev.amount)
-        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.kind == "attack"
+        how = (f"TA {ev.ta} + {dealer['weapon']['name']} {ev.weapon_damage}" if ev.source == "attack"
                else f"completed clock: {dealer['weapon']['name']} {ev.weapon_damage}, TA=0")
         down = " — at 0 PG: the GM must say whether unconscious or dead" if after == 0 else ""
         return (f"{dealer['name']} deals {ev.amount} PG damage to {target['name']} ({how}): "
                 f"{after}/{target['pg_max']} PG{down}.")
     if isinstance(ev, RocetDamageDeclined):
+        if ev.lapsed:
+            return (f"{sides[ev.side]['name']} did not deal the damage on offer: the next turn was "
+                    "played, so it counts as declined.")
         return f"{sides[ev.side]['name']} chooses not to deal the damage on offer."
     if isinstance(ev, RocetDuelistFell):
         return f"{sides[ev.side]['name']} is {ev.condition}."

@@ -1,7 +1,7 @@
 """The facts of a Rocèt duel, beyond the common DuelStarted and endings."""
 from __future__ import annotations
 
-from tracker.events import event
+from tracker.events import event, upcaster
 
 
 @event
@@ -22,6 +22,17 @@ class RocetCardsDrawn:
     side: str
     count: int
     cards: tuple = ()  # virtual cards only; physical cards stay unknown until played
+
+
+@event
+class RocetCardChosen:
+    """A duelist chose their card for the coming turn, face down: sealed until both have chosen.
+    A later choice for the same turn replaces it (the duelist changed their mind)."""
+
+    turn: int
+    side: str
+    card: str
+    dice: tuple = ()  # when each seat rolls its own: what the duelist's dice showed, sealed with the card
 
 
 @event
@@ -55,6 +66,14 @@ class RocetTurnResolved:
 
 
 @event
+class RocetTurnTied:
+    """The opposed roll tied and no more dice were given: the turn waits for the reroll (``RerollTie``)."""
+
+    turn: int
+    rolls: tuple  # each (a DES, a INT, b DES, b INT), every one a tie
+
+
+@event
 class RocetCardDiscarded:
     """The loser of a Treta/Finta turn discarded a card of their choice, shown to all."""
 
@@ -66,8 +85,10 @@ class RocetCardDiscarded:
 class RocetDamageDealt:
     """The turn's winner chose to deal PG damage with their weapon."""
 
+    SCHEMA = 2  # 1 named the source ``kind``
+
     side: str  # who deals it
-    kind: str  # "attack" (TA + fixed damage) or "clock" (¡A muerte! clock: fixed damage, TA=0)
+    source: str  # "attack" (TA + fixed damage) or "clock" (¡A muerte! clock: fixed damage, TA=0)
     amount: int
     ta: int
     weapon_damage: int
@@ -75,10 +96,14 @@ class RocetDamageDealt:
 
 @event
 class RocetDamageDeclined:
-    """The turn's winner chose not to deal the PG damage they were offered."""
+    """The turn's winner did not deal the PG damage they were offered: they declined it, or the
+    GM played the next turn without dealing it (``lapsed``), so the log says so either way."""
+
+    SCHEMA = 2  # 1 named the sources ``kinds``
 
     side: str
-    kinds: tuple
+    sources: tuple
+    lapsed: bool = False  # True: recorded because the next turn was played with the damage still on offer
 
 
 @event
@@ -87,3 +112,17 @@ class RocetDuelistFell:
 
     side: str
     condition: str  # "unconscious" or "dead"
+
+
+# --- old shapes: ``kind`` named a duel's variant and a damage's source; it names only the variant now
+
+@upcaster("RocetDamageDealt", 1)
+def _source_was_kind(data: dict) -> dict:
+    data["source"] = data.pop("kind")
+    return data
+
+
+@upcaster("RocetDamageDeclined", 1)
+def _sources_were_kinds(data: dict) -> dict:
+    data["sources"] = data.pop("kinds")
+    return data

@@ -7,17 +7,20 @@ later event of the duel with it, so a history built by the rules always folds.
 """
 from __future__ import annotations
 
+from tracker.rules.rocet.adjust import adjustable_tracks, set_track
+
 from functools import singledispatch
 
 from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
 from tracker.rules.rocet.events import (
-    RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
-    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved,
+    RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
+    RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
 from tracker.rules.rocet.describe import describe
+from tracker.rules.rocet.results import result
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
 
@@ -28,6 +31,12 @@ def _working_copy(state: dict) -> dict:
     so they are shared, and a long duel costs no more to fold per event than a short one."""
     return dict(state, sides={k: dict(v) for k, v in state["sides"].items()},
                 decks={k: dict(v) for k, v in state["decks"].items()}, fallen=dict(state["fallen"]))
+
+
+def offered(pending: dict | None) -> list[dict]:
+    """The damage on offer, each ``{"source", "amount"}``. A state folded before the offers were
+    keyed ``source`` (they said ``kind``) is read the same, so a duel stored mid-offer plays on."""
+    return [{"source": o.get("source", o.get("kind")), "amount": o["amount"]} for o in (pending or {}).get("offers", [])]
 
 
 def deck_of(state: dict, side: str) -> str:
@@ -54,7 +63,7 @@ def _started(ev: DuelStarted) -> dict:
         clock_size={"relojes": settings["clock_size"], "a_muerte": A_MUERTE_CLOCK}.get(kind),
         meter=0, meter_steps=settings["meter_steps"] if kind == "superioridad" else None,
         table=None, pending_discard=None, pending_damage=None, pending_down=None,
-        fallen={}, last_turn=None,
+        fallen={}, last_turn=None, tie=None, sealed={},
     )
     return state
 
@@ -92,16 +101,50 @@ def _(ev: RocetCardsDrawn, state, at):
     return state
 
 
+def _may_play(state: dict, turn: int) -> bool:
+    return not (turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"]
+                or (state["pending_damage"] or {}).get("win"))
+
+
+@apply.register
+def _(ev: RocetCardChosen, state, at):
+    if not _may_play(state, ev.turn):
+        impossible(f"a card chosen for turn {ev.turn} where the duel could not play it")
+    held = state["sides"][ev.side]
+    if not held["hand_size"] or (state["mode"] == "virtual" and ev.card not in held["hand"]):
+        impossible(f"{held['name']} chose {ev.card}, not in hand")
+    state["sealed"] = {**state.get("sealed", {}), ev.side: {"card": ev.card, "dice": list(ev.dice)}}
+    return state
+
+
 @apply.register
 def _(ev: RocetCardsPlayed, state, at):
-    if ev.turn != state["turn"] + 1 or state["table"] or state["pending_discard"] or state["pending_down"] \
-            or (state["pending_damage"] or {}).get("win"):
+    if not _may_play(state, ev.turn):
         impossible(f"turn {ev.turn} played where the duel could not play it")
+    sealed = state.get("sealed") or {}
+    if sealed and {side: choice["card"] for side, choice in sealed.items()} != {"a": ev.card_a, "b": ev.card_b}:
+        impossible(f"turn {ev.turn} laid cards that were not the ones chosen in secret")
+    state["sealed"] = {}
     state.update(turn=ev.turn, table={"a": ev.card_a, "b": ev.card_b})
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
         _take(state["sides"][side], card, state["mode"])
     state.update(pending_damage=None)  # playing on lets the damage nobody dealt lapse
     return state
+
+
+@apply.register
+def _(ev: RocetTurnTied, state, at):
+    bonus = {side: VENTAJA if advantage(**_cards_of(state)) == side else 0 for side in SIDES}
+    if not state["table"] or ev.turn != state["turn"] or not ev.rolls or any(
+            compare(r[:2], r[2:], bonus["a"], bonus["b"]) != "tie" for r in ev.rolls):
+        impossible(f"turn {ev.turn} recorded as tied with rolls that do not tie")
+    earlier = (state.get("tie") or {}).get("rolls", [])
+    state["tie"] = {"turn": ev.turn, "rolls": earlier + [list(r) for r in ev.rolls]}
+    return state
+
+
+def _cards_of(state: dict) -> dict:
+    return {"card_a": state["table"]["a"], "card_b": state["table"]["b"]}
 
 
 @apply.register
@@ -171,6 +214,9 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     if ev.advantage != advantage(ev.card_a, ev.card_b) or not ev.rolls \
             or compare(ev.rolls[-1][:2], ev.rolls[-1][2:], bonus["a"], bonus["b"]) != winner:
         impossible(f"turn {ev.turn}'s rolls do not give it to side {winner}")
+    tied = (state.get("tie") or {}).get("rolls", [])
+    if [list(r) for r in ev.rolls[:len(tied)]] != tied:
+        impossible(f"turn {ev.turn} resolved without the tied rolls it recorded")
     moved = turn_effect(state, ev.card_a, ev.card_b, winner)  # from the state as it is now
     if (moved["win"], list(moved["offers"]), moved["completed"]) != (ev.win, list(ev.offers), ev.completed):
         impossible(f"turn {ev.turn} recorded {ev.win or 'no win'} and offers {list(ev.offers)}, "
@@ -179,7 +225,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     state["meter"] = moved["meter"]
     for side, card in (("a", ev.card_a), ("b", ev.card_b)):
         _to_discard(state, side, card)
-    state["table"] = None
+    state["table"], state["tie"] = None, None
     if ev.pm_damage:
         target = sides[loser]
         taken = min(ev.pm_damage, target["pm"])
@@ -190,7 +236,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     amounts = {"attack": ev.ta + weapon, "clock": weapon}
     state["pending_damage"] = None if not ev.offers else {
         "side": winner, "target": loser, "ta": ev.ta, "win": ev.win,
-        "offers": [{"kind": kind, "amount": amounts[kind]} for kind in ev.offers],
+        "offers": [{"source": source, "amount": amounts[source]} for source in ev.offers],
     }
     card = ev.card_a if winner == "a" else ev.card_b
     state["last_turn"] = {"turn": ev.turn, "winner": winner, "card": card, "ta": ev.ta,
@@ -202,19 +248,20 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
 @apply.register
 def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     pending, loser = state["pending_damage"], other(ev.side)
-    offered = {o["kind"]: o["amount"] for o in (pending or {}).get("offers", [])}
-    if not pending or pending["side"] != ev.side or offered.get(ev.kind) != ev.amount:
-        impossible(f"{ev.amount} {ev.kind} damage dealt that was not on offer")
+    amounts = {o["source"]: o["amount"] for o in offered(pending)}
+    if not pending or pending["side"] != ev.side or amounts.get(ev.source) != ev.amount:
+        impossible(f"{ev.amount} {ev.source} damage dealt that was not on offer")
     target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
     note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
     state = wound(state, target["id"], "PG", taken, at, note)
-    left = [o for o in pending["offers"] if o["kind"] != ev.kind]
+    left = [o for o in offered(pending) if o["source"] != ev.source]
     state["pending_damage"] = dict(pending, offers=left) if left else None
     if target["pg"] == 0 and loser not in state["fallen"]:
         state["pending_down"] = loser
     return state
 
 
-evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET)
+evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET, result=result,
+                 adjustable=adjustable_tracks, set_track=set_track)

@@ -1,7 +1,9 @@
 """What a Rocèt duel leaves in the duel history: every card laid, and whether it won its turn."""
 from __future__ import annotations
 
-from tracker.rules.contract import Fact, HistoryFacts, Statistic
+from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
+
+from .terms import critical, fumble
 
 TURNS_LABEL = "turns"
 HISTORY_EVENTS = ("RocetTurnResolved",)
@@ -14,3 +16,54 @@ def history_facts(state: dict, events: list) -> HistoryFacts:
     cards = [Fact("cards", state["sides"][side]["id"], card, round=ev.turn, won=ev.winner == side)
              for ev in events for side, card in (("a", ev.card_a), ("b", ev.card_b))]
     return HistoryFacts(state["turn"], tuple(cards))
+
+
+# --- time travel and the recap's headline -------------------------------------------------------
+
+TURN_OPENERS = ("RocetCardsPlayed", "RocetTurnResolved")  # a command starting with one plays a new turn
+
+
+def step_of(state: dict, event) -> Step:
+    """A Rocèt turn is its own round: cards laid and resolved open the next turn; damage, a
+    discard or a fall belong to the turn just resolved. Damage that lapsed was recorded by the next
+    turn's cards, so it opens that turn."""
+    if type(event).__name__ in TURN_OPENERS or getattr(event, "lapsed", False):
+        return Step(f"Turn {state['turn'] + 1}")
+    return Step(f"Turn {state['turn']}" if state["turn"] else "Before the first turn")
+
+
+def headline(state: dict, events) -> Headline:
+    """DEPENDS ON RocetTurnResolved (``turn``, ``card_a``, ``card_b``, ``winner``, ``rolls``,
+    ``pm_damage``, ``win``) and RocetDamageDealt (``side``, ``amount``); ``sides[side]["name"]``."""
+    names = {side: s["name"] for side, s in state["sides"].items()}
+    turns = [ev for _, ev in events if type(ev).__name__ == "RocetTurnResolved"]
+    hits = []  # (amount, track, turn, who)
+    turn, marks = 0, []
+    for _, ev in events:
+        kind = type(ev).__name__
+        if kind == "RocetTurnResolved":
+            turn = ev.turn
+            if ev.pm_damage:
+                hits.append((ev.pm_damage, "PM", turn, names[ev.winner], "Insulto"))
+            last = ev.rolls[-1] if ev.rolls else ()
+            for side, pair in (("a", tuple(last[:2])), ("b", tuple(last[2:4]))):
+                if len(pair) == 2 and critical(pair):
+                    marks.append(f"{names[side]} rolled a critical (double {pair[0]}) in turn {turn}")
+                elif len(pair) == 2 and fumble(pair):
+                    marks.append(f"{names[side]} fumbled (double 1s) in turn {turn}")
+        elif kind == "RocetDamageDealt":
+            hits.append((ev.amount, "PG", turn, names[ev.side], "their weapon"))
+    decisive = ""
+    # The turn that won it; after a yield or a disqualification, the winner's last turn won.
+    winner = (state.get("outcome") or {}).get("winner")
+    deciding = next((ev for ev in reversed(turns) if ev.win), None) or \
+        next((ev for ev in reversed(turns) if winner and ev.winner == winner), None)
+    if deciding is not None:
+        card = deciding.card_a if deciding.winner == "a" else deciding.card_b
+        beaten = deciding.card_b if deciding.winner == "a" else deciding.card_a
+        decisive = f"turn {deciding.turn}: {names[deciding.winner]}'s {card} against {beaten}"
+    biggest = ""
+    if hits:
+        amount, track, at, who, how = max(hits, key=lambda h: h[0])  # the first of equal hits
+        biggest = f"{who} dealt {amount} {track} with {how} in turn {at}"
+    return Headline(decisive=decisive, biggest=biggest, criticals=tuple(marks))

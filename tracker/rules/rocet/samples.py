@@ -26,6 +26,6 @@ def scripted(ids: dict) -> tuple[dict, list[dict]]:
         {"type": "PlayTurn", "card_a": "Estocada Alta", "card_b": "Insulto", "dice_a": [3, 4], "dice_b": [2, 3]},
         {"type": "DeclineDamage"},
         {"type": "PlayTurn", "card_a": "Insulto", "card_b": "Tajo Circular", "dice_a": [1, 2], "dice_b": [5, 4]},
-        {"type": "DealDamage", "kind": "attack"},
+        {"type": "DealDamage", "source": "attack"},
         {"type": "Yield", "side": "a"},
     ]

@@ -1,13 +1,67 @@
-"""What only the GM knows in a Rocèt duel: the hands the server dealt."""
+"""What each reader of a Rocèt duel may see, decided here and nowhere else.
+
+The readers (``AUDIENCES``): the GM's pages, each side's seat, the table display, the players'
+recap and the JSON API. Two secrets: the hands the server dealt (virtual cards), and a card chosen
+in secret before both sides have chosen (sealed: nobody sees it, the GM included; its own seat
+sees it, so the player knows what they picked).
+"""
 from __future__ import annotations
+
+import copy
+
+# Every reader asks with one of these names; "seat:a" and "seat:b" are the duellists' seats.
+AUDIENCES = ("gm", "seat:a", "seat:b", "display", "recap", "api")
 
 HIDDEN_FROM_PLAYERS: tuple[str, ...] = ()  # every line says only what the table saw
 GM_DETAILS: dict = {}
 
+# The fields of an event no reader is ever shown, in the log's event pages or the API's answers:
+# a sealed card is shown when it is laid (RocetCardsPlayed), never from the choice itself.
+SEALED = {"RocetCardChosen": ("card", "dice")}
+
+
+def seen_by(state: dict, audience: str) -> dict:
+    """The state as ``audience`` may see it: sealed cards only as "has chosen", and each hand only
+    to whoever may hold it (its own seat; the GM the NPCs' hands, or every hand when the GM records
+    the cards)."""
+    shown = copy.deepcopy(state)
+    seat = audience.removeprefix("seat:") if audience.startswith("seat:") else None
+    sealed = shown.get("sealed") or {}
+    shown["sealed"] = {side: ({"card": choice["card"], "dice": choice.get("dice", [])} if side == seat else {})
+                       for side, choice in sealed.items()}
+    shown["chosen"] = sorted(sealed)
+    if shown.get("mode") == "virtual":
+        for side, duelist in shown["sides"].items():
+            if not _may_see_hand(shown, audience, side):
+                duelist.pop("hand", None)
+        if audience not in ("gm", "api") or _sealed_mode(shown):
+            for deck in shown["decks"].values():
+                deck.pop("pile", None)
+    return shown
+
+
+def _sealed_mode(state: dict) -> bool:
+    return state["settings"].get("choices") == "sealed"
+
+
+def played_on_a_seat(state: dict, side: str) -> bool:
+    """True when ``side`` chooses on a player's seat (a player character in a sealed duel)."""
+    return _sealed_mode(state) and any(d["side"] == side and d.get("rank") == "pj" for d in state["duelists"])
+
+
+def _may_see_hand(state: dict, audience: str, side: str) -> bool:
+    if audience == f"seat:{side}":
+        return True
+    if audience in ("gm", "api"):
+        return not played_on_a_seat(state, side)
+    return False
+
 
 def secrets(state: dict) -> list[str]:
-    """The hands at the duel's end, in words (physical cards are in the players' own hands)."""
+    """The hands the state holds, in words (physical cards are in the players' own hands; a hand
+    ``seen_by`` took out, a player's on their seat, is not told)."""
     if state.get("mode") != "virtual":
         return []
-    return [f"{state['sides'][side]['name']}'s hand: {', '.join(state['sides'][side].get('hand') or []) or 'empty'}"
-            for side in sorted(state.get("sides", {}))]
+    sides = state.get("sides", {})
+    return [f"{sides[side]['name']}'s hand: {', '.join(sides[side]['hand']) or 'empty'}"
+            for side in sorted(sides) if "hand" in sides[side]]

@@ -24,6 +24,16 @@ SETUP = (
     Field("cards", "Cards", "choice", default="virtual",
           choices=(("virtual", "Virtual: the server shuffles, deals and keeps the hands"),
                    ("physical", "Physical: real cards, the GM records each one revealed"))),
+    Field("choices", "Who chooses the cards", "choice", default="gm",
+          choices=(("gm", "The GM records both cards as they are revealed"),
+                   ("sealed", "Each side in secret: players on their seats, NPCs on the GM's page")),
+          help="Sealed: nobody, the GM included, sees a card before both are chosen."),
+    Field("reveal", "Sealed cards are turned over", "choice", default="auto",
+          choices=(("auto", "as soon as both sides have chosen"), ("gm", "when the GM presses Reveal"))),
+    Field("dice_by", "Who rolls when sealed cards are turned over", "choice", default="server",
+          choices=(("server", "The server rolls at the reveal"),
+                   ("seats", "Each seat types its own dice with its card"),
+                   ("table", "The GM types the table's dice and reveals"))),
     Field("own_weapons", "Both agreed to pick their own weapon", "bool", default=False,
           help="Otherwise the challenged side picks the weapon type for both."),
     Field("weapon_type", "Weapon type (picked by the challenged side)", "choice", required=False,
@@ -134,3 +144,29 @@ def _deal(settings: dict, dice: Dice) -> list:
         else:
             events.append(RocetCardsDrawn(side=side, count=HAND))
     return events
+
+
+# --- the set-up form, narrowed to the variant chosen --------------------------------------------
+
+COMMON_FIELDS = ("kind", "deck", "cards", "own_weapons", "weapon_type", "weapon_a", "weapon_b", "reshuffle")
+KIND_FIELDS = {"relojes": ("clock_size", "clock_floor"), "primera_sangre": (),
+               "superioridad": ("meter_steps",), "a_muerte": ("restart", "clock_floor")}
+
+
+def setup_fields(kind: str) -> tuple[Field, ...]:
+    """The set-up fields that matter in this variant (the others keep their defaults)."""
+    wanted = COMMON_FIELDS + KIND_FIELDS.get(kind, ())
+    return tuple(f for f in SETUP if f.name in wanted)
+
+
+def setup_defaults(kind: str, sheets: Mapping[str, dict | None]) -> dict:
+    """Each side's first Espada or Daga, and its type as the weapon type (the challenged side,
+    B unless said otherwise, picks it; the GM changes it if they agreed otherwise)."""
+    defaults = {}
+    for side in SIDES:
+        eligible = [w for w in ((sheets.get(side) or {}).get("weapons") or []) if w["type"] in WEAPON_TYPES]
+        if eligible:
+            defaults[f"weapon_{side}"] = eligible[0]["name"]
+            if side == "b":
+                defaults["weapon_type"] = eligible[0]["type"]
+    return defaults

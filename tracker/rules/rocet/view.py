@@ -1,10 +1,9 @@
 """What a Rocèt duel shows: the legal actions, the public state, its progress, its assumptions and rolls."""
 from __future__ import annotations
 
-import copy
-
 from tracker.rules.duel import ENDING_COMMANDS
-from tracker.rules.rocet.terms import BEATS, VENTAJA, compare, critical, fumble
+from tracker.rules.rocet.results import roll_rows
+from tracker.rules.rocet.terms import BEATS
 
 ENDINGS = list(ENDING_COMMANDS)
 
@@ -14,15 +13,34 @@ def actions(state: dict) -> list[str]:
     if state["outcome"]:
         return []
     damage, down = state["pending_damage"], state["pending_down"]
+    if state.get("tie"):
+        return ["RerollTie"] + ENDINGS
     if damage and damage["win"]:
         return ["DealDamage", "DeclineDamage"] + ENDINGS
     if down:
         confirm = ["ConfirmDeath"] if state["variant"] == "a_muerte" else ["ConfirmUnconscious", "ConfirmDeath"]
         return confirm + ENDINGS
-    now = ["Discard"] if state["pending_discard"] else ["PlayTurn"]
+    now = ["Discard"] if state["pending_discard"] else _turn_actions(state)
     if damage:
         now += ["DealDamage", "DeclineDamage"]
     return now + ENDINGS
+
+
+def _turn_actions(state: dict) -> list[str]:
+    if state["settings"].get("choices") != "sealed":
+        return ["PlayTurn"]
+    return ["ChooseCard"] + (["RevealCards"] if len(state.get("sealed") or {}) == 2 else [])
+
+
+def seat_actions(state: dict, side: str) -> list[str]:
+    """What ``side``'s seat may do now: choose its card, discard, take or decline its damage."""
+    if state["outcome"] or state["settings"].get("choices") != "sealed":
+        return []
+    legal = actions(state)
+    damage = state["pending_damage"] or {}
+    mine = {"ChooseCard": True, "Discard": state["pending_discard"] == side,
+            "DealDamage": damage.get("side") == side, "DeclineDamage": damage.get("side") == side}
+    return [name for name in legal if mine.get(name)]
 
 
 def last_rolls(state: dict) -> list[dict]:
@@ -33,16 +51,7 @@ def last_rolls(state: dict) -> list[dict]:
     last = state.get("last_turn")
     if not last:
         return []
-    rows = []
-    for roll in last["rolls"]:
-        row = {}
-        for side, pair in (("a", roll[:2]), ("b", roll[2:])):
-            bonus = VENTAJA if last["advantage"] == side else 0
-            row[side] = {"dice": list(pair), "bonus": bonus, "total": sum(pair) + bonus,
-                         "mark": "critical" if critical(pair) else "fumble" if fumble(pair) else ""}
-        row["result"] = compare(roll[:2], roll[2:], row["a"]["bonus"], row["b"]["bonus"])
-        rows.append(row)
-    return rows
+    return roll_rows(last["rolls"], last["advantage"])
 
 
 def beats(card: str) -> str:
@@ -85,14 +94,10 @@ def assumptions(state: dict) -> list[str]:
 
 
 def public(state: dict) -> dict:
-    """The state without secrets: in virtual mode, no hands and no pile order."""
-    shown = copy.deepcopy(state)
-    if shown.get("mode") == "virtual":
-        for duelist in shown["sides"].values():
-            duelist.pop("hand", None)
-        for deck in shown["decks"].values():
-            deck.pop("pile", None)
-    return shown
+    """The state without secrets (as the table display sees it): no hands, no pile order, no sealed card."""
+    from tracker.rules.rocet.secrecy import seen_by
+
+    return seen_by(state, "display")
 
 
 def progress(state: dict) -> str:

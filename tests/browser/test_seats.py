@@ -1,0 +1,249 @@
+"""Players' seats in three browsers: the GM on a desktop, two players on 390 px phones. The GM hands
+out the seats on the session page; the players choose every card of a whole virtual-card Rocèt duel
+on their phones, sealed, and each side's page follows the others within a second or two.
+
+Measured and printed: interactions per turn (the GM's and each player's) and the time from a
+player's tap to the rival's seat and the GM's page both showing "<name> has chosen."."""
+import statistics
+import time
+
+from playwright.sync_api import expect
+
+from tests.integration.test_seats import SHEET
+from tracker import bootstrap
+from tracker.db import open_db
+from tracker.services import Context
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+NAMES = {"a": "Inés", "b": "Lope"}
+MAX_TURNS = 20
+
+
+def rocet_session(service, **setup):
+    campaign = service.handle({"type": "CreateCampaign", "name": "Season of Steel", "ruleset": "rocet"}).key
+    sheet = {"rocet": dict(SHEET["rocet"], pg_max=80)}  # nobody falls: the clocks decide
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": sheet}).key for name in NAMES.values()]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "Swords at dawn"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "kind": "relojes",
+                           "clock_size": 6, "cards": "virtual", "weapon_type": "Espada", "choices": "sealed",
+                           **setup, "duelists": [{"character_id": people[0], "side": "a"},
+                                                 {"character_id": people[1], "side": "b"}]}).key
+    return session, duel
+
+
+def hand_out_seats(page, session) -> dict:
+    """The GM makes both seats on the session page (two taps, once a session): their addresses."""
+    page.goto(f"/sessions/{session}")
+    for name in NAMES.values():
+        page.get_by_label("Seat for").select_option(label=name)
+        page.get_by_role("button", name="Make a seat").click()
+        expect(page.get_by_label(f"{name}’s seat link to share")).to_have_count(1)
+    expect(page.locator("img.qr")).to_have_count(2)
+    return {side: page.get_by_label(f"{name}’s seat link to share").input_value() for side, name in NAMES.items()}
+
+
+def phones(browser, seats) -> dict:
+    found = {}
+    for side, url in seats.items():
+        phone = browser.new_context(**PHONE).new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(url)
+        expect(phone.locator("h1")).to_have_text(NAMES[side])
+        found[side] = phone
+    return found
+
+
+def settled(service, duel: str, ready, seconds: float = 5.0) -> dict:
+    """The duel's state once ``ready(state)`` holds (a tap's request may still be on its way)."""
+    deadline = time.perf_counter() + seconds
+    while True:
+        state = service.state_of(f"duel-{duel}")[1]
+        if ready(state) or time.perf_counter() > deadline:
+            return state
+        time.sleep(.05)
+
+
+def test_a_whole_rocet_duel_chosen_on_two_phones_with_the_gm_watching(page, browser, live_app):
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    seats = hand_out_seats(page, session)
+    players = phones(browser, seats)
+    page.goto(f"/duels/{duel}")
+    expect(page.locator(".rocet-sealed")).to_contain_text("Inés is choosing on their seat")
+
+    # Each phone: one tap on a big card (at least 44 px high and most of half the screen wide).
+    card = players["a"].locator(".seat-ChooseCard button.seat-card").first
+    box = card.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 150, box
+    assert players["a"].evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+
+    taps = {"a": [], "b": []}
+    gm_taps, latencies = [], []
+    turn = 0
+    while turn < MAX_TURNS:
+        state = service.state_of(f"duel-{duel}")[1]
+        if state["outcome"]:
+            break
+        turn = state["turn"] + 1
+        first, second = ("a", "b") if turn % 2 else ("b", "a")
+        count = {"a": 0, "b": 0}
+        rival, name = players[second], NAMES[first]
+
+        expect(players[first].locator(".seat-status")).to_contain_text(f"Choose your card for turn {turn}")
+        tapped = time.perf_counter()
+        players[first].locator(".seat-ChooseCard button.seat-card").first.click()
+        count[first] += 1
+        expect(rival.locator(".seat-rival")).to_have_text(f"{name} has chosen.")
+        expect(page.locator(".rocet-chosen")).to_contain_text(f"{name} has chosen.")
+        latencies.append(time.perf_counter() - tapped)
+        expect(players[first].locator(".seat-status")).to_contain_text("Waiting for your rival")
+
+        expect(rival.locator(".seat-status")).to_contain_text(f"Choose your card for turn {turn}")
+        rival.locator(".seat-ChooseCard button.seat-card").last.click()  # reveals both: no GM press
+        count[second] += 1
+        state = settled(service, duel, lambda s: s["turn"] >= turn or s["outcome"])
+        expect(page.locator(".rocet-last caption")).to_contain_text(f"Turn {turn}:")
+        if state["outcome"]:
+            for side in "ab":
+                taps[side].append(count[side])
+            gm_taps.append(0)
+            break
+        for side in "ab":
+            expect(players[side].locator(".seat-revealed")).to_contain_text(f"Revealed — turn {turn}")
+        if state["pending_discard"]:
+            loser = state["pending_discard"]
+            expect(players[loser].locator(".seat-status")).to_contain_text("discard a card")
+            players[loser].locator(".seat-Discard button.seat-card").first.click()
+            count[loser] += 1
+        elif state["pending_damage"]:
+            winner = state["pending_damage"]["side"]
+            expect(players[winner].locator(".seat-status")).to_contain_text("deal the damage?")
+            players[winner].locator(".seat-DealDamage button").first.click()
+            count[winner] += 1
+        settled(service, duel, lambda s: not s["pending_discard"] and not s["pending_damage"])
+        expect(page.locator("#duel")).to_contain_text(f"Turn {turn}")
+        for side in "ab":
+            taps[side].append(count[side])
+        gm_taps.append(0)  # the GM only watched: automatic reveal
+    state = service.state_of(f"duel-{duel}")[1]
+    for _ in range(20):  # the last tap's consequences reach the read model at once; the pages follow
+        if state["outcome"]:
+            break
+        time.sleep(.1)
+        state = service.state_of(f"duel-{duel}")[1]
+    assert state["outcome"] and state["outcome"]["ending"] == "clock", state["outcome"]
+    expect(page.locator(".outcome")).to_contain_text("won by clock")
+    for phone in players.values():
+        expect(phone.locator(".seat-status")).to_contain_text("No duel for")  # over: the seat waits for the next
+
+    assert max(gm_taps) == 0 and max(taps["a"]) <= 2 and max(taps["b"]) <= 2
+    median = statistics.median(latencies)
+    assert median < 1.5, latencies
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print(f"\nRocèt on seats, {len(gm_taps)} turns: GM interactions per turn max {max(gm_taps)} (automatic reveal); "
+          f"Inés max {max(taps['a'])}, Lope max {max(taps['b'])} (mean {statistics.mean(taps['a'] + taps['b']):.2f}); "
+          f"tap to rival's seat and GM page showing 'has chosen': median {median * 1000:.0f} ms, "
+          f"max {max(latencies) * 1000:.0f} ms over {len(latencies)} taps")
+
+
+def test_with_the_reveal_on_the_gms_press_the_gm_taps_once_per_turn(page, browser, live_app):
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service, reveal="gm")
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    for side in "ab":
+        players[side].locator(".seat-ChooseCard button.seat-card").first.click()
+    for side in "ab":
+        expect(players[side].locator(".seat-status")).to_contain_text("Both have chosen — waiting for the GM")
+    page.get_by_role("button", name="Reveal both cards").click()  # the GM's one interaction
+    for side in "ab":
+        expect(players[side].locator(".seat-revealed")).to_contain_text("Revealed — turn 1")
+    # A revoked seat stops at its next poll.
+    page.goto(f"/sessions/{session}")
+    page.get_by_role("button", name="Revoke Inés’s seat").click()
+    expect(players["a"].locator("#seat")).to_contain_text("revoked")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print("\nRocèt on seats, reveal on the GM's press: GM interactions per turn 1, each player 1")
+
+
+def test_a_pf2e_round_with_both_secret_skills_and_the_sidestep_answered_on_the_defenders_phone(
+        page, browser, live_app):
+    from tests.web.test_display import FIGHTER
+
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    campaign = service.handle({"type": "CreateCampaign", "name": "Absalom Nights", "ruleset": "pf2e"}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": {"pf2e": FIGHTER}}).key for name in NAMES.values()]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "The Grand Bazaar"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pf2e", "kind": "combat",
+                           "victory": "knockout", "choices": "sealed",
+                           "duelists": [{"character_id": people[0], "side": "a"},
+                                        {"character_id": people[1], "side": "b"}]}).key
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    expect(page.locator(".pf2e-chosen")).to_contain_text("Inés is choosing on their seat")
+
+    tapped = time.perf_counter()
+    players["a"].get_by_role("button", name="Intimidation").click()
+    expect(players["b"].locator(".seat-rival")).to_contain_text("Inés has chosen.")
+    expect(page.locator(".pf2e-chosen")).to_contain_text("Inés has chosen.")
+    followed = time.perf_counter() - tapped
+    assert "Intimidation" not in page.locator(".pf2e-chosen").inner_text()
+    players["b"].get_by_role("button", name="Deception").click()  # everyone chose: the server rolls
+    for phone in players.values():
+        expect(phone.locator(".seat-revealed")).to_contain_text("Revealed — round 1 initiative")
+    expect(players["b"].locator("body")).not_to_contain_text("(intimidation)")  # Lope never learns it
+
+    # The GM strikes Lope for Inés on the desktop page; Lope's phone answers the Sidestep prompt.
+    if service.state_of(f"duel-{duel}")[1]["turn"] == people[1]:
+        page.get_by_role("button", name="End Lope’s turn").click()
+    expect(page.get_by_role("button", name="Strike", exact=True)).to_be_visible()
+    page.locator("#Strike-dice_attack").fill("12")
+    page.get_by_role("button", name="Strike", exact=True).click()
+    expect(players["b"].locator(".seat-status")).to_contain_text("Use Deceptive Sidestep?")
+    expect(players["a"].locator("body")).not_to_contain_text("Sidestep")
+    players["b"].get_by_role("button", name="Sidestep!").click()
+    expect(page.locator("#duel")).to_contain_text("Deceptive Sidestep")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print(f"\nPF2e on seats: one tap per secret skill, one tap for the Sidestep; "
+          f"'has chosen' reached the rival's phone and the GM page {followed * 1000:.0f} ms after the tap")
+
+
+def test_a_wit_exchange_with_the_insult_chosen_and_the_words_typed_on_the_phone(page, browser, live_app):
+    from tests.web.test_pirate_pages import INES, LOPE
+
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "The tavern"}).key
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                           "choices": "sealed", "exchanges": 3,
+                           "duelists": [{"character_id": people[0], "side": "a"},
+                                        {"character_id": people[1], "side": "b"}]}).key
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    words = "You fight like a dairy farmer."
+    players["a"].get_by_label("What you say").fill(words)
+    players["a"].get_by_role("button", name="Burla ingeniosa").click()
+    expect(players["a"].locator(".seat-status")).to_contain_text("Your insult: Burla ingeniosa")
+    expect(players["b"].locator(".seat-rival")).to_have_text("Inés has chosen.")
+    expect(page.locator(".pirate-chosen")).to_contain_text("Inés has chosen.")
+    assert words not in page.locator("body").inner_text() and words not in players["b"].locator("body").inner_text()
+    players["b"].get_by_role("button", name="Insulto directo").click()  # both chose: the exchange is thrown
+    expect(page.locator("#duel")).to_contain_text(f"“{words}”")
+    expect(players["b"].locator(".seat-revealed")).to_contain_text(f"Revealed — exchange 1")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+    print("\nWit on seats: one tap for the insult (words typed first), the exchange thrown with no GM tap")

@@ -1,0 +1,62 @@
+"""The GM's adjustment as pure rules, for every shipped ruleset: decided from the tracks the
+ruleset offers, folded by the one skeleton, and a forged one (to 0, past the maximum, a track
+the duel does not spend) refused by the fold as a history the rules could not have produced."""
+import pytest
+
+from tracker import rules
+from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.dice import fixed_dice
+from tracker.rules.duel import ADJUST_FALLS, AdjustTrackInDuel, DuelTrackAdjusted, decide_adjustment
+
+HEADER = {"duel_id": "d1", "campaign_id": "c1", "session_id": "s1"}
+CASES = [("rocet", {"kind": "relojes", "cards": "physical", "weapon_type": "Espada"}, "PM"),
+         ("pirate", {"kind": "pistol", "distance": 20, "second_a": "Tom", "second_b": "Jack"}, "PV"),
+         ("pirate", {"kind": "wit"}, "CAR"),
+         ("pf2e", {"kind": "mixed"}, "HP")]
+
+
+def started(ruleset, setup):
+    module = rules.get(ruleset)
+    duelists = [{"id": side, "name": sheet["name"], "side": side, "rank": sheet["rank"],
+                 "stats": module.validate_stats(sheet["stats"][ruleset]), "current": {}}
+                for side, sheet in zip("ab", module.samples.DUELISTS)]
+    events = module.start(HEADER, setup, duelists, fixed_dice())
+    state, at = None, 0
+    for at, ev in enumerate(events, 1):
+        state = module.evolve(state, ev, at)
+    return module, state, at
+
+
+def track(module, state, who, name):
+    return next(t for t in module.adjustable_tracks(state) if t["character"] == who and t["track"] == name)
+
+
+@pytest.mark.parametrize("ruleset, setup, name", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_both_sides_clamped_refused_at_0_and_a_forgery_is_impossible(ruleset, setup, name):
+    module, state, at = started(ruleset, setup)
+    for who in "ab":
+        top = track(module, state, who, name)["max"]
+        [ev] = decide_adjustment(state, module.adjustable_tracks(state), AdjustTrackInDuel(who, name, -2, "forgot"))
+        assert ev == DuelTrackAdjusted(character=who, track=name, amount=-2, value=top - 2, reason="forgot")
+        at += 1
+        state = module.evolve(state, ev, at)
+        assert track(module, state, who, name)["value"] == top - 2 and module.invariants(state) == []
+        [back] = decide_adjustment(state, module.adjustable_tracks(state), AdjustTrackInDuel(who, name, 9, "healed"))
+        assert back.value == top                                  # clamped at the maximum
+        with pytest.raises(Refused, match=ADJUST_FALLS):
+            decide_adjustment(state, module.adjustable_tracks(state), AdjustTrackInDuel(who, name, 2 - top, "x"))
+        for forged in (DuelTrackAdjusted(who, name, 2 - top, 0, "to 0"), DuelTrackAdjusted(who, name, 5, top + 3, "past"),
+                       DuelTrackAdjusted(who, "NOPE", -1, 1, "no such track")):
+            with pytest.raises(ImpossibleHistory):
+                module.evolve(state, forged, at + 1)
+    assert [line["text"].endswith(f"{name} -2 (forgot)") for line in state["history"][-2:]] == [True, True]
+
+
+@pytest.mark.parametrize("ruleset, setup, name", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_every_ruleset_describes_an_adjustment_and_places_it_in_a_step(ruleset, setup, name):
+    module, state, _ = started(ruleset, setup)
+    ev = DuelTrackAdjusted(character="b", track=name, amount=-1, value=track(module, state, "b", name)["max"] - 1,
+                           reason="forgot the +2")
+    who = track(module, state, "b", name)["name"]
+    assert module.describe(state, ev) == f"{who}'s {name} adjusted to {ev.value} (forgot the +2)"
+    assert module.step_of(state, ev).round

@@ -1,0 +1,68 @@
+"""Each ruleset's recovery between duels, as its rules (or the [assumed] settings) give it."""
+import pytest
+
+from tracker.rules import pf2e, pirate, rocet
+from tracker.rules.base import Refused
+from tracker.rules.dice import Dice
+
+ROCET = {"des": 8, "int": 8, "pg_max": 38, "pm_max": 30, "weapons": []}
+PIRATE = {"atq": 3, "def": 12, "pv": 20, "comunicacion": 2, "sab": 11, "car": 8, "iniciativa": 1, "weapons": []}
+PF2E = {"level": 3, "hp_max": 45, "con": 2, "ac": 18, "attack_bonus": 9, "damage": "1d8+4"}
+
+
+def test_every_ruleset_has_a_rest_marked_with_where_its_rule_comes_from():
+    for module in (rocet, pirate, pf2e):
+        assert "rest" in module.RECOVERIES
+        assert "[base]" in module.RECOVERIES["rest"].rule or "[assumed]" in module.RECOVERIES["rest"].rule
+
+
+def test_a_rocet_rest_restores_every_pg_and_pm_as_fabula_ultima_does():
+    done = rocet.recover("rest", ROCET, {"PG": 19, "PM": 30}, {}, {}, Dice())
+    assert dict(done.changes) == {"PG": 19, "PM": 0}
+
+
+@pytest.mark.parametrize("setting, gain", [({}, 15), ({"rest_restores": "all"}, 15),
+                                           ({"rest_restores": "half"}, 10), ({"rest_restores": "none"}, 0)])
+def test_a_pirate_rest_restores_pv_as_the_campaign_setting_says_all_by_default(setting, gain):
+    done = pirate.recover("rest", PIRATE, {"PV": 5}, setting, {}, Dice())
+    assert dict(done.changes) == {"PV": gain}
+
+
+def test_a_pirate_rest_never_passes_the_maximum():
+    assert dict(pirate.recover("rest", PIRATE, {"PV": 18}, {"rest_restores": "half"}, {}, Dice()).changes) == {"PV": 2}
+
+
+def test_a_pf2e_nights_rest_restores_constitution_times_level():
+    assert dict(pf2e.recover("rest", PF2E, {"HP": 10}, {}, {}, Dice()).changes) == {"HP": 2 * 3}
+
+
+def test_a_pf2e_rest_with_a_low_constitution_still_restores_the_level():
+    assert dict(pf2e.recover("rest", dict(PF2E, con=-1), {"HP": 10}, {}, {}, Dice()).changes) == {"HP": 3}
+
+
+def test_a_pf2e_campaign_may_let_a_rest_restore_all_hp():
+    assert dict(pf2e.recover("rest", PF2E, {"HP": 10}, {"rest_full_hp": True}, {}, Dice()).changes) == {"HP": 35}
+
+
+@pytest.mark.parametrize("dice, medicine, dc, result, change", [
+    ([12, 5, 3], 5, "15", "success", 8),                         # 17 vs 15: 2d8
+    ([20, 1, 2, 3, 4], 8, "15", "critical_success", 10),         # 28: 4d8
+    ([9], 5, "15", "failure", 0),                                # 14: nothing
+    ([2, 6], 0, "15", "critical_failure", -6),                   # 2: 1d8 damage
+    ([15, 4, 4], 10, "20", "success", 18),                       # expert DC 20: 2d8 + 10
+])
+def test_pf2e_treat_wounds_checks_medicine_and_rolls_its_d8s(dice, medicine, dc, result, change):
+    done = pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, {"medicine": medicine, "dc": dc}, Dice({"a": dice}))
+    assert (done.result, dict(done.changes), done.rolls) == (result, {"HP": change}, tuple(dice))
+
+
+def test_pf2e_treat_wounds_never_heals_past_the_maximum_nor_hurts_below_zero():
+    assert dict(pf2e.recover("treat_wounds", PF2E, {"HP": 44}, {}, {"medicine": 5, "dc": "15"},
+                             Dice({"a": [12, 8, 8]})).changes) == {"HP": 1}
+    assert dict(pf2e.recover("treat_wounds", PF2E, {"HP": 3}, {}, {"medicine": 0, "dc": "15"},
+                             Dice({"a": [1, 8]})).changes) == {"HP": -3}
+
+
+def test_pf2e_treat_wounds_asks_for_its_dice():
+    with pytest.raises(Refused, match="type another d20"):
+        pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, {"medicine": 5, "dc": "15"}, Dice())

@@ -1,0 +1,111 @@
+"""Between duels on the pages: a rest and an adjustment from the sheet, each on its own line linked
+to its event; a refused adjustment says why by its field; the party rests from the session page;
+a session is edited from its page; the sheet folds away what the ruleset says to."""
+import re
+
+from tests.conftest import count_events, text_of
+from tests.web.test_rewind_pages import played
+from tests.web.test_web import setup_duel
+
+INES, LOPE = "id0002", "id0003"
+
+
+def test_a_rest_from_the_sheet_gives_points_back_on_a_line_linked_to_its_event(app, client):
+    _, duel = setup_duel(client)
+    played(client, duel, [(1, 6)])                       # Inés takes 5: 4/9 HP
+    assert "HP 4/9" in text_of(client.get(f"/characters/{INES}").text)
+    response = client.post(f"/characters/{INES}/recover", data={"ruleset": "coin", "recovery": "rest",
+                                                                "expected_version": "1"})
+    assert response.status_code == 302
+    sheet = client.get(f"/characters/{INES}").text
+    assert "HP 7/9" in text_of(sheet)
+    assert "A duel in progress keeps the points it started with" in sheet  # the coin duel still runs
+    line = re.search(r'<a href="(/streams/character-id0002/2)">Rest</a>', sheet)
+    assert line, sheet
+    event = client.get(line.group(1), follow_redirects=True).text
+    assert "Inés: Rest (Coin test duel): +3 HP." in event
+
+
+def test_an_adjustment_needs_a_reason_and_stays_within_the_track(app, client):
+    _, duel = setup_duel(client)
+    played(client, duel, [(1, 6)])
+    before = count_events(app)
+    refused = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "9",
+                                                              "reason": "a miracle"})
+    assert refused.status_code == 422 and count_events(app) == before
+    assert 'id="e-amount-coin">HP is 4/9: it can change by -4 to +5<' in refused.text
+    assert 'value="a miracle"' in refused.text  # what was typed is kept
+    blank = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "2"})
+    assert blank.status_code == 422 and "is required: say why" in blank.text
+    done = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "2",
+                                                           "reason": "healed by the cleric"})
+    assert done.status_code == 302
+    sheet = text_of(client.get(f"/characters/{INES}").text)
+    assert "HP 6/9" in sheet and "+2 Adjusted: healed by the cleric" in sheet
+
+
+def test_the_party_rests_from_the_session_page(app, client):
+    _, duel = setup_duel(client)
+    played(client, duel, [(1, 6), (6, 3)])              # Inés 4/9, Lope 6/9
+    session = re.search(r'/sessions/(\w+)', client.get(f"/duels/{duel}").text).group(1)
+    page = client.get(f"/sessions/{session}").text
+    assert "The party rests" in page and "[assumed] A rest gives back 3 HP" in page
+    response = client.post(f"/sessions/{session}/rest")
+    assert response.status_code == 302
+    assert "The party rested" in client.get(response.headers["Location"]).text
+    assert "HP 7/9" in text_of(client.get(f"/characters/{INES}").text)
+    assert "HP 9/9" in text_of(client.get(f"/characters/{LOPE}").text)
+
+
+def test_a_session_is_edited_from_its_page(app, client):
+    _, duel = setup_duel(client)
+    session = re.search(r'/sessions/(\w+)', client.get(f"/duels/{duel}").text).group(1)
+    assert f'href="/sessions/{session}/edit"' in client.get(f"/sessions/{session}").text
+    form = client.get(f"/sessions/{session}/edit").text
+    assert 'value="Dawn"' in form
+    refused = client.post(f"/sessions/{session}/edit", data={"number": "1", "date": "yesterday", "title": "Dusk",
+                                                             "expected_version": "1"})
+    assert refused.status_code == 422 and "must be a date like" in refused.text
+    done = client.post(f"/sessions/{session}/edit", data={"number": "2", "date": "2026-11-30", "title": "Dusk",
+                                                          "expected_version": "1"})
+    assert done.status_code == 302
+    assert "Session 2: Dusk" in client.get(f"/sessions/{session}").text
+
+
+def test_a_duplicate_name_in_the_campaign_asks_for_confirmation(app, client):
+    campaign, _ = setup_duel(client)
+    before = count_events(app)
+    asked = client.post(f"/campaigns/{campaign}/characters", data={"name": " inés ", "rank": "pj", "coin.hp": "7"})
+    assert asked.status_code == 200 and count_events(app) == before
+    assert "This campaign already has a character called" in asked.text and 'name="duplicate_ok"' in asked.text
+    assert 'value=" inés "' in asked.text or 'value="inés"' in asked.text.replace(" inés ", "inés")
+    confirmed = client.post(f"/campaigns/{campaign}/characters", data={"name": "Inés", "rank": "pj", "coin.hp": "7",
+                                                                        "duplicate_ok": "true"})
+    assert confirmed.status_code == 302 and count_events(app) == before + 1
+    renamed = client.post(f"/characters/{LOPE}/edit", data={"name": "Inés", "rank": "pj", "coin.hp": "9",
+                                                            "expected_version": "1"})
+    assert renamed.status_code == 200 and "already has a character called" in renamed.text
+
+
+def test_the_sheet_folds_untrained_pf2e_skills_and_shows_the_default_ruleset_first(app, client):
+    campaign = client.post("/campaigns", data={"name": "Absalom", "ruleset": "pf2e"}).headers["Location"].rsplit("/", 1)[1]
+    data = {"name": "Seelah", "rank": "pj", "pf2e.level": "3", "pf2e.hp_max": "40", "pf2e.ac": "19",
+            "pf2e.attack_bonus": "9", "pf2e.damage": "1d8+4", "pf2e.intimidation": "7",
+            "pf2e.intimidation_rank": "trained", "coin.hp": "5"}
+    seelah = client.post(f"/campaigns/{campaign}/characters", data=data).headers["Location"].rsplit("/", 1)[1]
+    sheet = client.get(f"/characters/{seelah}").text
+    assert sheet.index("<h2>Pathfinder 2e</h2>") < sheet.index("<h2>Coin test duel</h2>")
+    shown, folded = sheet.split("Show the 12 hidden entries (untrained skills)")
+    assert "Intimidation modifier" in shown.split("<h2>Pathfinder 2e</h2>")[1]
+    assert "Deception modifier" not in shown.split("<h2>Pathfinder 2e</h2>")[1] and "Deception modifier" in folded
+    assert 'class="bar ok"' in sheet and "HP 40/40" in text_of(sheet)  # the colour says how full, the number too
+
+
+def test_a_party_with_nobody_to_rest_is_told_so_on_the_session_page(app, client):
+    campaign = client.post("/campaigns", data={"name": "Empty", "ruleset": "coin"}).headers["Location"].rsplit("/", 1)[1]
+    session = client.post(f"/campaigns/{campaign}/sessions", data={"number": "1", "date": "2026-11-29",
+                                                                   "title": "Alone"}).headers["Location"].rsplit("/", 1)[1]
+    before = count_events(app)
+    response = client.post(f"/sessions/{session}/rest")
+    assert response.status_code == 422 and count_events(app) == before
+    assert "nobody to rest: the campaign has no PJ" in response.text and "Session 1: Alone" in response.text

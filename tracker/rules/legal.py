@@ -1,0 +1,49 @@
+"""The legal next actions as data: what a duel lets its audience send now, and the values each
+field takes. A ruleset's ``legal_actions(state, audience)`` builds its list with ``offer``; the
+duel page draws its forms from that same list and the API answers it, so they cannot disagree.
+
+An action is ``{"type", "by", "side", "fields"}``: the command type, the audience that may send it,
+the side it acts for (``None`` when it is not one side's), and each field of the command with its
+``kind``, ``required``, ``label`` and, where the rules narrow it now, ``choices`` (the only values
+the rules accept: the cards in hand, the side whose turn it is, the damage on offer…), and for a
+dice field, where the rules know them, ``dice``: the sizes of the dice it takes, in order.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+GM = "gm"  # the GM's pages and the GM's API token: every secret, every action
+TABLE = "table"  # the table display and the players' recap: no secret, no action
+AUDIENCES = (GM, TABLE)
+
+
+def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
+          dice: Mapping[str, Sequence[int]] | None = None, **allowed: Iterable[Any]) -> dict:
+    """``name`` (a command with its ``FIELDS``) as a legal action for ``for_side`` (its ``side``),
+    its fields narrowed by ``allowed`` (field name -> the values the rules accept now); ``dice``
+    gives a dice field the sizes of the dice it takes, in order (for a client rolling its own)."""
+    fields = {}
+    for f in command.FIELDS:
+        spec: dict[str, Any] = {"kind": f.kind, "required": f.required, "label": f.label}
+        if f.default is not None:
+            spec["default"] = f.default
+        if f.choices:
+            spec["choices"] = [value for value, _ in f.choices]
+        if f.minimum is not None:
+            spec["minimum"] = f.minimum
+        if f.maximum is not None:
+            spec["maximum"] = f.maximum
+        if f.name in allowed:
+            spec["choices"] = list(allowed[f.name])
+        if dice and f.name in dice:
+            spec["dice"] = list(dice[f.name])
+        fields[f.name] = spec
+    unknown = (set(allowed) | set(dice or {})) - set(fields)
+    if unknown:
+        raise ValueError(f"{name} has no field {', '.join(sorted(unknown))}")
+    return {"type": name, "by": by, "side": for_side, "fields": fields}
+
+
+def names(actions: list[dict]) -> list[str]:
+    """The command types of a list of legal actions, in order (what the pages test ``in``)."""
+    return [action["type"] for action in actions]

@@ -1,0 +1,295 @@
+"""The OpenAPI 3.1 description of the JSON API, built from the same registries the service uses:
+every workspace and account command, and every ruleset's commands from their ``FIELDS``, so a
+command added to the code is in the description without anyone writing it twice (a test holds it)."""
+from __future__ import annotations
+
+from typing import Any
+
+from tracker import commands as workspace_commands
+from tracker import rules
+from tracker.commands import duels as duel_commands
+from tracker.commands import workspace
+from tracker.rules.fields import LARGEST_INT, Field
+
+STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
+OBJECT = {"type": "object"}
+ID = {"type": "string", "maxLength": 64}
+TEXT = {"type": "string", "maxLength": 2000}
+VERSION = {"type": "integer", "minimum": 0, "maximum": LARGEST_INT}
+NULLABLE_STRING = {"type": ["string", "null"]}
+
+# The workspace and account commands (their fields are parsed by hand in tracker/commands):
+# name -> (required fields, every field's schema).
+WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT}),
+    "EditCampaign": (("campaign_id", "expected_version", "name", "ruleset"),
+                     {"campaign_id": ID, "expected_version": VERSION, "name": TEXT, "ruleset": STRING, "notes": TEXT}),
+    "ChangeCampaignRules": (("campaign_id", "expected_version", "ruleset"),
+                            {"campaign_id": ID, "expected_version": VERSION, "ruleset": STRING,
+                             "insults": {**TEXT, "description": "a ruleset's own campaign setting (its commands page)"}}),
+    "CreateCharacter": (("campaign_id", "name", "rank"),
+                        {"campaign_id": ID, "name": TEXT, "rank": {"enum": ["pj", "villano", "elite", "campeon", "minor"]},
+                         "player": TEXT, "notes": TEXT,
+                         "stats": {**OBJECT, "description": "one block per ruleset, as its commands page says"}}),
+    "EditCharacter": (("character_id", "expected_version", "name", "rank"),
+                      {"character_id": ID, "expected_version": VERSION, "name": TEXT,
+                       "rank": {"enum": ["pj", "villano", "elite", "campeon", "minor"]}, "player": TEXT,
+                       "notes": TEXT, "stats": OBJECT}),
+    "PlanSession": (("campaign_id", "number", "date", "title"),
+                    {"campaign_id": ID, "number": INTEGER, "date": {**STRING, "description": "YYYY-MM-DD"},
+                     "title": TEXT, "notes": TEXT}),
+    "EditSession": (("session_id", "expected_version", "number", "date", "title"),
+                    {"session_id": ID, "expected_version": VERSION, "number": INTEGER, "date": STRING,
+                     "title": TEXT, "notes": TEXT}),
+    "RetractEvent": (("position", "expected_version"),
+                     {"position": {"type": "integer", "minimum": 1}, "expected_version": VERSION, "reason": TEXT}),
+    "StartDuel": (("ruleset", "duelists"),
+                  {"session_id": {**ID, "description": "the session it belongs to (or campaign_id)"},
+                   "campaign_id": {**ID, "description": "a duel outside any planned session: today's session"},
+                   "ruleset": {"enum": []},  # filled from the registry
+                   "duelists": {"type": "array", "items": {
+                       "type": "object", "required": ["character_id", "side"],
+                       "properties": {"character_id": ID, "side": {"enum": ["a", "b"]}}}},
+                   "challenger": {"enum": ["", "a", "b"]}, "stakes": TEXT, "judge": TEXT,
+                   "setup": {**OBJECT, "description": "the ruleset's set-up fields (its commands page)"}}),
+    "RegisterGM": (("username", "password"), {"username": STRING, "password": STRING}),
+    "EndSession": (("session_id",), {"session_id": STRING}),
+    "CloseSession": (("session_id",), {"session_id": ID}),
+    "EndAllSessions": ((), {}),
+    "ChangePassword": (("current_password", "new_password"), {"current_password": STRING, "new_password": STRING}),
+    "IssueApiToken": ((), {"label": {"type": "string", "maxLength": 100}}),
+    "RevokeApiToken": (("token_id",), {"token_id": ID}),
+    "ShareCampaign": (("campaign_id", "username"), {"campaign_id": ID, "username": STRING}),
+    "UnshareCampaign": (("campaign_id", "gm_id"), {"campaign_id": ID, "gm_id": ID}),
+    "IssuePlayerLink": (("link_kind", "target"), {"link_kind": {"enum": ["display", "recap", "seat"]}, "target": ID,
+                                                  "character_id": {**ID, "description": "a seat's character"}}),
+    "RevokePlayerLink": (("link_id",), {"link_id": ID}),
+    "AssignOwnerlessCampaigns": ((), {}),
+}
+DUEL_ENVELOPE = {"duel_id": ID, "expected_version": VERSION}
+
+
+def field_schema(f: Field) -> dict:
+    """The JSON schema of one ruleset field, as ``tracker.rules.fields`` parses it."""
+    schema: dict[str, Any]
+    if f.kind == "int":
+        schema = {"type": "integer"}
+        if f.minimum is not None:
+            schema["minimum"] = f.minimum
+        if f.maximum is not None:
+            schema["maximum"] = f.maximum
+    elif f.kind == "bool":
+        schema = {"type": "boolean"}
+    elif f.kind == "choice":
+        schema = {"enum": [value for value, _ in f.choices]}
+    elif f.kind in ("text", "character"):
+        schema = {"type": "string", "maxLength": f.maximum or 2000}
+    elif f.kind == "dice":
+        schema = {"anyOf": [{"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
+                            {"type": "string", "description": "die values separated by spaces, e.g. \"5 3\""}]}
+    elif f.kind == "die":
+        schema = {"enum": ["d6", "d8", "d10", "d12", 6, 8, 10, 12]}
+    else:
+        schema = {}
+    if not f.required and "enum" not in schema and f.kind not in ("bool",):
+        schema = {"anyOf": [schema, {"type": "null"}]} if schema else {}
+    return {**schema, "description": f.label + (f": {f.help}" if f.help else "")}
+
+
+
+def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """A workspace command whose fields are parsed by ``tracker.rules.fields``: described from them."""
+    return required, {**extra, **{f.name: field_schema(f) for f in fields}}
+
+
+WORKSPACE["NoteDuel"] = _fielded(("duel_id", "text"), duel_commands.NOTE_FIELDS, duel_id=ID)
+WORKSPACE["AdjustDuelTrack"] = _fielded(
+    ("duel_id", "expected_version", "character_id", "track", "amount", "reason"), duel_commands.ADJUST_IN_DUEL_FIELDS,
+    duel_id=ID, expected_version=VERSION,
+    target={"type": "string", "description": "the page's form: \"<character_id> <track>\" instead of the two"})
+WORKSPACE["RestoreRetraction"] = _fielded(("position", "expected_version"), workspace.RETRACT_FIELDS,
+                                          expected_version=VERSION)
+WORKSPACE["RecoverCharacter"] = _fielded(
+    ("character_id", "ruleset"), workspace.RECOVER_FIELDS, character_id=ID, expected_version=VERSION,
+    **{"dice": {"description": "the recovery's dice as rolled (its ruleset's commands page)"},
+       "server_roll": BOOLEAN})
+WORKSPACE["AdjustTrack"] = _fielded(("character_id", "ruleset", "track", "amount", "reason"), workspace.ADJUST_FIELDS,
+                                    character_id=ID, expected_version=VERSION)
+WORKSPACE["RestParty"] = (("session_id",), {"session_id": ID})
+
+def _command(name: str, required, properties: dict, description: str = "") -> dict:
+    return {"type": "object", "required": ["type", *required], "description": description,
+            "properties": {"type": {"const": name}, "command_id": {"type": "string", "maxLength": 64},
+                           **properties}}
+
+
+def command_schemas() -> dict[str, dict]:
+    """Every command the API takes, by component name (a ruleset's as ``<ruleset>.<Command>``)."""
+    found = {}
+    for name in workspace_commands.COMMANDS:
+        required, properties = WORKSPACE[name]
+        if name == "StartDuel":
+            properties = dict(properties, ruleset={"enum": sorted(rules.RULESETS)})
+        found[name] = _command(name, required, properties)
+    for module in rules.RULESETS.values():
+        for name, command in module.COMMANDS.items():
+            fields = {f.name: field_schema(f) for f in command.FIELDS}
+            required = ["duel_id", "expected_version"] + [f.name for f in command.FIELDS
+                                                           if f.required and f.default is None and f.kind != "bool"]
+            found[f"{module.NAME}.{name}"] = _command(name, required, {**DUEL_ENVELOPE, **fields},
+                                                      f"{module.TITLE}: {(command.__doc__ or name).strip()}")
+    return found
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = {"default": _json(_ref("Error"), "an error: 400, 401, 403, 404, 405, 409, 413, 422")}
+
+
+def _read(summary: str, schema: dict, parameters: list | None = None, secured: bool = True) -> dict:
+    operation = {"summary": summary, "responses": {"200": _json(schema, "the read"), **ERRORS}}
+    if parameters:
+        operation["parameters"] = parameters
+    if not secured:
+        operation["security"] = []
+    return {"get": operation}
+
+
+def _path(name: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_]+$"}}
+
+
+def _query(name: str, description: str, maximum: int = LARGEST_INT) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": {"type": "integer", "minimum": 0, "maximum": maximum}}
+
+
+FOLLOW = [_query("since", "the version (or position) the client last saw; the answer waits for a later one"),
+          _query("wait", "seconds to wait for a change (0 to 30; the server may cut it)", maximum=30)]
+
+
+def schemas() -> dict[str, dict]:
+    """The components: answers, reads and every command."""
+    row = {"type": "object", "additionalProperties": True}
+    field_spec = {"type": "object", "required": ["kind", "required", "label"],
+                  "properties": {"kind": STRING, "required": BOOLEAN, "label": STRING,
+                                 "choices": {"type": "array"}, "minimum": INTEGER, "maximum": INTEGER,
+                                 "dice": {"type": "array", "items": INTEGER}}}
+    commands = command_schemas()
+    return {
+        "Error": {"type": "object", "required": ["error"],
+                  "properties": {"error": STRING, "message": STRING,
+                                 "errors": {"type": "object", "additionalProperties": STRING},
+                                 "stream": STRING, "expected_version": INTEGER, "current_version": INTEGER}},
+        "Event": {"type": "object", "required": ["position", "stream", "version", "type", "data"],
+                  "properties": {"position": INTEGER, "stream": STRING, "version": INTEGER, "type": STRING,
+                                 "data": OBJECT}},
+        "CommandAnswer": {"type": "object", "required": ["stream", "id", "version", "replayed", "events"],
+                          "properties": {"stream": NULLABLE_STRING, "id": NULLABLE_STRING,
+                                         "version": {"type": ["integer", "null"]}, "replayed": BOOLEAN,
+                                         "secret": {**STRING, "description": "IssueApiToken: the new token, once"},
+                                         "url": {**STRING, "description": "IssuePlayerLink: the link to share"},
+                                         "events": {"type": "array", "items": _ref("Event")}}},
+        "LegalAction": {"type": "object", "required": ["type", "by", "side", "fields"],
+                        "properties": {"type": STRING,
+                                       "by": {**STRING, "description": "who may send it: gm (a seat may add its own)"},
+                                       "side": {"type": ["string", "null"]},
+                                       "fields": {"type": "object", "additionalProperties": field_spec}}},
+        "Step": {"type": "object", "required": ["at", "event"], "additionalProperties": True,
+                 "properties": {"at": INTEGER, "event": STRING}},
+        "DuelRead": {"type": "object", "additionalProperties": True,
+                     "required": ["id", "campaign_id", "session_id", "ruleset", "kind", "status", "version",
+                                  "audience", "state", "steps", "legal_actions", "assumptions"],
+                     "properties": {"id": STRING, "campaign_id": STRING, "session_id": STRING, "ruleset": STRING,
+                                    "kind": STRING, "status": STRING, "winner": NULLABLE_STRING,
+                                    "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
+                                    "steps": {"type": "array", "items": _ref("Step")},
+                                    "legal_actions": {"type": "array", "items": _ref("LegalAction")},
+                                    "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
+                                                          "the GM's AdjustDuelTrack targets while the duel runs"
+                                                          " (character, name, side, track, label, value, max);"
+                                                          " empty for the table"},
+                                    "assumptions": {"type": "array", "items": STRING}}},
+        "DuelChanges": {"type": "object", "required": ["changed", "version", "duel"],
+                        "properties": {"changed": BOOLEAN, "version": INTEGER,
+                                       "duel": {"anyOf": [_ref("DuelRead"), {"type": "null"}]}}},
+        "CampaignChanges": {"type": "object", "required": ["changed", "position", "entries"],
+                            "properties": {"changed": BOOLEAN, "position": INTEGER,
+                                           "entries": {"type": "array", "items": row}}},
+        "Campaigns": {"type": "object", "required": ["campaigns"],
+                      "properties": {"campaigns": {"type": "array", "items": row}}},
+        "CampaignRead": {"type": "object", "required": ["campaign", "characters", "sessions", "duels", "position"],
+                         "properties": {"campaign": row, "characters": {"type": "array", "items": row},
+                                        "sessions": {"type": "array", "items": row},
+                                        "duels": {"type": "array", "items": row}, "position": INTEGER}},
+        "CharacterSheet": {"type": "object", "required": ["character", "tracks", "wounds", "duels", "record"],
+                           "additionalProperties": True},
+        "SessionRead": {"type": "object", "required": ["session", "duels"],
+                        "properties": {"session": row, "duels": {"type": "array", "items": row}}},
+        "LogPage": {"type": "object", "required": ["entries", "next_before"],
+                    "properties": {"entries": {"type": "array", "items": row},
+                                   "next_before": {"type": ["integer", "null"]}}},
+        # anyOf, not oneOf: a common ending (Yield…) is the same command in every ruleset.
+        "Command": {"anyOf": [_ref(name) for name in commands]},
+        **commands,
+    }
+
+
+def description() -> dict:
+    """The whole OpenAPI 3.1 document."""
+    paths = {
+        "/api/v1/commands": {"post": {
+            "summary": "Run one command (its `type` and fields); answer with the events it appended",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
+            "responses": {"201": _json(_ref("CommandAnswer"), "the command appended these events"),
+                          "200": _json(_ref("CommandAnswer"), "a command id sent again: the first answer"),
+                          **ERRORS}}},
+        "/api/v1/campaigns": _read("Every campaign the GM may open", _ref("Campaigns")),
+        "/api/v1/campaigns/{campaign_id}": _read("A campaign with its characters, sessions and duels",
+                                                 _ref("CampaignRead"), [_path("campaign_id", "the campaign")]),
+        "/api/v1/campaigns/{campaign_id}/log": _read(
+            "A page of the campaign's log, newest first", _ref("LogPage"),
+            [_path("campaign_id", "the campaign"),
+             {"name": "category", "in": "query", "required": False,
+              "schema": {"enum": ["campaign", "character", "session", "duel", "correction"]}},
+             {"name": "type", "in": "query", "required": False, "schema": STRING},
+             {"name": "subject", "in": "query", "required": False, "schema": STRING},
+             _query("before", "the position the next page starts before")]),
+        "/api/v1/campaigns/{campaign_id}/changes": _read(
+            "The campaign's log entries after position `since`, waiting up to `wait` seconds for one",
+            _ref("CampaignChanges"), [_path("campaign_id", "the campaign"), *FOLLOW]),
+        "/api/v1/characters/{character_id}": _read("A character sheet", _ref("CharacterSheet"),
+                                                   [_path("character_id", "the character")]),
+        "/api/v1/sessions/{session_id}": _read("A session and its duels", _ref("SessionRead"),
+                                               [_path("session_id", "the session")]),
+        "/api/v1/duels/{duel_id}": _read(
+            "A duel as the GM sees it: its row, state, every step's numbers, the legal next actions, "
+            "the assumptions in force", _ref("DuelRead"), [_path("duel_id", "the duel")]),
+        "/api/v1/duels/{duel_id}/changes": _read(
+            "The duel once its version passed `since`, waiting up to `wait` seconds for it",
+            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW]),
+        "/api/v1/display/{token}": _read(
+            "A duel as its table display shows it (a player link's token, no API token): the public "
+            "view, no action; with `since`, the DuelChanges answer", {"anyOf": [_ref("DuelRead"), _ref("DuelChanges")]},
+            [{"name": "token", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}},
+             *FOLLOW], secured=False),
+        "/api/v1/openapi.json": _read("This description", OBJECT, secured=False),
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Touché JSON API", "version": "1",
+                 "description": "Every command through one endpoint, every projection as JSON. The old "
+                                "unversioned paths (`/api/...`) are aliases of these. See docs/api.md."},
+        "paths": paths,
+        "components": {"schemas": schemas(),
+                       "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
+                                                     "description": "a GM's API token (flask issue-token)"}}},
+        "security": [{"token": []}],
+    }

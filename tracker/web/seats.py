@@ -1,0 +1,119 @@
+"""Players' seats: a player's own page, on their phone, for their character in one play session.
+
+A seat link carries a signed link id, like the table display's. Its page shows the character and,
+while the character fights a running duel of the session, that duel as the ruleset lets this side
+see it (``seen_by(state, "seat:<side>")``: its own hand and sealed choice, never the rival's). The
+seat posts only its duelist's own choices: the policy decides, inside the write transaction. The
+page follows the table by polling, answered 204 while nothing it shows has changed.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, redirect, render_template, url_for
+
+from tracker import policy, rules
+from tracker.db import get_db
+from tracker.commands import fingerprint_of
+from tracker.errors import Denied, NotFound
+from tracker.projections import queries
+from tracker.store import Conflict
+from tracker.web import form_data, is_htmx, service
+from tracker.web.links import BadSignature, link_id_of
+from tracker.web.rejections import shows_form
+
+bp = Blueprint("seats", __name__, url_prefix="/seat")
+
+
+def open_seat(token: str) -> dict:
+    """The seat behind a token, if genuine and in force; else NotFound."""
+    try:
+        link_id = link_id_of(token)
+    except BadSignature:
+        raise NotFound("this seat link is not valid") from None
+    seat = queries.live_seat(get_db(), link_id)
+    if seat is None:
+        raise NotFound("this seat no longer works: the GM revoked it")
+    return seat
+
+
+def _seat_view(token: str, seat: dict, message: str = "", errors: dict | None = None) -> dict:
+    """What the seat draws: the character, and each running duel of the session it fights, from its side."""
+    db = get_db()
+    closed = queries.session_closed(db, seat["session_id"])
+    duels = []
+    for row in [] if closed else queries.running_duels_of(db, seat["session_id"], seat["character_id"]):
+        module = rules.get(row["ruleset"])
+        side = row["side"]
+        state = module.seen_by(row.pop("state"), f"seat:{side}")
+        may = getattr(module, "seat_actions", None)
+        duels.append({"duel": row, "ruleset": module, "state": state, "side": side,
+                      "rival": "b" if side == "a" else "a",
+                      "seat_actions": may(state, side) if may else []})
+    return dict(token=token, seat=seat, closed=closed, duels=duels, message=message, errors=errors or {},
+                sheet=queries.character_sheet(db, seat["character_id"], recent=0),
+                session=queries.session(db, seat["session_id"]),
+                version=queries.seat_version(db, seat),
+                command_id=secrets.token_hex(8))  # one id per drawn form: a double tap appends once
+
+
+@bp.get("/<token>")
+def show(token):
+    """Show a player's seat: their character, and their side of any running duel of the session."""
+    return render_template("seats/show.html", **_seat_view(token, open_seat(token)))
+
+
+@bp.get("/<token>/live")
+def live(token):
+    """The seat's fragment once anything it shows has moved past ``v``; 204 while nothing has."""
+    try:
+        seat = open_seat(token)
+    except NotFound:
+        return _no_store(render_template("seats/_gone.html"), 404)
+    from flask import request
+
+    if request.args.get("v") == queries.seat_version(get_db(), seat):
+        return _no_store("", 204)
+    return _no_store(render_template("seats/_seat.html", **_seat_view(token, seat)), 200)
+
+
+def _refused(form, rejected, token, command):
+    """A refused choice: the seat again, the reason on top (the answer is a 422)."""
+    return _answer(token, 422, rejected.message, rejected.fields)[0]
+
+
+@bp.post("/<token>/do/<command>")
+@shows_form(_refused)
+def act(token, command):
+    """Send one of the duelist's own choices (a sealed card, a discard, the damage on offer)."""
+    seat = open_seat(token)
+    form = form_data()
+    message = {**form, "type": command, "duel_id": str(form.get("duel_id") or "")}
+    # One page draws one id; each button of it (a card, a change of mind) is its own command, and
+    # the same button tapped twice is the same command: the id is the page's, plus what it says.
+    drawn = str(form.get("command_id") or "")[:24]
+    message["command_id"] = f"{drawn}-{fingerprint_of(message)[:12]}" if drawn else None
+    door = service(policy.SEAT_PAGE, seat=seat["link_id"])
+    try:
+        door.handle(message)
+    except (Denied, NotFound) as refused:  # the policy's refusals (Forbidden is a NotFound)
+        return _answer(token, 403, str(refused))
+    except Conflict:
+        return _answer(token, 409, "The duel moved on before your tap arrived: look again and choose.")
+    if is_htmx():
+        return _answer(token, 200)
+    return redirect(url_for("seats.show", token=token))
+
+
+def _answer(token: str, status: int, message: str = "", errors: dict | None = None):
+    """The seat drawn again after a tap (the fragment for htmx, else the page), with any refusal."""
+    template = "seats/_seat.html" if is_htmx() else "seats/show.html"
+    try:
+        seat = open_seat(token)
+    except NotFound:
+        return render_template("seats/_gone.html"), 403
+    return render_template(template, **_seat_view(token, seat, message, errors)), status
+
+
+def _no_store(body: str, status: int):
+    return body, status, {"Cache-Control": "no-store"}
