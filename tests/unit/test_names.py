@@ -80,3 +80,14 @@ def test_old_event_shapes_read_under_the_new_names():
     declined = events.from_data("RocetDamageDeclined", {"side": "b", "kinds": ["attack", "clock"]}, schema=1)
     link = events.from_data("PlayerLinkIssued", {"link_id": "l1", "kind": "display", "target": "d1"}, schema=1)
     assert (dealt.source, declined.sources, link.link_kind) == ("attack", ("attack", "clock"), "display")
+
+
+def test_a_physical_hand_reads_as_unknown_never_as_empty():
+    """With physical cards the server never sees a hand: every reader gets ``hand: null`` beside
+    the ``hand_size`` that counts it, not an empty list that says the duelist holds nothing."""
+    from tests.unit.test_rocet import physical
+
+    state = physical().state
+    for audience in ("gm", "api", "display", "seat:a"):
+        sides = rules.get("rocet").seen_by(state, audience)["sides"]
+        assert [(s["hand"], s["hand_size"]) for s in sides.values()] == [(None, 3), (None, 3)], audience

@@ -30,7 +30,10 @@ def seen_by(state: dict, audience: str) -> dict:
     shown["sealed"] = {side: ({"card": choice["card"], "dice": choice.get("dice", [])} if side == seat else {})
                        for side, choice in sealed.items()}
     shown["chosen"] = sorted(sealed)
-    if shown.get("mode") == "virtual":
+    if shown.get("mode") != "virtual":
+        for duelist in shown["sides"].values():
+            duelist["hand"] = None  # physical cards: the server never sees a hand (hand_size counts it)
+    else:
         for side, duelist in shown["sides"].items():
             if not _may_see_hand(shown, audience, side):
                 duelist.pop("hand", None)
