@@ -65,6 +65,13 @@ def test_register_refuses_a_lacking_module_and_a_clash_of_statistics():
         rules.register(clash)
     assert str(caught.value) == "ruleset fencing counts statistics another ruleset counts: cards"
     assert "fencing" not in rules.RULESETS
+    with pytest.raises(TypeError) as caught:
+        rules.register(copy_of(rocet, NAME="fencing", STATISTICS=(*rocet.STATISTICS, Statistic("skills"))))
+    assert str(caught.value) == "ruleset fencing counts statistics another ruleset counts: cards, skills"
+    nameless = types.ModuleType("nameless")
+    with pytest.raises(TypeError) as caught:
+        rules.register(nameless)
+    assert str(caught.value).startswith("ruleset nameless lacks NAME, ")
     again = rules.register(copy_of(rocet))  # the same name again replaces itself, no clash with itself
     try:
         assert rules.get("rocet") is again

@@ -129,3 +129,81 @@ def test_the_end_of_a_duel_reads_over_and_offers_escalation():
     d.do(Yield(side="b"))
     assert pf2e.progress(d.state) == "Over"
     assert pf2e.actions(d.state) == ["EscalateToCombat"]
+
+
+COMMON_NOTES = [
+    "Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides.",
+    "Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
+    "it drops by 1 at the end of its holder's turn.",
+    "Each duelist has one reaction per round; reactions come back when a new round starts.",
+    "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
+    "Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell what the GM "
+    "enters (2 unless told), any other action its stated cost; the GM ends the turn.",
+    "Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical success "
+    "frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel (10 minutes).",
+    "Frightened lowers skill checks and the DCs they are rolled against too.",
+    "Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this duel, "
+    "else [assumed] their best trained skill.",
+    "Multiple attack penalty applies (−5/−10, agile −4/−8).",
+    "Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against the "
+    "feinter's next melee Strike this turn; critical success: against their melee Strikes until the end of the "
+    "feinter's next turn; critical failure: the feinter is off-guard against the target's melee Strikes until the "
+    "end of their next turn.",
+]
+
+
+def test_assumptions_of_a_mixed_duel_with_a_custom_victory_word_for_word():
+    from tests.unit.test_pf2e_support import caster
+    d = Duel([fighter("v", "Valeros", "a", block=caster()), fighter("k", "Kyra", "b", block=caster())], kind="mixed",
+             victory="custom", victory_text="a sword drops", melee_only=False, counteract_with="spell_attack")
+    assert pf2e.assumptions(d.state) == [
+        "Duelists: one against one.",
+        "Victory condition: a custom condition: a sword drops; the rules propose it and Magistrate Ilse confirms it.",
+        *COMMON_NOTES,
+        "Counteract check: d20 + spell attack (spell DC − 10) against the caster's spell DC; "
+        "the counteract rank is the expended slot's rank.",
+        "A spell waits while an opponent with the matching tradition focus may counter it.",
+        "Mixed duel: the tradition focus comes from that round's initiative roll and lasts the round."]
+
+
+def test_assumptions_of_a_tag_team_knockout_word_for_word_and_the_gm_judging():
+    from tests.unit.test_pf2e_refusals import four
+    d = four("tag")
+    assert pf2e.assumptions(d.state) == [
+        "Duelists: pairs as tag teams.",
+        "Victory condition: knockout; the rules propose it and Magistrate Ilse confirms it.",
+        *COMMON_NOTES,
+        "Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be "
+        "done at once when the active duelist is knocked out); the partner rolls initiative from the next round.",
+        "Only melee Strikes are accepted."]
+    d.state = dict(d.state, judge="")
+    assert pf2e.assumptions(d.state)[1] == "Victory condition: knockout; the rules propose it and the GM confirms it."
+
+
+def test_progress_names_the_round_in_every_phase():
+    from tests.unit.test_pf2e_refusals import together_tie
+    d = two_fighters()
+    for state, words in [(dict(d.state, round=3, proposal={"side": "a"}), "Round 3, the judge must confirm"),
+                         (dict(d.state, round=4, turn=None, phase="ordering"), "Round 4, initiative tie"),
+                         (dict(d.state, round=5, turn=None, phase="initiative"), "Round 5, initiative")]:
+        assert pf2e.progress(state) == words
+    assert pf2e.progress(together_tie().state) == "Round 1, initiative tie"
+
+
+def test_alone_on_the_floor_a_duelist_neither_acts_second_nor_strikes():
+    d = two_fighters(victory="custom", victory_text="the judge's word")
+    d.state = dict(d.state, hp={"v": 40, "k": 0})
+    d.do(EndTurn())
+    d.do(RollInitiative("v", "perception"), roll=[9])
+    assert d.state["order"] == ["v"]
+    # nobody stands against him: no Strike, Demoralize or Feint, only an action the GM names (OtherAction)
+    assert pf2e.actions(d.state) == ["OtherAction", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]
+
+
+def test_a_knocked_out_duelist_on_their_turn_may_only_end_it():
+    d = two_fighters(victory="custom", victory_text="the judge's word")
+    d.state = dict(d.state, hp={"v": 0, "k": 40})
+    # no action of his own, not even a free one; setting a condition is the GM's hand, not his turn
+    assert pf2e.actions(d.state) == ["ActSecond", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
+                                     "SetCondition"]

@@ -202,6 +202,7 @@ def handled_by(handlers: Mapping[type, Handler], state: dict, cmd: Any, dice: An
 
 
 def decider(handlers: Mapping[type, Handler]) -> Callable[[dict, Any, Any], list]:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """A ruleset's ``decide`` when all it adds to the common endings is its table of handlers:
     an ending first, else (while the duel runs) the command's own handler."""
 
@@ -246,6 +247,7 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
             *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = (),
             result: Resulter | None = None, adjustable: Adjustable | None = None,
             set_track: TrackSetter | None = None) -> Callable[[Any, Any, int], dict]:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
 
     ``started(ev)`` is the state a ``DuelStarted`` opens; ``mutate(ev, state, at)`` the state after
@@ -461,6 +463,7 @@ def whole_suffix(target: Any, later: list[tuple[int, Any]]) -> list[int]:
 
 
 def suffix_except(*independent: type):
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """``retraction_carries`` for a ruleset whose events of the ``independent`` types stand on
     nothing and nothing stands on them (a note, a verdict with no effect on the rules): one of
     them is taken back alone, and a rewind past them leaves them standing."""

@@ -13,6 +13,7 @@ EFFECT_CHOICES = (("full", "full damage (failed save / hit)"), ("half", "half (s
 
 
 def _who(name: str, label: str) -> Field:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     return Field(name, label, "character", required=False,
                  help="leave empty for whoever's turn it is" if name != "target" else
                  "leave empty when there is a single opponent")

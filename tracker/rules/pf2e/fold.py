@@ -10,7 +10,7 @@ from __future__ import annotations
 from .adjust import adjustable_tracks, set_track
 
 import copy
-from functools import singledispatch
+from functools import partial, singledispatch
 
 from tracker.rules import duel
 from tracker.rules.duel import DuelStarted, impossible
@@ -116,10 +116,15 @@ def _acted_second(e, state):
 
 
 def _turn_of(attr: str):
-    def checked(e, state):
-        if state["turn"] != getattr(e, attr):
-            impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
-    return checked
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
+    # A module-level check, not a closure built at import, so that it runs (and can be
+    # mutation-tested) on every call.
+    return partial(_in_turn, attr)
+
+
+def _in_turn(attr: str, e, state):
+    if state["turn"] != getattr(e, attr):
+        impossible(f"{type(e).__name__} out of {getattr(e, attr)}'s turn")
 
 
 def _affordable(cost_of):

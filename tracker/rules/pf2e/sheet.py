@@ -23,6 +23,7 @@ SLOT_HELP = 'spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none'
 
 
 def _skill_fields() -> tuple[Field, ...]:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     fields = []
     for skill in SKILLS:
         fields.append(Field(skill, f"{skill.capitalize()} modifier", "int", default=0,

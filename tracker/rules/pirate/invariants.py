@@ -2,6 +2,8 @@
 it after every command and retraction, and the fold checks an ending against the same words."""
 from __future__ import annotations
 
+from functools import partial
+
 from tracker.rules.duel import SIDES, adjusted_by, ending_problems, other
 
 from .setup import current_pv
@@ -14,10 +16,15 @@ def _hits(state: dict, winner: str) -> str:
 
 
 def _fate(*fates: str):
-    def check(state: dict, winner: str) -> str:
-        fate = state["fighters"][other(winner)]["fate"]
-        return "" if fate in fates else f"the loser's fate is {fate or 'not ruled'}"
-    return check
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
+    # The check is a module-level function, not a closure built at import, so that it runs (and
+    # can be mutation-tested) on every call.
+    return partial(_loser_fate_in, fates)
+
+
+def _loser_fate_in(fates: tuple[str, ...], state: dict, winner: str) -> str:
+    fate = state["fighters"][other(winner)]["fate"]
+    return "" if fate in fates else f"the loser's fate is {fate or 'not ruled'}"
 
 
 def _pistol_hit(state: dict, winner: str) -> str:

@@ -3,6 +3,7 @@ after every command and retraction, and the fold checks an ending against the sa
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from tracker.rules.duel import SIDES, ending_problems, other
 from tracker.rules.rocet.terms import HAND, deck_cards, effect
@@ -28,12 +29,17 @@ def _first_blood(state: dict, winner: str) -> str:
 
 
 def _fell(condition: str):
-    def check(state: dict, winner: str) -> str:
-        fallen = state["fallen"].get(other(winner))
-        if fallen == condition or (condition == "unconscious" and fallen == "dead"):
-            return ""
-        return f"the loser is not {condition}"
-    return check
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
+    # The check is a module-level function, not a closure built at import, so that it runs (and
+    # can be mutation-tested) on every call.
+    return partial(_loser_fell, condition)
+
+
+def _loser_fell(condition: str, state: dict, winner: str) -> str:
+    fallen = state["fallen"].get(other(winner))
+    if fallen == condition or (condition == "unconscious" and fallen == "dead"):
+        return ""
+    return f"the loser is not {condition}"
 
 
 ENDINGS = {"clock": _clock, "superiority": _superiority, "first_blood": _first_blood,
