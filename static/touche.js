@@ -4,6 +4,10 @@
 //   (or, for a form without one, to its first error), and each summary link focuses its field.
 // - After an action, a screen reader hears what was logged (#announcer, a polite live region).
 // - A <time data-local> logged in UTC is shown in the reader's local time.
+// - A panel that follows the duel live ([data-live-guard]: the GM's duel page while players'
+//   seats act) is never redrawn under a form the GM is filling in: the redraw waits, and a notice
+//   says the duel moved, until the GM sends the form (then a stale one is a conflict they see)
+//   or asks for the new state.
 (function () {
   "use strict";
   var wide = window.matchMedia("(min-width: 60rem)");
@@ -68,6 +72,58 @@
     if (details) details.open = true;
     field.focus();
     field.scrollIntoView({ block: "center" });
+  });
+
+  // True when a form inside ``root`` holds something the reader entered and has not sent.
+  function beingFilled(root) {
+    var active = document.activeElement;
+    if (active && root.contains(active) && active.matches("input:not([type=hidden]):not([type=submit]), select, textarea")) return true;
+    var fields = root.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type === "hidden" || f.type === "submit") continue;
+      if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) return true; continue; }
+      if (f.tagName === "SELECT") {
+        for (var j = 0; j < f.options.length; j++) if (f.options[j].selected !== f.options[j].defaultSelected) return true;
+        continue;
+      }
+      if (f.value !== f.defaultValue) return true;
+    }
+    return false;
+  }
+
+  function movedNotice(panel) {
+    var notice = document.getElementById("moved-notice");
+    if (notice) return;
+    notice = document.createElement("p");
+    notice.id = "moved-notice";
+    notice.className = "notice moved";
+    notice.setAttribute("role", "status");
+    notice.textContent = "The duel moved while you were filling in a form; what you typed is kept. ";
+    var show = document.createElement("button");
+    show.type = "button";
+    show.textContent = "Show the duel now";
+    show.addEventListener("click", function () { window.location.reload(); });
+    notice.appendChild(show);
+    panel.parentNode.insertBefore(notice, panel);
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var panel = event.detail.target;
+    if (!panel || !panel.matches("[data-live-guard]")) return;
+    var polled = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+    if (!polled || event.detail.xhr.status !== 200) {  // the GM's own action: its answer is drawn
+      var sent = document.getElementById("moved-notice");
+      if (sent) sent.remove();
+      return;
+    }
+    if (beingFilled(panel)) {
+      event.detail.shouldSwap = false;
+      movedNotice(panel);
+    } else {
+      var notice = document.getElementById("moved-notice");
+      if (notice) notice.remove();
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

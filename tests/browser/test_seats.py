@@ -247,3 +247,31 @@ def test_a_wit_exchange_with_the_insult_chosen_and_the_words_typed_on_the_phone(
         phone.context.close()
     service.db.close()
     print("\nWit on seats: one tap for the insult (words typed first), the exchange thrown with no GM tap")
+
+
+def test_the_gms_page_never_redraws_under_a_form_being_filled_in(page, browser, live_app):
+    """While players' seats act, the GM's duel page follows them, but never by wiping what the GM
+    is typing: the redraw waits, a notice says the duel moved, and the GM chooses when to see it."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    players = phones(browser, hand_out_seats(page, session))
+    page.goto(f"/duels/{duel}")
+    expect(page.locator(".rocet-sealed")).to_contain_text("Inés is choosing on their seat")
+
+    page.locator("#note-text").fill("Lope's player hesitated")  # the GM is in the middle of a note
+    players["a"].locator(".seat-ChooseCard button.seat-card").first.click()
+    expect(players["b"].locator(".seat-rival")).to_contain_text("Inés has chosen.")
+    expect(page.locator("#moved-notice")).to_contain_text("The duel moved while you were filling in a form")
+    page.wait_for_timeout(1200)  # two more polls: still not redrawn under the note
+    expect(page.locator("#note-text")).to_have_value("Lope's player hesitated")
+    expect(page.locator(".rocet-sealed")).not_to_contain_text("Inés has chosen.")
+
+    page.get_by_role("button", name="Add the note").click()  # sending it draws the duel as it is now
+    expect(page.locator(".duel-notes")).to_contain_text("Lope's player hesitated")
+    expect(page.locator(".rocet-sealed")).to_contain_text("Inés has chosen.")
+    expect(page.locator("#moved-notice")).to_have_count(0)
+
+    players["b"].locator(".seat-ChooseCard button.seat-card").first.click()  # nothing typed: it follows
+    expect(page.locator("#duel")).to_contain_text("Turn 1")
+    for phone in players.values():
+        phone.context.close()
