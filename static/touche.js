@@ -74,17 +74,21 @@
     field.scrollIntoView({ block: "center" });
   });
 
-  // True when a form inside ``root`` holds something the reader entered and has not sent.
+  // True when a form inside ``root`` holds something the reader entered and has not sent (focus
+  // alone is not: the page autofocuses the next action's first field).
   function beingFilled(root) {
-    var active = document.activeElement;
-    if (active && root.contains(active) && active.matches("input:not([type=hidden]):not([type=submit]), select, textarea")) return true;
     var fields = root.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
       var f = fields[i];
       if (f.type === "hidden" || f.type === "submit") continue;
       if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) return true; continue; }
       if (f.tagName === "SELECT") {
-        for (var j = 0; j < f.options.length; j++) if (f.options[j].selected !== f.options[j].defaultSelected) return true;
+        var first = -1;  // with no option marked selected, a single select starts on its first one
+        for (var j = 0; j < f.options.length; j++) {
+          if (f.options[j].defaultSelected && first < 0) first = j;
+          if (f.multiple && f.options[j].selected !== f.options[j].defaultSelected) return true;
+        }
+        if (!f.multiple && f.selectedIndex !== Math.max(first, 0)) return true;
         continue;
       }
       if (f.value !== f.defaultValue) return true;
