@@ -77,14 +77,21 @@
   // True when a form inside ``root`` holds something the reader entered and has not sent.
   function beingFilled(root) {
     var active = document.activeElement;
-    if (active && root.contains(active) && active.matches("input:not([type=hidden]):not([type=submit]), select, textarea")) return true;
+    // The page's own autofocus (a Strike's d20) is not the GM filling in: only what they typed counts there.
+    if (active && root.contains(active) && !active.hasAttribute("autofocus")
+        && active.matches("input:not([type=hidden]):not([type=submit]), select, textarea")) return true;
     var fields = root.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
       var f = fields[i];
       if (f.type === "hidden" || f.type === "submit") continue;
       if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) return true; continue; }
       if (f.tagName === "SELECT") {
-        for (var j = 0; j < f.options.length; j++) if (f.options[j].selected !== f.options[j].defaultSelected) return true;
+        // A select none of whose options says "selected" shows its first: that is its default too.
+        var fallback = !f.multiple && !Array.prototype.some.call(f.options, function (o) { return o.defaultSelected; });
+        for (var j = 0; j < f.options.length; j++) {
+          var byDefault = f.options[j].defaultSelected || (fallback && j === 0);
+          if (f.options[j].selected !== byDefault) return true;
+        }
         continue;
       }
       if (f.value !== f.defaultValue) return true;
