@@ -205,16 +205,26 @@ def test_a_pf2e_round_with_both_secret_skills_and_the_sidestep_answered_on_the_d
     if service.state_of(f"duel-{duel}")[1]["turn"] == people[1]:
         page.get_by_role("button", name="End Lope’s turn").click()
     expect(page.get_by_role("button", name="Strike", exact=True)).to_be_visible()
+    # Inés readies Bullying Press on her phone (her Intimidation gave it): the GM's form stops asking.
+    ready = players["a"].get_by_role("button", name="Ready Bullying Press")
+    box = ready.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 200, box  # a large tap target at 390 px
+    ready.click()
+    expect(players["a"].locator(".seat-status")).to_contain_text("Bullying Press is readied")
+    expect(page.locator("#duel")).to_contain_text("readied Bullying Press")
+    expect(players["b"].locator("body")).not_to_contain_text("Bullying Press")
     page.locator("#Strike-dice_attack").fill("12")
     page.get_by_role("button", name="Strike", exact=True).click()
     expect(players["b"].locator(".seat-status")).to_contain_text("Use Deceptive Sidestep?")
     expect(players["a"].locator("body")).not_to_contain_text("Sidestep")
     players["b"].get_by_role("button", name="Sidestep!").click()
     expect(page.locator("#duel")).to_contain_text("Deceptive Sidestep")
+    assert [r.data["reaction"] for r in service.store.read_stream(f"duel-{duel}")
+            if r.type == "Pf2eStrikeRolled"] == ["bullying_press"]
     for phone in players.values():
         phone.context.close()
     service.db.close()
-    print(f"\nPF2e on seats: one tap per secret skill, one tap for the Sidestep; "
+    print(f"\nPF2e on seats: one tap per secret skill, one to ready Bullying Press, one for the Sidestep; "
           f"'has chosen' reached the rival's phone and the GM page {followed * 1000:.0f} ms after the tap")
 
 

@@ -206,3 +206,31 @@ def test_pf2e_and_wit_choices_locked_in_at_once_are_revealed_once(gm, path, rule
     assert sum(kind.endswith("Chosen") for kind in kinds) == 2 and kinds.count(revealed) == 1
     for service in services.values():
         service.db.close()
+
+
+def test_only_the_attackers_own_seat_readies_or_withdraws_its_dueling_reaction(gm, path):
+    from tracker.errors import Forbidden
+
+    duel = sealed_duel_of(gm, "pf2e")
+    seats = {side: seat_service(path, duel["seats"][side]) for side in "ab"}
+    ines, lope = duel["people"]["a"], duel["people"]["b"]
+    for side, who in duel["people"].items():
+        seats[side].handle({"type": "ChooseSkill", "duel_id": duel["duel"], "duelist": who,
+                            "skill": "intimidation", "round": 1})
+    stream = f"duel-{duel['duel']}"
+    state = gm.state_of(stream)[1]
+    if state["turn"] != ines:
+        gm.handle({"type": "EndTurn", "duel_id": duel["duel"], "expected_version": gm.version(stream)})
+    before = gm.version(stream)
+    ready = {"type": "ReadyReaction", "duel_id": duel["duel"], "duelist": ines, "reaction": "bullying_press"}
+    with pytest.raises(Forbidden, match="only its own duelist"):
+        seats["b"].handle({**ready, "expected_version": before})
+    assert gm.version(stream) == before
+    seats["a"].handle({**ready, "expected_version": before})
+    with pytest.raises(Forbidden, match="only its own duelist"):
+        seats["b"].handle({"type": "WithdrawReaction", "duel_id": duel["duel"], "duelist": ines,
+                           "expected_version": gm.version(stream)})
+    assert gm.state_of(stream)[1]["readied"] == {ines: "bullying_press"}
+    assert lope not in gm.state_of(stream)[1]["readied"]
+    for service in seats.values():
+        service.db.close()

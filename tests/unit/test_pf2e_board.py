@@ -59,7 +59,7 @@ def test_a_tag_team_board_whole_for_the_gm_and_the_table():
         "actions_left": 3, "usual": [], "demoralize": [{"id": "v", "name": "Valeros"}],
         "reactions": [{"value": "bullying_press", "label": "Bullying Press"}],
         "targets": [{"id": "v", "name": "Valeros"}], "slots": [], "focus": None, "new_focus": [],
-        "counters": [], "tag_sides": [{"side": "b", "out": "Kyra", "into": "Harsk"}]}
+        "counters": [], "tag_sides": [{"side": "b", "out": "Kyra", "into": "Harsk"}], "readied": ""}
     # knocked out, Kyra has no action of her own (not even a free one): end the turn or tag out
     assert pf2e.actions(d.state) == ["EndTurn", "Tag", "Yield", "Disqualify", "Abandon", "SetCondition"]
 
@@ -128,7 +128,8 @@ def test_a_spell_duel_board_lists_each_spell_and_each_slot():
         "initiative": [], "tied": [], "turn": "s", "turn_name": "Seoni", "strike_number": 1, "penalty": (0, 0),
         "actions_left": 1, "usual": [], "demoralize": [{"id": "e", "name": "Ezren"}], "reactions": [],
         "targets": [{"id": "e", "name": "Ezren"}], "slots": ["1", "2", "3"], "focus": "arcane",
-        "new_focus": [{"value": "occult", "label": "Occult"}], "counters": [], "tag_sides": []}
+        "new_focus": [{"value": "occult", "label": "Occult"}], "counters": [], "tag_sides": [],
+        "readied": ""}
     assert pf2e.progress(d.state) == "Round 1, Seoni's turn"
 
 

@@ -124,6 +124,8 @@ def test_every_event_type_round_trips():
         pf2e_events.Pf2eDemoralized("s", "t", 14, 9, 23, 17, "success", 1),
         pf2e_events.Pf2eFeinted("s", "t", 3, 7, 10, 18, "failure", ""),
         pf2e_events.Pf2eActionTaken("s", "Stride", 1),
+        pf2e_events.Pf2eReactionReadied(1, "v", "bullying_press"),
+        pf2e_events.Pf2eReactionWithdrawn(1, "v", "bullying_press"),
     ]
     defined = {name for name, obj in vars(pf2e_events).items()
                if isinstance(obj, type) and dataclasses.is_dataclass(obj) and name.startswith("Pf2e")}

@@ -180,4 +180,5 @@ def test_the_gm_narrative_adds_the_secret_skill():
     from tracker.rules.pf2e.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS
     assert GM_DETAILS["Pf2eInitiativeRolled"]({"skill": "deception"}) == "rolled Deception"
     assert GM_DETAILS["Pf2eInitiativeRolled"]({}) == "rolled ?"
-    assert HIDDEN_FROM_PLAYERS == ("Pf2eSidestepDeclined", "Pf2eCounterDeclined")
+    assert HIDDEN_FROM_PLAYERS == ("Pf2eSidestepDeclined", "Pf2eCounterDeclined", "Pf2eReactionReadied",
+                                   "Pf2eReactionWithdrawn")

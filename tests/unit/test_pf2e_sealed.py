@@ -96,7 +96,8 @@ def test_the_sidestep_prompt_goes_to_the_defenders_seat_only():
     d = sealed()
     d.do(ChooseSkill("v", "intimidation"))
     d.do(ChooseSkill("k", "deception"), roll=[15, 10])
-    assert pf2e.seat_actions(pf2e.seen_by(d.state, "seat:a"), "a") == []
+    assert pf2e.seat_actions(pf2e.seen_by(d.state, "seat:a"), "a") == ["ReadyReaction"]  # Bullying Press
+    assert pf2e.seat_actions(pf2e.seen_by(d.state, "seat:b"), "b") == []
     d.do(Strike(), attack=[12])  # a hit, held for Kyra's Deceptive Sidestep
     assert pf2e.seat_actions(pf2e.seen_by(d.state, "seat:b"), "b") == ["DeceptiveSidestep", "DeclineSidestep"]
     assert pf2e.seat_actions(pf2e.seen_by(d.state, "seat:a"), "a") == []

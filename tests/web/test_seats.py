@@ -295,6 +295,47 @@ def test_pf2e_skills_are_chosen_sealed_on_the_seats_and_the_sidestep_answered_by
     assert "Pf2eSidestepUsed" in [r.type for r in gm_service.store.read_stream(f"duel-{d}")]
 
 
+def test_the_attackers_player_readies_bullying_press_on_the_seat_and_the_gms_strike_declares_it(
+        client, anonymous, gm_service):
+    duel = pf2e_sealed(gm_service)
+    d, (seelah, vex) = duel["duel"], duel["people"]
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    choose_skill(anonymous, seats[0], d, seelah, "intimidation")
+    choose_skill(anonymous, seats[1], d, vex, "intimidation")
+    if gm_service.state_of(f"duel-{d}")[1]["turn"] == vex:  # Seelah's turn next
+        gm_service.handle({"type": "EndTurn", "duel_id": d, "expected_version": gm_service.version(f"duel-{d}")})
+    assert "Ready Bullying Press" in anonymous.get(seats[0]).text
+    assert "Bullying Press" not in anonymous.get(seats[1]).text  # the rival learns nothing of it
+
+    def ready(seat, who, command_id):
+        return anonymous.post(f"{seat}/do/ReadyReaction", headers={"HX-Request": "true"},
+                              data={"duel_id": d, "duelist": who, "reaction": "bullying_press",
+                                    "command_id": command_id, "expected_version": gm_service.version(f"duel-{d}")})
+
+    rival = ready(seats[1], seelah, "x1")  # the rival's seat cannot ready it for her
+    assert rival.status_code == 403 and "only its own duelist" in rival.text
+    out_of_turn = ready(seats[1], vex, "x2")  # nor for its own duelist out of turn
+    assert out_of_turn.status_code in (400, 409, 422) and "out of turn" in out_of_turn.text
+    answer = ready(seats[0], seelah, "r1")
+    assert answer.status_code == 200 and "Withdraw Bullying Press" in answer.text
+    gm_page = client.get(f"/duels/{d}").text
+    assert "readied <strong>Bullying Press</strong>" in gm_page and 'name="reaction"' not in gm_page
+    assert "Bullying Press" not in anonymous.get(seats[1]).text
+    withdrawn = anonymous.post(f"{seats[0]}/do/WithdrawReaction", headers={"HX-Request": "true"},
+                               data={"duel_id": d, "duelist": seelah, "command_id": "w1",
+                                     "expected_version": gm_service.version(f"duel-{d}")})
+    assert withdrawn.status_code == 200 and "Ready Bullying Press" in withdrawn.text
+    assert 'name="reaction"' in client.get(f"/duels/{d}").text  # the GM's form asks again
+    assert ready(seats[0], seelah, "r2").status_code == 200
+    gm_service.handle({"type": "Strike", "duel_id": d, "expected_version": gm_service.version(f"duel-{d}"),
+                       "dice_attack": [1], "server_roll": True})
+    records = gm_service.store.read_stream(f"duel-{d}")
+    strike = next(r for r in records if r.type == "Pf2eStrikeRolled")
+    assert strike.data["reaction"] == "bullying_press"
+    assert [r.type for r in records].count("Pf2eReactionReadied") == 2
+    assert "Ready Bullying Press" not in anonymous.get(seats[0]).text  # spent for the round
+
+
 # --- pirate wit duels: the insult and the words, chosen sealed on the seat ------------------------
 
 WORDS = "You fight like a dairy farmer."

@@ -158,6 +158,7 @@ def choices(state: dict) -> dict:
         "demoralize": [t for t in _targets(state, turn) if [turn, t["id"]] not in state.get("demoralized", [])]
         if turn else [],
         "reactions": _strike_reactions(state, turn) if turn else [],
+        "readied": REACTION_NAMES[(state.get("readied") or {})[turn]] if (state.get("readied") or {}).get(turn) else "",
         "targets": _targets(state, turn) if turn else [],
         "slots": _slot_ranks(state, turn) if turn else [],
         "focus": state["focus"].get(turn) if turn else None,

@@ -172,6 +172,25 @@ class DeclineSidestep:
 
 
 @command
+class ReadyReaction:
+    """A player readies their duelist's dueling reaction (Bullying Press, Sense Weakness) from their
+    seat, on their own turn: the duelist's next melee Strike declares it, without the GM asking."""
+
+    FIELDS = (Field("duelist", "Duelist", "character"),
+              Field("reaction", "Dueling reaction", "choice", choices=REACTION_CHOICES[1:]))
+    duelist: str
+    reaction: str
+
+
+@command
+class WithdrawReaction:
+    """A player takes back the reaction they readied, before the Strike."""
+
+    FIELDS = (Field("duelist", "Duelist", "character"),)
+    duelist: str
+
+
+@command
 class CastSpell:
     FIELDS = (_who("caster", "Caster"),
               Field("spell", "Spell", "text", maximum=80),
@@ -268,7 +287,7 @@ class EscalateToCombat:
 
 COMMANDS = {cls.__name__: cls for cls in (
     RollInitiative, ChooseSkill, RevealSkills, BreakTie, ActSecond, Strike, Demoralize, Feint, OtherAction,
-    DeceptiveSidestep, DeclineSidestep, CastSpell,
+    DeceptiveSidestep, DeclineSidestep, ReadyReaction, WithdrawReaction, CastSpell,
     DuelingCounter, DeclineCounter, ChangeTraditionFocus, EndTurn, Tag, ConfirmVictory,
     DeclineVictory, EscalateToCombat)}
 COMMANDS.update(ENDING_COMMANDS)
@@ -296,4 +315,6 @@ SEAT_COMMANDS = {
     "DeceptiveSidestep": _pending_target, "DeclineSidestep": _pending_target,
     "DuelingCounter": lambda state, fields: _side_of(state, fields.get("duelist")),
     "DeclineCounter": _counter_side,
+    "ReadyReaction": lambda state, fields: _side_of(state, fields.get("duelist")),
+    "WithdrawReaction": lambda state, fields: _side_of(state, fields.get("duelist")),
 }

@@ -15,6 +15,7 @@ HANDLERS = {
     c.EndTurn: rounds.end_turn, c.Tag: rounds.tag,
     c.Strike: strikes.strike, c.Demoralize: maneuvers.demoralize, c.Feint: maneuvers.feint,
     c.OtherAction: maneuvers.other_action, c.DeceptiveSidestep: strikes.sidestep, c.DeclineSidestep: strikes.decline_sidestep,
+    c.ReadyReaction: strikes.ready_reaction, c.WithdrawReaction: strikes.withdraw_reaction,
     c.CastSpell: spells.cast, c.DuelingCounter: spells.counter, c.DeclineCounter: spells.decline_counter,
     c.ChangeTraditionFocus: spells.change_focus,
     c.ConfirmVictory: ending.confirm_victory, c.DeclineVictory: ending.decline_victory,

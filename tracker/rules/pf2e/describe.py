@@ -85,6 +85,16 @@ def _(e: ev.Pf2eSidestepUsed, state):
 
 
 @_line.register
+def _(e: ev.Pf2eReactionReadied, state):
+    return f"{name(state, e.duelist)} readies {REACTION_NAMES[e.reaction]} for their next melee Strike."
+
+
+@_line.register
+def _(e: ev.Pf2eReactionWithdrawn, state):
+    return f"{name(state, e.duelist)} no longer readies {REACTION_NAMES[e.reaction]}."
+
+
+@_line.register
 def _(e: ev.Pf2eSidestepDeclined, state):
     return f"{name(state, e.defender)} lets the hit stand."
 

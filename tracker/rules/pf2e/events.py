@@ -102,6 +102,29 @@ class Pf2eSidestepUsed:
 
 
 @event
+class Pf2eReactionReadied:
+    """On their turn, a duelist's player readied the dueling reaction they gained this round
+    (Bullying Press or Sense Weakness): their next melee Strike declares it."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    round: int
+    duelist: str
+    reaction: str
+
+
+@event
+class Pf2eReactionWithdrawn:
+    """The player took back the reaction they had readied, before any Strike used it."""
+
+    REFERENCES = {"duelist": DUELIST}
+
+    round: int
+    duelist: str
+    reaction: str
+
+
+@event
 class Pf2eSidestepDeclined:
     """The target let a hit stand without using Deceptive Sidestep."""
 

@@ -34,7 +34,7 @@ def _started(event: DuelStarted) -> dict:
         hp={d["id"]: hp_at_start(d) for d in event.duelists},
         round=1, phase="initiative", rolls={}, tiers=[], order=[], turn=None, acted=False, strikes=0,
         actions=0, usual_skill={}, exposures=[], demoralized=[],
-        reaction={}, reacted={}, focus={}, refocus={},
+        reaction={}, reacted={}, readied={}, focus={}, refocus={},
         frightened={i: 0 for i in ids}, off_guard=[],
         slots={d["id"]: parse_slots(d["stats"].get("spell_slots") or "") for d in event.duelists},
         expended={i: {} for i in ids},
@@ -105,6 +105,18 @@ def _strike(e, state):
         _reaction(e.attacker, e.reaction, state)
 
 
+def _readied(e, state):
+    _in_turn("duelist", e, state)
+    _reaction(e.duelist, e.reaction, state)
+    if (state.get("readied") or {}).get(e.duelist):
+        impossible(f"{e.duelist} readied a second reaction")
+
+
+def _withdrawn(e, state):
+    if (state.get("readied") or {}).get(e.duelist) != e.reaction:
+        impossible(f"{e.duelist} withdrew {e.reaction} without having readied it")
+
+
 def _sidestep(e, state):
     _answers("strike")(e, state)
     _reaction(e.defender, "deceptive_sidestep", state)
@@ -164,6 +176,7 @@ def _declined(e, state):
 
 
 CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.Pf2eStrikeRolled: _strike,
+          ev.Pf2eReactionReadied: _readied, ev.Pf2eReactionWithdrawn: _withdrawn,
           ev.Pf2eSidestepDeclined: _answers("strike"), ev.Pf2eCounterAttempted: _counter,
           ev.Pf2eCounterDeclined: _answers("spell"), ev.Pf2eSpellCast: _cast,
           ev.Pf2eActedSecond: _acted_second, ev.Pf2eTurnEnded: _turn_of("duelist"),
@@ -226,13 +239,27 @@ def _(e: ev.Pf2eStrikeRolled, state, at):
         new["exposures"] = [x for x in state.get("exposures", [])
                             if not (x["once"] and x["who"] == e.target and x["against"] == e.attacker)]
     if e.reaction:
-        new = _with(new, reacted={e.attacker: True})
+        new = dict(_with(new, reacted={e.attacker: True}), readied=_unready(state, e.attacker))
     pending = None
     if e.pending:
         pending = {"kind": "strike", "attacker": e.attacker, "target": e.target, "reaction": e.reaction,
                    "modifier": e.modifier, "ac": e.ac, "die": e.die, "degree": e.degree,
                    "damage_typed": e.damage_typed, "end_turn": e.end_turn}
     return dict(new, pending=pending)
+
+
+@fold.register
+def _(e: ev.Pf2eReactionReadied, state, at):
+    return dict(state, readied={**(state.get("readied") or {}), e.duelist: e.reaction})
+
+
+@fold.register
+def _(e: ev.Pf2eReactionWithdrawn, state, at):
+    return dict(state, readied=_unready(state, e.duelist))
+
+
+def _unready(state: dict, who: str) -> dict:
+    return {k: v for k, v in (state.get("readied") or {}).items() if k != who}
 
 
 @fold.register
@@ -295,7 +322,7 @@ def _(e: ev.Pf2eActionTaken, state, at):
 @fold.register
 def _(e: ev.Pf2eTurnEnded, state, at):
     new = _with(state, frightened={e.duelist: e.frightened})
-    new.update(strikes=0, turn=None, actions=0)
+    new.update(strikes=0, turn=None, actions=0, readied=_unready(state, e.duelist))  # readied for this turn only
     new["exposures"] = [dict(x, ends=x["ends"] - (x["owner"] == e.duelist)) for x in state.get("exposures", [])
                         if not (x["owner"] == e.duelist and x["ends"] <= 1)]
     if e.new_round:

@@ -19,9 +19,18 @@ def result(state: dict, ev) -> dict | None:
         return fields_of(ev, "pending", waiting_for_reaction=ev.pending)
     if isinstance(ev, ev_.Pf2eSpellCast):
         return fields_of(ev, "pending", waiting_for_reaction=ev.pending)
-    if isinstance(ev, WITH_NUMBERS):
+    if isinstance(ev, WITH_NUMBERS + SECRET_STEPS):
         return fields_of(ev)
     return None
+
+
+# Steps only the GM's log tells: a reaction readied (or withdrawn) names the secret skill behind it.
+SECRET_STEPS = (ev_.Pf2eReactionReadied, ev_.Pf2eReactionWithdrawn)
+
+
+def secret_line(line: dict) -> bool:
+    """Whether a history line is one of ``SECRET_STEPS``, which the players' views leave out."""
+    return (line.get("result") or {}).get("event") in {t.__name__ for t in SECRET_STEPS}
 
 
 def public_line(line: dict) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # A declined reaction is only ever logged when the defender (or an opponent) could have
 # reacted, so the line alone tells players which secret skill or focus was behind it.
-HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined")
+HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")
 
 # What the GM's narrative adds beside a line: the secret the event holds and the line omits.
 GM_DETAILS = {"Pf2eInitiativeRolled": lambda data: f"rolled {str(data.get('skill', '?')).capitalize()}"}
@@ -46,6 +46,7 @@ def seen_by(state: dict, audience: str) -> dict:
                           for who, roll in state["rolls"].items()}
         shown["reaction"] = {who: r for who, r in state["reaction"].items() if who in mine}
         shown["reacted"] = {who: r for who, r in state["reacted"].items() if who in mine}
+        shown["readied"] = {who: r for who, r in (state.get("readied") or {}).items() if who in mine}
         shown["focus"] = {who: f for who, f in state["focus"].items() if who in mine}
         shown["refocus"] = {who: f for who, f in state["refocus"].items() if who in mine}
         pending = state.get("pending") or {}

@@ -22,25 +22,27 @@ def strike(state: dict, cmd, dice: Dice) -> list:
     if not cmd.melee and state["settings"]["melee_only"]:
         raise Refused("the agreed terms allow melee weapons only", field="melee")
     target = target_of(state, attacker, cmd.target)
-    if cmd.reaction:
-        _check_reaction(state, attacker, cmd.reaction, cmd.melee)
+    # A reaction the player readied on their seat is declared by their next melee Strike.
+    reaction = cmd.reaction or (readied(state, attacker) if cmd.melee else "")
+    if reaction:
+        _check_reaction(state, attacker, reaction, cmd.melee)
     penalty = attack_penalty(state["strikes"], cmd.agile) if state["settings"]["attack_penalty"] else 0
     modifier = stats(state, attacker)["attack_bonus"] - state["frightened"][attacker] + penalty + cmd.modifier
-    exposed = (target in state["off_guard"] or cmd.reaction == "sense_weakness"
+    exposed = (target in state["off_guard"] or reaction == "sense_weakness"
                or (cmd.melee and exposed_to(state, target, attacker)))
     ac = stats(state, target)["ac"] - state["frightened"][target] - (2 if exposed else 0)
     die = dice.roll(20, "attack", f"{name(state, attacker)}'s attack roll")
     result = degree(die + modifier, ac, die)
     pending = result == "success" and cmd.melee and can_react(state, target, "deceptive_sidestep")
     events = [ev.Pf2eStrikeRolled(attacker=attacker, target=target, die=die, modifier=modifier,
-                                  total=die + modifier, ac=ac, degree=result, reaction=cmd.reaction,
+                                  total=die + modifier, ac=ac, degree=result, reaction=reaction,
                                   pending=pending, damage_typed=cmd.damage, melee=cmd.melee,
                                   end_turn=cmd.end_turn and pending)]
-    if cmd.reaction == "sense_weakness" and rolled_skill(state, target) == "deception":
+    if reaction == "sense_weakness" and rolled_skill(state, target) == "deception":
         events.append(ev.Pf2eOffGuard(duelist=target, cause="Sense Weakness"))
     if pending:  # the turn ends, if asked, once the target has answered
         return events
-    events += landed(state, attacker, target, result, cmd.reaction, cmd.damage, dice)
+    events += landed(state, attacker, target, result, reaction, cmd.damage, dice)
     return then_end_turn(state, events, attacker, cmd.end_turn)
 
 
@@ -52,6 +54,31 @@ def _check_reaction(state: dict, attacker: str, reaction: str, melee: bool) -> N
         raise Refused(f"{name(state, attacker)} has already used a reaction this round", field="reaction")
     if state["reaction"].get(attacker) != reaction:
         raise Refused(f"{name(state, attacker)} did not gain {label} this round", field="reaction")
+
+
+def readied(state: dict, who: str) -> str:
+    """The dueling reaction ``who``'s player readied for their next melee Strike, or ""."""
+    return (state.get("readied") or {}).get(who, "")
+
+
+def ready_reaction(state: dict, cmd, dice: Dice) -> list:
+    who = turn_holder(state, cmd.duelist, "ready a reaction")
+    if state["kind"] == "spellcasting":
+        raise Refused("this is a spellcasting duel: no Strikes, so no reaction to ready before one")
+    if readied(state, who):
+        raise Refused(f"{name(state, who)} has already readied {REACTION_NAMES[readied(state, who)]}",
+                      field="reaction")
+    _check_reaction(state, who, cmd.reaction, melee=True)
+    if not can_react(state, who, cmd.reaction):
+        raise Refused(f"{name(state, who)} cannot react now", field="reaction")
+    return [ev.Pf2eReactionReadied(round=state["round"], duelist=who, reaction=cmd.reaction)]
+
+
+def withdraw_reaction(state: dict, cmd, dice: Dice) -> list:
+    who = turn_holder(state, cmd.duelist, "withdraw a reaction")
+    if not readied(state, who):
+        raise Refused(f"{name(state, who)} has no reaction readied")
+    return [ev.Pf2eReactionWithdrawn(round=state["round"], duelist=who, reaction=readied(state, who))]
 
 
 def sidestep(state: dict, cmd, dice: Dice) -> list:

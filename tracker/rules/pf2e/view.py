@@ -2,12 +2,13 @@
 assumptions it runs under (what the page draws is in ``board``)."""
 from __future__ import annotations
 
-from .results import public_line
+from .results import public_line, secret_line
 from .setup import judge_name
-from .table import able, actions_left, contenders, name, opponents
+from .table import can_react, able, actions_left, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
 
-SECRET_KEYS = ("reaction", "reacted", "focus", "refocus", "pending", "usual_skill", "sealed", "sealed_dice")
+ATTACKER_REACTIONS = ("bullying_press", "sense_weakness")  # declared before the attacker's own Strike
+SECRET_KEYS = ("reaction", "reacted", "readied", "focus", "refocus", "pending", "usual_skill", "sealed", "sealed_dice")
 
 
 def public(state: dict) -> dict:
@@ -15,7 +16,7 @@ def public(state: dict) -> dict:
     view = {k: v for k, v in state.items() if k not in SECRET_KEYS}
     view["rolls"] = {who: {"total": roll["total"]} for who, roll in state["rolls"].items()}
     view["waiting"] = state["pending"] is not None
-    view["history"] = [public_line(line) for line in state["history"]]
+    view["history"] = [public_line(line) for line in state["history"] if not secret_line(line)]
     return view
 
 
@@ -84,6 +85,13 @@ def seat_actions(state: dict, side: str) -> list[str]:
         found += ["DeceptiveSidestep", "DeclineSidestep"]
     if pending.get("kind") == "spell" and pending.get("caster") not in mine:
         found += ["DuelingCounter", "DeclineCounter"]
+    turn = state.get("turn")
+    # The attacker's own dueling reaction, before a Strike (a seat's view has no pending hit, only "waiting").
+    if turn in mine and "Strike" in legal and not state.get("waiting"):
+        if (state.get("readied") or {}).get(turn):
+            found.append("WithdrawReaction")
+        elif state["reaction"].get(turn) in ATTACKER_REACTIONS and can_react(state, turn, state["reaction"][turn]):
+            found.append("ReadyReaction")
     return found
 
 
