@@ -103,11 +103,16 @@ class Strike:
     end_turn: bool = False
 
 
+def _skill_check_against(who: str) -> tuple:
+    """The fields of a one-action skill check against an opponent's DC (Demoralize, Feint)."""
+    return (_who("duelist", who), _who("target", "Target"),
+            Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
+            Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+
+
 @command
 class Demoralize:
-    FIELDS = (_who("duelist", "Who demoralizes"), _who("target", "Target"),
-              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
-              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    FIELDS = _skill_check_against("Who demoralizes")
     duelist: str | None = None
     target: str | None = None
     modifier: int = 0
@@ -118,9 +123,7 @@ class Demoralize:
 
 @command
 class Feint:
-    FIELDS = (_who("duelist", "Who feints"), _who("target", "Target"),
-              Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
-              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    FIELDS = _skill_check_against("Who feints")
     duelist: str | None = None
     target: str | None = None
     modifier: int = 0
