@@ -42,12 +42,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
-    from tracker import bootstrap, cli, db
+    from tracker import bootstrap, cli, db, i18n
     from tracker.web import HANDLERS
     from tracker.web.app import init_web
 
     app.extensions[HANDLERS] = bootstrap.ALL_HANDLERS  # each request's service is built with them
     db.init_app(app)
+    i18n.init_app(app)
     cli.init_app(app)
     init_web(app)
     return app
