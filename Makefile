@@ -16,7 +16,9 @@ $(BIN)/flask: pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 
+# The gettext catalogs are compiled at every install: the .mo files are built, never committed.
 install: $(BIN)/flask
+	$(BIN)/python -m tracker.catalogs compile
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser:

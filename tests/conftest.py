@@ -6,10 +6,11 @@ import random
 import pytest
 
 from tests import coin_ruleset
-from tracker import create_app, rules
+from tracker import catalogs, create_app, rules
 from tracker.services import Context
 
 rules.register(coin_ruleset)
+catalogs.compile_all()  # the .mo files the app reads, from the .po files as this checkout has them
 
 
 def fixed_context(seed: int = 7) -> Context:

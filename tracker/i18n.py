@@ -1,8 +1,9 @@
 """The reader's language: Flask-Babel's catalogs, and the translator the rules' Texts use.
 
-Every catalog is gettext's: the core's in ``tracker/translations``, and one in each ruleset's
-package (``tracker/rules/<name>/translations``), found through the ruleset registry, so a
-ruleset brings its own words as it brings its own templates. Flask-Babel merges them.
+Every catalog is gettext's (``tracker.catalogs`` extracts, updates and compiles them): the core's
+in ``tracker/translations``, the shared rules' in ``tracker/rules/translations``, and one in each
+ruleset's package (``tracker/rules/<name>/translations``), found through the ruleset registry, so
+a ruleset brings its own words as it brings its own templates. Flask-Babel merges them.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ CORE_CATALOGS = Path(__file__).parent / "translations"
 
 
 def catalog_directories() -> list[Path]:
-    """The core's catalog directory, then each registered ruleset's."""
-    found = [CORE_CATALOGS]
+    """The core's catalog directory, the shared rules', then each registered ruleset's."""
+    found = [CORE_CATALOGS, Path(rules.__file__).parent / "translations"]
     for module in rules.RULESETS.values():
         found.append(Path(module.__file__).parent / "translations")
     return found
