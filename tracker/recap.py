@@ -19,7 +19,7 @@ import orjson
 from tracker import rules
 from tracker.events import from_data
 from tracker.projections import queries
-from tracker.store import loads
+from tracker.store import load_state, loads
 from tracker.workspace import RANK_LABELS
 
 AUDIENCES = ("gm", "players")
@@ -54,7 +54,7 @@ def build(db, session_id: str, audience: str) -> dict:
     types = _types(db, streams)
     details = _gm_details(db, streams) if gm else {}
     wounds = _wounds(db, [duel_id for duel_id, _ in rows])
-    duels = [_duel(loads(state), types.get(f"duel-{duel_id}", {}), details.get(f"duel-{duel_id}", {}),
+    duels = [_duel(load_state(state), types.get(f"duel-{duel_id}", {}), details.get(f"duel-{duel_id}", {}),
                    wounds.get(duel_id, []), gm, _standing(db, f"duel-{duel_id}")) for duel_id, state in rows]
     recap = {
         "format": VERSION, "audience": audience,

@@ -23,7 +23,7 @@ from tracker.commands.names import canonical
 from tracker.errors import Forbidden, NotFound
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
-from tracker.store import LEGACY, Conflict, EventStore, Recorded, loads, write_transaction
+from tracker.store import LEGACY, Conflict, EventStore, Recorded, load_state, write_transaction
 
 __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
 
@@ -144,7 +144,7 @@ class Service:
         """A stream's version and folded state, from the read model (no replay); kept for the rest
         of the command, so the handler's read and the append's do not decode it twice."""
         row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
-        found = (row[0], loads(row[1])) if row else (self.store.version(stream), None)
+        found = (row[0], load_state(row[1])) if row else (self.store.version(stream), None)
         self._read[stream] = found
         return found
 

@@ -22,6 +22,12 @@ import orjson
 import sqlite_utils
 
 from tracker.events import EVENT_TYPES, from_data, to_data, type_name
+from tracker.rules.text import Joined, Text, revive
+
+# Words the rules say (a duel's history lines, its outcome) are Texts. Until each read model keeps
+# them as data, a Text written straight into a column reads as its English sentence.
+sqlite3.register_adapter(Text, str)
+sqlite3.register_adapter(Joined, str)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -157,11 +163,23 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
 
 
 def dumps(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    """JSON text; a Text in ``value`` (a folded state's history line) is kept as its data."""
+    return orjson.dumps(value, default=_as_data, option=orjson.OPT_SORT_KEYS).decode()
 
 
-def loads(text: str | bytes) -> Any:
-    return orjson.loads(text)
+def _as_data(value: Any) -> Any:
+    if isinstance(value, (Text, Joined)):
+        return value.as_data()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def loads(data: str | bytes) -> Any:
+    return orjson.loads(data)
+
+
+def load_state(data: str | bytes) -> Any:
+    """A folded state read back from a read model, its Texts Texts again."""
+    return revive(orjson.loads(data))
 
 
 def insert_rows(db: sqlite_utils.Database, rows: list[tuple]) -> None:

@@ -16,7 +16,7 @@ from tracker import rules
 from tracker.projections import history, replay, schema
 from tracker.projections.replay import category, fold
 from tracker.rules.base import ImpossibleHistory
-from tracker.store import EventStore, Recorded, dumps, loads
+from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
@@ -57,7 +57,7 @@ class Projector:
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
             row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
-            self.states[stream] = (row[0], loads(row[1])) if row else (0, None)
+            self.states[stream] = (row[0], load_state(row[1])) if row else (0, None)
         return self.states[stream]
 
     def apply_all(self, recorded: Iterable[Recorded]) -> None:

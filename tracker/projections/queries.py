@@ -10,7 +10,7 @@ from typing import Any
 from tracker import rules
 from tracker.events import EVENT_TYPES
 from tracker.errors import NotFound
-from tracker.store import loads
+from tracker.store import load_state, loads
 
 
 def _one(db, sql: str, params: list | tuple, what: str) -> dict:
@@ -139,14 +139,14 @@ def duels_of_campaign(db, campaign_id: str, limit: int = 20) -> list[dict]:
 def duel(db, duel_id: str) -> dict:
     row = _one(db, "SELECT d.*, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
                    " WHERE d.id = ?", [duel_id], "duel")
-    row["state"] = loads(row.pop("state"))
+    row["state"] = load_state(row.pop("state"))
     return row
 
 
 def stream_state(db, stream: str) -> dict | None:
     """A stream's folded state, or None when it does not exist."""
     row = db.execute("SELECT state FROM stream_states WHERE stream = ?", [stream]).fetchone()
-    return loads(row[0]) if row else None
+    return load_state(row[0]) if row else None
 
 
 def stream_version(db, stream: str) -> int:
@@ -353,7 +353,7 @@ def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
                          " WHERE d.session_id = ? AND p.character_id = ? AND d.status = 'running'"
                          " ORDER BY d.rowid", [session_id, character_id]))
     for row in rows:
-        row["state"] = loads(row["state"])
+        row["state"] = load_state(row["state"])
     return rows
 
 
