@@ -12,6 +12,7 @@ from tracker.events import event, upcaster
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.state import update
+from tracker.rules.text import t
 
 
 @event
@@ -44,6 +45,13 @@ class GMLoggedOut:
 @event
 class GMSessionsEnded:
     """A GM logged out everywhere: every login session they had ended."""
+
+
+@event
+class GMLanguageChosen:
+    """A GM chose the language Touché speaks to them (else their browser's is used)."""
+
+    language: str  # one of tracker.languages.LANGUAGES
 
 
 @event
@@ -129,8 +137,8 @@ def token_digest(token: str) -> str:
 
 
 SIGNUP_FIELDS = (
-    Field("username", "Username", "text", maximum=60),
-    Field("password", "Password", "text", maximum=200, help="at least 10 characters"),
+    Field("username", t("Username"), "text", maximum=60),
+    Field("password", t("Password"), "text", maximum=200, help=t("at least 10 characters")),
 )
 
 
@@ -138,9 +146,9 @@ def parse_signup(raw) -> dict:
     clean = parse_fields(SIGNUP_FIELDS, raw)
     errors = {}
     if not clean["username"] or not all(c.isalnum() or c in "._-" for c in clean["username"]):
-        errors["username"] = "use letters, digits, dots, dashes or underscores"
+        errors["username"] = t("use letters, digits, dots, dashes or underscores")
     if len(clean["password"]) < 10:
-        errors["password"] = "must be at least 10 characters"
+        errors["password"] = t("must be at least 10 characters")
     if errors:
         raise Invalid(errors)
     return clean
@@ -154,6 +162,8 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return update(state, password_hash=ev.password_hash, **_all_sessions_ended(state))
     if isinstance(ev, GMSessionsEnded):
         return update(state, **_all_sessions_ended(state))
+    if isinstance(ev, GMLanguageChosen):
+        return update(state, language=ev.language)
     if isinstance(ev, GMLoggedOut):
         # Ended sessions whose cookies have expired anyway are forgotten, so the list stays short.
         ended = {sid: end for sid, end in state.get("ended_sessions", {}).items() if end > ev.ended_at}
@@ -172,19 +182,24 @@ def _all_sessions_ended(state: dict) -> dict:
     return {"sessions_generation": state.get("sessions_generation", 0) + 1, "ended_sessions": {}}
 
 
-def describe(state: dict | None, ev: Any) -> str:
+def describe(state: dict | None, ev: Any) -> Any:
+    """The event in plain language: a Text, read in the reader's language."""
+    from tracker.languages import LANGUAGE_NAMES
+
     if isinstance(ev, GMRegistered):
-        return f"GM account “{ev.username}” created."
+        return t("GM account “{username}” created.", username=ev.username)
     if isinstance(ev, GMPasswordChanged):
-        return "Password changed."
+        return t("Password changed.")
     if isinstance(ev, GMLoggedOut):
-        return "Logged out."
+        return t("Logged out.")
     if isinstance(ev, GMSessionsEnded):
-        return "Logged out everywhere."
+        return t("Logged out everywhere.")
+    if isinstance(ev, GMLanguageChosen):
+        return t("Language chosen: {language}.", language=LANGUAGE_NAMES.get(ev.language, ev.language))
     if isinstance(ev, ApiTokenIssued):
-        return f"API token “{ev.label or ev.token_id}” created."
+        return t("API token “{label}” created.", label=ev.label or ev.token_id)
     if isinstance(ev, ApiTokenRevoked):
-        return "API token revoked."
+        return t("API token revoked.")
     return type(ev).__name__
 
 
@@ -208,18 +223,18 @@ def evolve_campaign(state: dict, ev: Any) -> dict:
     raise TypeError(type(ev).__name__)
 
 
-def describe_campaign(ev: Any) -> str:
+def describe_campaign(ev: Any) -> Any:
     if isinstance(ev, CoGMAdded):
-        return f"Campaign shared with {ev.username or 'a co-GM'}."
+        return t("Campaign shared with {username}.", username=ev.username or t("a co-GM"))
     if isinstance(ev, CoGMRemoved):
-        return "A co-GM's access was removed."
+        return t("A co-GM's access was removed.")
     if isinstance(ev, CampaignOwnerAssigned):
-        return "The campaign was given to the first GM."
+        return t("The campaign was given to the first GM.")
     if isinstance(ev, PlayerLinkIssued):
-        what = {"display": "the table display", "recap": "the player recap", "seat": "a player's seat"}
-        return f"A player link was made for {what.get(ev.link_kind, ev.link_kind)}."
+        what = {"display": t("the table display"), "recap": t("the player recap"), "seat": t("a player's seat")}
+        return t("A player link was made for {what}.", what=what.get(ev.link_kind, ev.link_kind))
     if isinstance(ev, PlayerLinkRevoked):
-        return "A player link was revoked."
+        return t("A player link was revoked.")
     return type(ev).__name__
 
 
@@ -229,7 +244,7 @@ CAMPAIGN_EVENTS = (CoGMAdded, CoGMRemoved, CampaignOwnerAssigned, PlayerLinkIssu
 def decide_share(state: dict, gm: dict | None) -> list:
     """Share the campaign with a GM (who may share it at all is the access policy's to say)."""
     if gm is None:
-        raise Refused("no GM has that username", field="username")
+        raise Refused(t("no GM has that username"), field="username")
     if gm["id"] == state.get("owner") or gm["id"] in state.get("co_gms", {}):
-        raise Refused(f"{gm['username']} can already open this campaign", field="username")
+        raise Refused(t("{username} can already open this campaign", username=gm["username"]), field="username")
     return [CoGMAdded(gm_id=gm["id"], username=gm["username"])]

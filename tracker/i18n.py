@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, g, has_app_context, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 
 from tracker import rules
 from tracker.rules import text
 
-LANGUAGES = ("en", "es")
-DEFAULT_LANGUAGE = "en"
+from tracker.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 CORE_CATALOGS = Path(__file__).parent / "translations"
 
 
@@ -33,16 +33,55 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directories)
     Babel(app, locale_selector=select_language, default_translation_directories=directories)
     text.install(translator)
+    app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES)
+    app.json = WordsJSON(app)
+
+
+class WordsJSON(DefaultJSONProvider):
+    """JSON answers whose words (Texts from the read models and the rules) read in the reader's
+    language, as a page does."""
+
+    @staticmethod
+    def default(o):
+        if isinstance(o, (text.Text, text.Joined)):
+            return str(o)
+        return DefaultJSONProvider.default(o)
+
+
+LANGUAGE_COOKIE = "lang"
 
 
 def select_language() -> str:
-    """The language of this request: one chosen for it (``g.language``), else the browser's."""
-    chosen = g.get("language")
-    if chosen in LANGUAGES:
-        return chosen
-    if request:
-        return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
-    return DEFAULT_LANGUAGE
+    """The language of this request: one asked for in the address (``?lang=``, the switch on a
+    player's page), else one chosen for it (``g.language``: the GM's own choice, or the campaign's
+    on a page its players see), else the one the language switch remembered (a cookie), else the
+    browser's (``Accept-Language``)."""
+    if not request:
+        return g.get("language") if g.get("language") in LANGUAGES else DEFAULT_LANGUAGE
+    for chosen in (request.args.get("lang"), g.get("language"), request.cookies.get(LANGUAGE_COOKIE)):
+        if chosen in LANGUAGES:
+            return chosen
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def gm_language() -> None:
+    """Before a request's view: a logged-in GM who chose a language reads every page in it."""
+    from tracker.db import get_db
+    from tracker.projections import queries
+
+    gm = g.get("gm")
+    if gm and "language" not in g:
+        chosen = queries.gm_language(get_db(), gm["id"])
+        if chosen in LANGUAGES:
+            g.language = chosen
+
+
+def current_language() -> str:
+    """The language this page is drawn in (``<html lang>``)."""
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    return locale.language if locale else DEFAULT_LANGUAGE
 
 
 def translator():

@@ -19,6 +19,7 @@ import orjson
 from tracker import rules
 from tracker.events import from_data
 from tracker.projections import queries
+from tracker.projections.words import read
 from tracker.store import load_state, loads
 from tracker.workspace import RANK_LABELS
 
@@ -112,7 +113,7 @@ def _wounds(db, duel_ids: list[str]) -> dict[str, list[dict]]:
                 "SELECT duel_id, character_id, track, amount, at, note FROM wounds"
                 f" WHERE duel_id IN ({_in(duel_ids)}) ORDER BY duel_id, seq", duel_ids):
             found.setdefault(duel_id, []).append(
-                {"character_id": character, "track": track, "amount": amount, "at": at, "note": note})
+                {"character_id": character, "track": track, "amount": amount, "at": at, "note": read(note)})
     return found
 
 

@@ -24,11 +24,6 @@ import sqlite_utils
 from tracker.events import EVENT_TYPES, from_data, to_data, type_name
 from tracker.rules.text import Joined, Text, revive
 
-# Words the rules say (a duel's history lines, its outcome) are Texts. Until each read model keeps
-# them as data, a Text written straight into a column reads as its English sentence.
-sqlite3.register_adapter(Text, str)
-sqlite3.register_adapter(Joined, str)
-
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY,

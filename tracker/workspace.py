@@ -10,12 +10,14 @@ from typing import Any, Mapping
 
 from tracker import accounts, rules
 from tracker.events import event, upcaster
+from tracker.languages import LANGUAGE_NAMES
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.state import update
+from tracker.rules.text import join, t
 
-RANKS = (("pj", "PJ (player character)"), ("villano", "Villano"), ("elite", "Élite"),
-         ("campeon", "Campeón"), ("minor", "Minor NPC"))
+RANKS = (("pj", t("PC (player character)")), ("villano", t("Villain")), ("elite", t("Elite")),
+         ("campeon", t("Champion")), ("minor", t("Minor NPC")))
 RANK_LABELS = dict(RANKS)
 
 
@@ -49,6 +51,14 @@ class CampaignRulesChanged:
 
     ruleset: str
     settings: dict
+
+
+@event
+class CampaignLanguageSet:
+    """The campaign's language changed: what its players see (table display, seats, their recap)
+    and its recaps by default are in it."""
+
+    language: str  # one of tracker.languages.LANGUAGES
 
 
 @event
@@ -200,21 +210,21 @@ def ruleset_choices() -> tuple[tuple[str, str], ...]:
 
 
 CAMPAIGN_FIELDS = (
-    Field("name", "Name", "text", maximum=120),
-    Field("ruleset", "Default ruleset", "choice", choices=()),  # filled at parse time
-    Field("notes", "Notes", "text", required=False, maximum=5000),
+    Field("name", t("Name"), "text", maximum=120),
+    Field("ruleset", t("Default ruleset"), "choice", choices=()),  # filled at parse time
+    Field("notes", t("Notes"), "text", required=False, maximum=5000),
 )
 CHARACTER_FIELDS = (
-    Field("name", "Name", "text", maximum=120),
-    Field("rank", "Player or NPC rank", "choice", choices=RANKS),
-    Field("player", "Player", "text", required=False, maximum=120, help="who plays this PJ"),
-    Field("notes", "Notes", "text", required=False, maximum=5000),
+    Field("name", t("Name"), "text", maximum=120),
+    Field("rank", t("Player or NPC rank"), "choice", choices=RANKS),
+    Field("player", t("Player"), "text", required=False, maximum=120, help=t("who plays this PC")),
+    Field("notes", t("Notes"), "text", required=False, maximum=5000),
 )
 SESSION_FIELDS = (
-    Field("number", "Number", "int", minimum=0, maximum=100000),
-    Field("date", "Date", "text", maximum=10, help="YYYY-MM-DD"),
-    Field("title", "Title", "text", maximum=200),
-    Field("notes", "Notes", "text", required=False, maximum=5000),
+    Field("number", t("Number"), "int", minimum=0, maximum=100000),
+    Field("date", t("Date"), "text", maximum=10, help=t("YYYY-MM-DD")),
+    Field("title", t("Title"), "text", maximum=200),
+    Field("notes", t("Notes"), "text", required=False, maximum=5000),
 )
 
 
@@ -226,7 +236,7 @@ def campaign_fields() -> tuple[Field, ...]:
 def parse_campaign(raw: Mapping[str, Any]) -> dict:
     clean = parse_fields(campaign_fields(), raw)
     if not clean["name"]:
-        raise Invalid({"name": "is required"})
+        raise Invalid({"name": t("is required")})
     clean["notes"] = clean["notes"] or ""
     return clean
 
@@ -235,7 +245,7 @@ def parse_campaign_rules(ruleset: Any, raw: Mapping[str, Any]) -> tuple[str, dic
     """A ruleset's campaign settings, validated by the ruleset itself."""
     module = rules.RULESETS.get(ruleset) if isinstance(ruleset, str) else None
     if module is None or not getattr(module, "CAMPAIGN_SETTINGS", ()):
-        raise Invalid({"ruleset": "this ruleset has no campaign settings"})
+        raise Invalid({"ruleset": t("this ruleset has no campaign settings")})
     return module.NAME, module.validate_campaign_settings(raw)
 
 
@@ -252,7 +262,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
         errors.update(bad.errors)
         clean = {}
     if clean.get("name") == "":
-        errors["name"] = "is required"
+        errors["name"] = t("is required")
     stats: dict[str, dict] = {}
     nested = raw.get("stats") if isinstance(raw.get("stats"), dict) else {}
     for name, module in rules.RULESETS.items():
@@ -310,9 +320,9 @@ def parse_session(raw: Mapping[str, Any]) -> dict:
     try:
         dt.date.fromisoformat(clean["date"])
     except ValueError:
-        raise Invalid({"date": "must be a date like 2026-11-29"}) from None
+        raise Invalid({"date": t("must be a date like 2026-11-29")}) from None
     if not clean["title"]:
-        raise Invalid({"title": "is required"})
+        raise Invalid({"title": t("is required")})
     clean["notes"] = clean["notes"] or ""
     return clean
 
@@ -330,6 +340,8 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return update(state, name=ev.name, ruleset=ev.ruleset, notes=ev.notes)
     if isinstance(ev, CampaignRulesChanged):
         return update(state, rules={**state.get("rules", {}), ev.ruleset: dict(ev.settings)})
+    if isinstance(ev, CampaignLanguageSet):
+        return update(state, language=ev.language)
     if isinstance(ev, CharacterCreated):
         return {"id": ev.character_id, "campaign_id": ev.campaign_id, "name": ev.name,
                 "rank": ev.rank, "player": ev.player, "notes": ev.notes, "stats": dict(ev.stats or {})}
@@ -354,8 +366,8 @@ def _track_changes(ev: Any, at: int) -> list[dict]:
         return [{"at": at, "ruleset": ev.ruleset, "track": ev.track, "amount": ev.amount,
                  "kind": "adjustment", "note": ev.reason}]
     label = _recovery_label(ev.ruleset, ev.recovery)
-    return [{"at": at, "ruleset": ev.ruleset, "track": track, "amount": amount, "kind": ev.recovery,
-             "note": label + (f" ({ev.result.replace('_', ' ')})" if ev.result else "")}
+    note = t("{label} ({result})", label=label, result=_result(ev.result)) if ev.result else label
+    return [{"at": at, "ruleset": ev.ruleset, "track": track, "amount": amount, "kind": ev.recovery, "note": note}
             for track, amount in ev.changes.items()]
 
 
@@ -365,44 +377,63 @@ def _recovery_label(ruleset: str, kind: str) -> str:
     return found.label if found else kind
 
 
-def _signed(changes: dict) -> str:
-    return ", ".join(f"{amount:+d} {track}" for track, amount in changes.items() if amount) or "nothing to restore"
+def _result(result: str) -> Any:
+    """A check's result key read as words (``critical_success``: "critical success")."""
+    return RESULTS.get(result, result.replace("_", " "))
 
 
-def describe(state: dict | None, ev: Any) -> str:
-    """The event in plain language, given the state before it."""
+RESULTS = {"critical_success": t("critical success"), "success": t("success"), "failure": t("failure"),
+           "critical_failure": t("critical failure")}
+
+
+def _signed(changes: dict) -> Any:
+    return join([f"{amount:+d} {track}" for track, amount in changes.items() if amount]) or t("nothing to restore")
+
+
+def describe(state: dict | None, ev: Any) -> Any:
+    """The event in plain language, given the state before it: a Text, read in the reader's language."""
     if isinstance(ev, CampaignCreated):
-        return f"Campaign “{ev.name}” created ({_title(ev.ruleset)})."
+        return t("Campaign “{name}” created ({ruleset}).", name=ev.name, ruleset=_title(ev.ruleset))
     if isinstance(ev, CampaignEdited):
-        return f"Campaign details edited: “{ev.name}”."
+        return t("Campaign details edited: “{name}”.", name=ev.name)
     if isinstance(ev, CampaignRulesChanged):
-        return f"The campaign's {_title(ev.ruleset)} settings changed."
+        return t("The campaign's {ruleset} settings changed.", ruleset=_title(ev.ruleset))
+    if isinstance(ev, CampaignLanguageSet):
+        return t("The campaign's language is now {language}.", language=LANGUAGE_NAMES.get(ev.language, ev.language))
     if isinstance(ev, CharacterCreated):
-        blocks = ", ".join(_title(r) for r in (ev.stats or {})) or "no stats yet"
-        return f"{ev.name} joined the campaign as {RANK_LABELS.get(ev.rank, ev.rank)} ({blocks})."
+        blocks = join([_title(r) for r in (ev.stats or {})]) if ev.stats else t("no stats yet")
+        return t("{name} joined the campaign as {rank} ({blocks}).", name=ev.name,
+                 rank=RANK_LABELS.get(ev.rank, ev.rank), blocks=blocks)
     if isinstance(ev, CharacterEdited):
-        renamed = f" (was {state['name']})" if state and state["name"] != ev.name else ""
-        return f"{ev.name}'s sheet was edited{renamed}."
+        if state and state["name"] != ev.name:
+            return t("{name}'s sheet was edited (was {old}).", name=ev.name, old=state["name"])
+        return t("{name}'s sheet was edited.", name=ev.name)
     if isinstance(ev, CharacterRecovered):
-        how = ", ".join(filter(None, [ev.result.replace("_", " "),
-                                      "rolled " + " ".join(map(str, ev.rolls)) if ev.rolls else ""]))
-        party = " with the party at the end of the session" if ev.session_id else ""
-        return (f"{state['name']}: {_recovery_label(ev.ruleset, ev.recovery)}{party} ({_title(ev.ruleset)}"
-                f"{'; ' + how if how else ''}): {_signed(ev.changes)}.")
+        how = [_result(ev.result)] if ev.result else []
+        if ev.rolls:
+            how.append(t("rolled {dice}", dice=" ".join(map(str, ev.rolls))))
+        values = dict(name=state["name"], recovery=_recovery_label(ev.ruleset, ev.recovery),
+                      ruleset=_title(ev.ruleset), changes=_signed(ev.changes))
+        if how:
+            values["ruleset"] = join([values["ruleset"], join(how)], "; ")
+        if ev.session_id:
+            return t("{name}: {recovery} with the party at the end of the session ({ruleset}): {changes}.", **values)
+        return t("{name}: {recovery} ({ruleset}): {changes}.", **values)
     if isinstance(ev, TrackAdjusted):
-        return f"{state['name']}'s {ev.track} adjusted by {ev.amount:+d}: {ev.reason}."
+        return t("{name}'s {track} adjusted by {amount}: {reason}.", name=state["name"], track=ev.track,
+                 amount=f"{ev.amount:+d}", reason=ev.reason)
     if isinstance(ev, SessionPlanned):
-        return f"Session {ev.number} planned for {ev.date}: “{ev.title}”."
+        return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date, title=ev.title)
     if isinstance(ev, SessionEdited):
-        return f"Session {ev.number} edited: “{ev.title}”."
+        return t("Session {number} edited: “{title}”.", number=ev.number, title=ev.title)
     if isinstance(ev, SessionClosed):
-        return f"Session {state['number']} closed: its players' seats stop working."
+        return t("Session {number} closed: its players' seats stop working.", number=state["number"])
     if isinstance(ev, accounts.CAMPAIGN_EVENTS):
         return accounts.describe_campaign(ev)
     return type(ev).__name__
 
 
-def _title(ruleset: str) -> str:
+def _title(ruleset: str) -> Any:
     module = rules.RULESETS.get(ruleset)
     return module.TITLE if module else ruleset
 
@@ -423,15 +454,16 @@ def decide_retraction(target_type: str, target_version: int, decided_with: list[
     ``decided_with`` holds (version, type) of every event the same command appended (the target
     among them); ``carried`` the versions of the later events the stream's rules say stand on it."""
     if target_version in retracted:
-        raise Refused("that event is already retracted")
+        raise Refused(t("that event is already retracted"))
     if target_type in UNRETRACTABLE:
-        what = {"EventRetracted": "a retraction (restore it instead)",
-                "RetractionRestored": "a restore (retract the event again instead)", "DuelStarted": "the start of a duel (abandon the duel instead)"}
-        raise Refused(f"cannot retract {what.get(target_type, 'a creation event')}: "
-                      "later events stand on it")
+        what = {"EventRetracted": t("a retraction (restore it instead)"),
+                "RetractionRestored": t("a restore (retract the event again instead)"),
+                "DuelStarted": t("the start of a duel (abandon the duel instead)")}
+        raise Refused(t("cannot retract {what}: later events stand on it",
+                        what=what.get(target_type, t("a creation event"))))
     if any(kind == "DuelStarted" for _, kind in decided_with):
-        raise Refused("this was decided with the start of the duel (the opening shuffle and deal): "
-                      "abandon the duel and start it again instead")
+        raise Refused(t("this was decided with the start of the duel (the opening shuffle and deal): "
+                        "abandon the duel and start it again instead"))
     taken = {v for v, _ in decided_with if v not in retracted} | set(carried)
     consequences = tuple(sorted(taken - {target_version}))
     return [EventRetracted(version=target_version, retracted_type=target_type, reason=reason,
@@ -444,10 +476,10 @@ def decide_restore(retraction_version: int, retraction_type: str, standing_after
     standing was logged after it in its stream, so the stream returns to a state it really had
     (the later events were decided without what it took back)."""
     if retraction_type != "EventRetracted":
-        raise Refused("only a retraction can be restored")
+        raise Refused(t("only a retraction can be restored"))
     if retraction_version not in taken:
-        raise Refused("this retraction was already restored")
+        raise Refused(t("this retraction was already restored"))
     if standing_after:
-        raise Refused("later events were logged after this retraction, on the state it left: "
-                      "restoring it would mix two pasts. Retract those first, then restore it")
+        raise Refused(t("later events were logged after this retraction, on the state it left: "
+                        "restoring it would mix two pasts. Retract those first, then restore it"))
     return [RetractionRestored(version=retraction_version, reason=reason)]

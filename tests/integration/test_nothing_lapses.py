@@ -1,6 +1,7 @@
 """Nothing lapses silently: Rocèt damage left on offer when the next turn is played is recorded as
 declined, and the log and every recap say so."""
 from tracker import recap
+from tracker.projections.words import read
 
 ROCET = {"des": 8, "int": 8, "pg_max": 40, "pm_max": 30, "weapons": "Ropera | Espada | 3"}
 
@@ -22,7 +23,8 @@ def test_the_log_and_the_recap_say_the_damage_was_not_dealt(service):
     turn("Estocada Alta", "Estocada Alta", [8, 7], [1, 2])  # Inés wins an attack: damage on offer
     played_on = turn("Treta", "Treta", [1, 2], [8, 7])      # the GM plays on without dealing it
     assert played_on.events[0].type == "RocetDamageDeclined" and played_on.events[0].event.lapsed
-    lines = [row[0] for row in service.db.execute("SELECT summary FROM log_entries WHERE stream = ?", [f"duel-{duel}"])]
+    lines = [read(row[0]) for row in service.db.execute("SELECT summary FROM log_entries WHERE stream = ?",
+                                                        [f"duel-{duel}"])]
     said = "Inés did not deal the damage on offer: the next turn was played, so it counts as declined."
     assert said in lines
     for audience in ("gm", "players"):

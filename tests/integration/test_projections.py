@@ -151,11 +151,12 @@ def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
     from tracker.db import open_db
     from tracker.projections.engine import describe
     from tracker.projections.replay import category, fold
+    from tracker.projections.words import read
     from tracker.store import EventStore
 
     db = open_db(str(tmp_path / "played.db"))
     import_lines(db, template(duels=9, max_actions=40))
-    lines = dict(db.execute("SELECT position, summary FROM log_entries").fetchall())
+    lines = {position: read(summary) for position, summary in db.execute("SELECT position, summary FROM log_entries")}
     states, checked = {}, 0
     for rec in EventStore(db).read_all():
         kind = category(rec.stream)

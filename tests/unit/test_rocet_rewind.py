@@ -108,7 +108,7 @@ def test_retracting_a_middle_turn_of_a_finished_duel_undoes_the_win(service, dec
     assert now == stood[2] and now["outcome"] is None
     assert queries.duel(service.db, duel)["status"] == "running"
     log = queries.log_page(service.db, now["campaign_id"], subject=f"duel-{duel}")["entries"]
-    assert log[0]["summary"].startswith("Retracted: ") and "events after it" in log[0]["summary"]
+    assert str(log[0]["summary"]).startswith("Retracted: ") and "events after it" in log[0]["summary"]
     assert all(e["retracted_by"] for e in log[1:] if e["version"] >= 1 + min(
         r.version for r in service.store.read_stream(f"duel-{duel}") if r.position == turns[2]))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
-from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword, EndAllSessions, EndSession,
+from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword, ChooseLanguage, EndAllSessions, EndSession,
                                        IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
                                        ShareCampaign, UnshareCampaign)
 from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
@@ -22,20 +22,21 @@ from tracker.commands.duels import (ADJUST_IN_DUEL_FIELDS, NOTE_FIELDS, START_FI
                                     NoteDuel, StartDuel)
 from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
                                         EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
-                                        RestoreRetraction, RestParty, RetractEvent)
+                                        RestoreRetraction, RestParty, RetractEvent, SetCampaignLanguage)
 from tracker.rules.base import Invalid
 
 __all__ = ["ADJUST_IN_DUEL_FIELDS", "AdjustDuelTrack", "NOTE_FIELDS", "NoteDuel", "START_FIELDS", "AdjustTrack", "RecoverCharacter", "RestoreRetraction", "RestParty",
-           "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "CloseSession", "Command",
+           "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "ChooseLanguage", "CloseSession", "Command",
+           "SetCampaignLanguage",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
            "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
            "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
            "COMMANDS", "expected", "parse"]
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
-    CreateCampaign, EditCampaign, ChangeCampaignRules, CreateCharacter, EditCharacter, PlanSession,
+    CreateCampaign, EditCampaign, ChangeCampaignRules, SetCampaignLanguage, CreateCharacter, EditCharacter, PlanSession,
     EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel,
-    AdjustDuelTrack, RegisterGM, EndSession, EndAllSessions, ChangePassword, IssueApiToken,
+    AdjustDuelTrack, RegisterGM, EndSession, EndAllSessions, ChangePassword, ChooseLanguage, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 

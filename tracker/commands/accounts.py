@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker import accounts
-from tracker.commands.base import Command, key
+from tracker.commands.base import Command, expected, key
+from tracker.languages import parse_language
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
 
@@ -50,6 +51,17 @@ class ChangePassword(Command):
     def parse(cls, raw):
         current, new = raw.get("current_password"), raw.get("new_password")
         return cls(current if isinstance(current, str) else "", new if isinstance(new, str) else "")
+
+
+@dataclass(frozen=True)
+class ChooseLanguage(Command):
+    """The language the acting GM reads Touché in."""
+
+    language: str
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(parse_language(raw.get("language")))
 
 
 @dataclass(frozen=True)

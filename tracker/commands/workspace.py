@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from tracker import workspace
 from tracker.commands.base import Command, expected, key
+from tracker.languages import parse_language
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
 
@@ -50,6 +51,19 @@ class ChangeCampaignRules(Command):
         campaign_id = key(raw.get("campaign_id"), "campaign_id")
         ruleset, settings = workspace.parse_campaign_rules(raw.get("ruleset"), raw)
         return cls(campaign_id, ruleset, settings, expected(raw))
+
+
+@dataclass(frozen=True)
+class SetCampaignLanguage(Command):
+    """The language the campaign's players see, and its recaps are written in by default."""
+
+    campaign_id: str
+    language: str
+    expected_version: int
+
+    @classmethod
+    def parse(cls, raw):
+        return cls(key(raw.get("campaign_id"), "campaign_id"), parse_language(raw.get("language")), expected(raw))
 
 
 @dataclass(frozen=True)

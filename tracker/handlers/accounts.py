@@ -6,7 +6,7 @@ import secrets
 
 from tracker import accounts
 from tracker.accounts import token_digest
-from tracker.commands import (AssignOwnerlessCampaigns, IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken,
+from tracker.commands import (AssignOwnerlessCampaigns, ChooseLanguage, IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken,
                               RevokePlayerLink, ShareCampaign, UnshareCampaign)
 from tracker.errors import NotFound
 from tracker.projections import queries
@@ -45,6 +45,12 @@ def hand_over_ownerless(service: Service, gm_id: str) -> None:
     for campaign_id in ownerless:
         touche.append(f"campaign-{campaign_id}", campaign_id, None, AssignOwnerlessCampaigns(),
                       lambda _: [accounts.CampaignOwnerAssigned(owner=gm_id)])
+
+
+def choose_language(service: Service, command: ChooseLanguage) -> Outcome:
+    """Record the language the acting GM reads Touché in."""
+    return service.append(f"gm-{service.context.actor}", "", None, command,
+                          lambda _: [accounts.GMLanguageChosen(language=command.language)])
 
 
 def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:

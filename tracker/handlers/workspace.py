@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tracker import workspace
 from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
-                              CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent)
+                              CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent,
+                              SetCampaignLanguage)
 from tracker.errors import NotFound
 from tracker.projections import replay
 from tracker.rules.base import ImpossibleHistory, Refused
@@ -33,6 +34,14 @@ def change_campaign_rules(service: Service, command: ChangeCampaignRules) -> Out
     changed = workspace.CampaignRulesChanged(ruleset=command.ruleset, settings=command.settings)
     return service.append(f"campaign-{command.campaign_id}", command.campaign_id, command.expected_version,
                           command, lambda _: [changed])
+
+
+def set_campaign_language(service: Service, command: SetCampaignLanguage) -> Outcome:
+    """Set the language the campaign's players see."""
+    service.existing(f"campaign-{command.campaign_id}")
+    chosen = workspace.CampaignLanguageSet(language=command.language)
+    return service.append(f"campaign-{command.campaign_id}", command.campaign_id, command.expected_version,
+                          command, lambda _: [chosen])
 
 
 def create_character(service: Service, command: CreateCharacter) -> Outcome:

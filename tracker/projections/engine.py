@@ -15,7 +15,9 @@ from typing import Any, Callable, Iterable
 from tracker import rules
 from tracker.projections import history, replay, schema
 from tracker.projections.replay import category, fold
+from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
+from tracker.rules.text import join, t, tn
 from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
@@ -27,7 +29,8 @@ READ_BATCH = 1000  # events a rebuild reads per query: more saves nothing, and l
 __all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
 
 
-def describe(stream_category: str, state: dict | None, ev: Any) -> str:
+def describe(stream_category: str, state: dict | None, ev: Any) -> Any:
+    """The event's line in the log: a Text, rendered in each reader's language when read."""
     return replay.domain(stream_category, state, ev).describe(state, ev)
 
 
@@ -106,7 +109,7 @@ class Projector:
         if self.rebuilding and kind == "duel":
             self._keep(rec, ev)
         self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
-                              _log_category(kind, rec.type), summary, meta.get("recorded_at", ""),
+                              _log_category(kind, rec.type), stored(summary), meta.get("recorded_at", ""),
                               meta.get("actor", ""), left_out))
         for subject in _subjects(rec.stream, after):
             self.subject_rows.append((subject, rec.position))
@@ -132,26 +135,29 @@ class Projector:
             "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
             [(position, stream, version) for version in versions])
 
-    def _restore(self, rec: Recorded, ev: RetractionRestored) -> str:
+    def _restore(self, rec: Recorded, ev: RetractionRestored) -> Any:
         """Put back the log lines the restored retraction had marked, mark the retraction itself
         as taken back by the restore, and say what stands again."""
         row = self.db.execute("SELECT position, summary FROM log_entries WHERE stream = ? AND version = ?",
                               [rec.stream, ev.version]).fetchone()
-        retraction, said = row if row else (None, "a retraction")
+        retraction, said = (row[0], read(row[1])) if row else (None, t("a retraction"))
         self.db.execute("UPDATE log_entries SET retracted_by = NULL WHERE stream = ? AND retracted_by = ?",
                         [rec.stream, retraction])
         self.db.execute("UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
                         [rec.position, rec.stream, ev.version])
-        what = said.removeprefix("Retracted: ")
-        return f"Restored: {what}" + (f" — {ev.reason}" if ev.reason else "")
+        return _with_reason(t("Restored: {what}", what=retracted_line(said)), ev.reason)
 
-    def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> str:
+    def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> Any:
         row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
                               [rec.stream, ev.version]).fetchone()
-        what = row[0] if row else ev.retracted_type
+        what = read(row[0]) if row else ev.retracted_type
         later = sum(1 for v in versions if v > ev.version)
-        also = f" (and the {later} event{'s' if later > 1 else ''} after it)" if later and ev.scope != "event" else ""
-        return f"Retracted: {what}{also}" + (f" — {ev.reason}" if ev.reason else "")
+        if later and ev.scope != "event":
+            line = tn("Retracted: {what} (and the event after it)", "Retracted: {what} (and the {count} events after it)",
+                      later, what=what)
+        else:
+            line = t("Retracted: {what}", what=what)
+        return _with_reason(line, ev.reason)
 
     def flush_log(self) -> None:
         if self.log_rows:
@@ -179,17 +185,22 @@ class Projector:
                 [(name, self.position) for name in PROJECTIONS])
 
 
-def _left_out_summary(kind: str, state: dict | None, ev: Any) -> str:
+def _with_reason(line: Any, reason: str) -> Any:
+    """A correction's line followed by the GM's reason, when they gave one."""
+    return join([line, reason], " — ") if reason else line
+
+
+def _left_out_summary(kind: str, state: dict | None, ev: Any) -> Any:
     """The line of an event left out after an old retraction: in plain language when the state
     it no longer fits can still tell it, else its type."""
     try:
         text = describe(kind, state, ev)
     except (KeyError, IndexError, TypeError, ValueError):
         text = type(ev).__name__
-    return f"{text} (left out: it no longer fits the duel an old retraction rewound)"
+    return t("{line} (left out: it no longer fits the duel an old retraction rewound)", line=text)
 
 
-def _told(state: dict | None, version: int) -> str | None:
+def _told(state: dict | None, version: int) -> Any:
     """The line a duel's fold already told for this event (``rules.duel.evolver`` adds each event's
     ``describe`` to the state's history), so a rebuild does not describe every event twice."""
     lines = state.get("history") if isinstance(state, dict) else None
@@ -268,7 +279,7 @@ def _write_character(db, key: str, version: int, s: dict) -> None:
     _count(db, "track_totals", "character_id, track", "lost", 1,
            db.execute("SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key]).fetchall())
     db.execute("DELETE FROM track_changes WHERE character_id = ?", [key])
-    rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], c["note"], seq)
+    rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], stored(c["note"]), seq)
             for seq, c in enumerate(s.get("changes", []))]
     db.conn.executemany("INSERT INTO track_changes (character_id, campaign_id, ruleset, track, amount, at, kind,"
                         " note, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
@@ -290,8 +301,8 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
                " winner, ending, summary, progress, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                [key, s["campaign_id"], s["session_id"], s["ruleset"], s["kind"], title,
                 "over" if outcome else "running", outcome and outcome["winner"],
-                outcome and outcome["ending"], outcome["summary"] if outcome else "",
-                module.progress(s), version])
+                outcome and outcome["ending"], stored(outcome["summary"] if outcome else ""),
+                stored(module.progress(s)), version])
     results = outcome["results"] if outcome else {}
     if not fresh:
         _count(db, "records", "character_id, ruleset, result", "count", -1,
@@ -314,9 +325,9 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
         db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
     # The GM's adjustments in the duel count as wounds of the opposite sign (a heal, a negative
     # wound), so a persisting track leaves the duel with them, and a retraction takes them back.
-    marks = s["wounds"] + [{**a, "amount": -a["amount"], "note": "adjusted: " + a["note"]}
+    marks = s["wounds"] + [{**a, "amount": -a["amount"], "note": t("adjusted: {note}", note=a["note"])}
                            for a in s.get("adjustments", ())]
-    rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], w["note"],
+    rows = [(key, w["character"], s["campaign_id"], w["track"], w["amount"], w["at"], stored(w["note"]),
              int(persists.get(w["track"], True)), seq) for seq, w in enumerate(marks)]
     db.conn.executemany(
         "INSERT INTO wounds (duel_id, character_id, campaign_id, track, amount, at, note, persists, seq)"

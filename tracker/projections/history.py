@@ -13,6 +13,7 @@ from typing import Any
 from tracker import rules
 from tracker.events import from_data
 from tracker.projections import replay
+from tracker.projections.words import revived
 from tracker.store import EventStore, dumps, loads
 
 DDL = """
@@ -166,7 +167,7 @@ def duels_page(db, campaign_id: str, filters: dict, size: int | None = None) -> 
         db, "SELECT d.*, h.started_at, h.turns, h.lost, h.losses, s.number AS session_number,"
             " s.date AS session_date, s.title AS session_title FROM duels d JOIN history_duels h ON h.duel_id = d.id"
             f" JOIN sessions s ON s.id = d.session_id WHERE d.id IN ({marks})", ids)} if ids else {}
-    rows = [found[i] for i in ids]
+    rows = revived([found[i] for i in ids], "summary", "progress")
     _attach_duelists(db, rows)
     return {"duels": rows, "total": total, "page": page, "pages": pages}
 
@@ -197,6 +198,7 @@ def campaign_stats(db, campaign_id: str) -> dict:
     longest = _rows(db, "SELECT d.ruleset, d.id, d.title, d.summary, MAX(h.turns) AS turns FROM history_duels h"
                         " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ? GROUP BY d.ruleset"
                         " ORDER BY turns DESC", [campaign_id])
+    revived(longest, "summary")
     return {"longest": longest, "total": db.execute("SELECT COUNT(*) FROM history_duels WHERE campaign_id = ?",
                                                    [campaign_id]).fetchone()[0],
             **_facts(db, "campaign_id", campaign_id)}

@@ -10,6 +10,7 @@ from typing import Any
 from tracker import rules
 from tracker.events import EVENT_TYPES
 from tracker.errors import NotFound
+from tracker.projections.words import revived
 from tracker.store import load_state, loads
 
 
@@ -83,13 +84,14 @@ def character_sheet(db, character_id: str, recent: int = 30) -> dict:
             maximum = block.get(track["max_stat"], 0)
             tracks.append({"ruleset": name, "track": track["track"], "label": track["label"],
                            "max": maximum, "current": maximum - max(lost.get(track["track"], 0), 0)})
-    wounds = list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
+    wounds = revived(list(db.query("SELECT w.*, d.title AS duel_title, d.ruleset FROM wounds w JOIN duels d"
                            " ON d.id = w.duel_id WHERE w.character_id = ? ORDER BY w.rowid DESC LIMIT ?",
-                           [character_id, recent]))
-    duels = list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
-                          " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent]))
-    changes = list(db.query("SELECT * FROM track_changes WHERE character_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
-                            [character_id, recent]))
+                           [character_id, recent])), "note")
+    duels = revived(list(db.query("SELECT d.*, p.side, p.result FROM duelists p JOIN duels d ON d.id = p.duel_id"
+                                  " WHERE p.character_id = ? ORDER BY p.rowid DESC LIMIT ?", [character_id, recent])),
+                    *DUEL_WORDS)
+    changes = revived(list(db.query("SELECT * FROM track_changes WHERE character_id = ? ORDER BY at DESC, seq DESC"
+                                    " LIMIT ?", [character_id, recent])), "note")
     record: dict[str, dict[str, int]] = {}
     for ruleset, result, count in db.execute(
             "SELECT ruleset, result, count FROM records WHERE character_id = ? AND count != 0", [character_id]):
@@ -127,20 +129,24 @@ def session(db, session_id: str) -> dict:
     return _one(db, "SELECT * FROM sessions WHERE id = ?", [session_id], "session")
 
 
+DUEL_WORDS = ("summary", "progress")  # the duels table's columns that keep words as data
+
+
 def duels_of_session(db, session_id: str) -> list[dict]:
-    return list(db.query("SELECT * FROM duels WHERE session_id = ? ORDER BY rowid", [session_id]))
+    return revived(list(db.query("SELECT * FROM duels WHERE session_id = ? ORDER BY rowid", [session_id])),
+                   *DUEL_WORDS)
 
 
 def duels_of_campaign(db, campaign_id: str, limit: int = 20) -> list[dict]:
-    return list(db.query("SELECT * FROM duels WHERE campaign_id = ? ORDER BY rowid DESC LIMIT ?",
-                         [campaign_id, limit]))
+    return revived(list(db.query("SELECT * FROM duels WHERE campaign_id = ? ORDER BY rowid DESC LIMIT ?",
+                                 [campaign_id, limit])), *DUEL_WORDS)
 
 
 def duel(db, duel_id: str) -> dict:
     row = _one(db, "SELECT d.*, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
                    " WHERE d.id = ?", [duel_id], "duel")
     row["state"] = load_state(row.pop("state"))
-    return row
+    return revived([row], *DUEL_WORDS)[0]
 
 
 def stream_state(db, stream: str) -> dict | None:
@@ -180,7 +186,7 @@ def log_page(db, campaign_id: str, *, category: str | None = None, type_name: st
                             " LEFT JOIN stream_states st ON st.stream = l.stream"
                             f" WHERE {' AND '.join(where)} ORDER BY {order} DESC LIMIT ?", [*params, limit + 1]))
     more = len(entries) > limit
-    entries = entries[:limit]
+    entries = revived(entries[:limit], "summary")
     return {"entries": entries, "next_before": entries[-1]["position"] if more else None}
 
 
@@ -191,7 +197,8 @@ def log_types() -> list[str]:
 
 def log_entry(db, position: int) -> dict | None:
     """An event's line in the log: its summary and the retraction that took it back, if any."""
-    return next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
+    row = next(db.query("SELECT summary, retracted_by FROM log_entries WHERE position = ?", [position]), None)
+    return row and revived([row], "summary")[0]
 
 
 def stream_of(db, position: int) -> str | None:
@@ -254,6 +261,13 @@ def gm_login(db, username: str) -> dict | None:
     return next(db.query("SELECT id, password_hash FROM gms WHERE username = ?", [username]), None)
 
 
+def gm_language(db, gm_id: str) -> str | None:
+    """The language the GM chose to read Touché in (None before any choice)."""
+    row = db.execute("SELECT json_extract(state, '$.language') FROM stream_states WHERE stream = ?",
+                     [f"gm-{gm_id}"]).fetchone()
+    return row[0] if row else None
+
+
 def gm_version(db, gm_id: str) -> int:
     return db.execute("SELECT version FROM gms WHERE id = ?", [gm_id]).fetchone()[0]
 
@@ -307,9 +321,9 @@ def campaign_position(db, campaign_id: str) -> int:
 
 def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dict]:
     """The campaign's log entries after ``position``, oldest first (at most ``limit``)."""
-    return list(db.query("SELECT position, stream, version, type, category, summary, recorded_at, retracted_by"
-                         " FROM log_entries WHERE campaign_id = ? AND position > ? ORDER BY position LIMIT ?",
-                         [campaign_id, position, limit]))
+    return revived(list(db.query("SELECT position, stream, version, type, category, summary, recorded_at,"
+                                 " retracted_by FROM log_entries WHERE campaign_id = ? AND position > ?"
+                                 " ORDER BY position LIMIT ?", [campaign_id, position, limit])), "summary")
 
 
 def last_chosen(db, kind: str, character_ids: list[str]) -> dict[str, str]:
@@ -354,7 +368,7 @@ def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
                          " ORDER BY d.rowid", [session_id, character_id]))
     for row in rows:
         row["state"] = load_state(row["state"])
-    return rows
+    return revived(rows, *DUEL_WORDS)
 
 
 def seat_version(db, seat: dict) -> str:

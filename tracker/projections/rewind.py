@@ -10,6 +10,7 @@ from typing import Any
 from tracker import rules
 from tracker.workspace import UNRETRACTABLE
 from tracker.projections import replay
+from tracker.projections.words import read
 from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore
 
@@ -30,7 +31,7 @@ def preview(db, position: int) -> dict[str, Any] | None:
     lines = dict(db.execute(
         f"SELECT version, summary FROM log_entries WHERE stream = ? AND version IN ({', '.join('?' * len(taken))})",
         [target.stream, *sorted(taken)]).fetchall())
-    undone = [{"version": v, "summary": lines.get(v, ""), "later": v > target.version}
+    undone = [{"version": v, "summary": read(lines.get(v, "")), "later": v > target.version}
               for v in sorted(taken) if v != target.version]
     preview = {"undone": undone, "later": sum(1 for u in undone if u["later"]), "rewind": bool(carried),
                "ending": None, "after": "", "first": min(taken), "broken": ""}

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from tracker import rules
 from tracker.errors import NotFound
 from tracker.projections import engine, replay
+from tracker.projections.words import revived
 from tracker.rules.contract import Step
 from tracker.store import EventStore
 
@@ -81,9 +82,9 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
 
 def duel_events(db, duel_id: str, first: int, last: int, limit: int = -1) -> list[dict]:
     """The duel's events from version ``first`` to ``last``, with their log lines and retractions."""
-    return list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
-                         " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version LIMIT ?",
-                         [f"duel-{duel_id}", first, last, limit]))
+    return revived(list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by"
+                                 " FROM log_entries WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version"
+                                 " LIMIT ?", [f"duel-{duel_id}", first, last, limit])), "summary")
 
 
 def duel_row(db, duel_id: str) -> dict:
@@ -91,7 +92,7 @@ def duel_row(db, duel_id: str) -> dict:
     row = next(db.query("SELECT * FROM duels WHERE id = ?", [duel_id]), None)
     if row is None:
         raise NotFound("no such duel")
-    return row
+    return revived([row], "summary", "progress")[0]
 
 
 def moment_at(store: EventStore, duel_id: str, event: dict) -> dict:

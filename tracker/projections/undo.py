@@ -8,6 +8,7 @@ the last retraction still in force when nothing standing was logged after it (th
 """
 from __future__ import annotations
 
+from tracker.projections.words import retracted_line, revived
 from tracker.store import loads
 
 CORRECTIONS = ("EventRetracted", "RetractionRestored")
@@ -15,8 +16,8 @@ SCAN = 200  # lines read back at most: past that, the log page and the event pag
 
 
 def _lines(db, stream: str) -> list[dict]:
-    return list(db.query("SELECT position, version, type, summary, retracted_by FROM log_entries"
-                         " WHERE stream = ? ORDER BY version DESC LIMIT ?", [stream, SCAN]))
+    return revived(list(db.query("SELECT position, version, type, summary, retracted_by FROM log_entries"
+                                 " WHERE stream = ? ORDER BY version DESC LIMIT ?", [stream, SCAN])), "summary")
 
 
 def last_action(db, duel_id: str) -> dict | None:
@@ -46,6 +47,6 @@ def last_undo(db, duel_id: str) -> dict | None:
         if line["type"] == "RetractionRestored" or (line["type"] == "EventRetracted" and line["retracted_by"]):
             continue
         if line["type"] == "EventRetracted":
-            return {"position": line["position"], "summary": line["summary"].removeprefix("Retracted: ")}
+            return {"position": line["position"], "summary": retracted_line(line["summary"])}
         return None
     return None

@@ -18,7 +18,7 @@ from tracker.projections import queries
 
 # With, under both API prefixes, the API's own description and the table display's JSON (whose
 # player link checks itself, as the display page's does).
-OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose",
+OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose", "language.choose",
                   *(f"{api}.{view}" for api in ("api", "api_v1") for view in ("openapi_description", "display"))}
 
 
@@ -47,6 +47,11 @@ def guard():
 def may_open(gm_id: str, campaign_id: str) -> bool:
     """True when the GM owns or co-GMs the campaign, or it belongs to the whole instance."""
     return policy.role_in(get_db(), gm_id, campaign_id) != policy.STRANGER
+
+
+def gm_of_session():
+    """The GM logged in on this browser, if any (for the few pages anyone may open)."""
+    return _gm_from_session()
 
 
 def _gm_from_session():

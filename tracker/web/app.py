@@ -5,11 +5,11 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup
 
-from tracker import rules
+from tracker import i18n, rules
 from tracker.errors import Denied, NotFound
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
-                         is_htmx, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
+                         is_htmx, language, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)
 
 csrf = CSRFProtect()
@@ -21,12 +21,13 @@ def init_web(app: Flask) -> None:
     csrf.init_app(app)
     rejections.init_app(app)
     for module in (auth, campaigns, characters, recovery, sessions, duel_setup, log, duels, undo, history, timetravel,
-                   recaps, backup, player, seats, seat_links, health, theme):
+                   recaps, backup, player, seats, seat_links, health, theme, language):
         app.register_blueprint(module.bp)
     api.init_app(app)  # /api/v1, and the old unversioned /api paths as aliases
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)
     app.before_request(access.guard)
+    app.before_request(i18n.gm_language)  # after the guard, which finds the GM
     app.after_request(access.secure_headers)
 
     app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)

@@ -11,12 +11,13 @@ from tracker.errors import Denied
 from tracker.logins import current_generation, new_session_id, verify_password
 from tracker.projections import queries
 from tracker.rules.fields import Field
+from tracker.rules.text import t
 from tracker.web import form_data, service
 from tracker.web.redirects import same_site_path
 from tracker.web.rejections import shows_form
 
-CODE_FIELD = Field("code", "Set-up code", "text", maximum=100,
-                   help="printed in the console where Touché was started")
+CODE_FIELD = Field("code", t("Set-up code"), "text", maximum=100,
+                   help=t("printed in the console where Touché was started"))
 
 bp = Blueprint("auth", __name__)
 
@@ -75,7 +76,7 @@ def login():
         if gm_id:
             begin_session(gm_id)
             return redirect(same_site_path(request.args.get("next", "")) or url_for("campaigns.index"))
-        error = "Wrong username or password."
+        error = t("Wrong username or password.")
     return render_template("auth/login.html", error=error, username=username), 401 if error else 200
 
 
@@ -102,14 +103,23 @@ def begin_session(gm_id: str) -> None:
 
 @bp.get("/settings")
 def settings():
-    """Show the GM's settings: API tokens."""
+    """Show the GM's settings: language, password and sessions, API tokens."""
     return _settings_page()
 
 
-def _settings_page(new_token: str = "", status: int = 200):
+def _settings_page(new_token: str = "", status: int = 200, errors: dict | None = None):
     return render_template("auth/settings.html", tokens=queries.api_tokens(get_db(), g.gm["id"]), new_token=new_token,
-                           changed=request.args.get("changed") == "password",
+                           changed=request.args.get("changed"),
+                           chosen_language=queries.gm_language(get_db(), g.gm["id"]), errors=errors or {},
                            version=queries.gm_version(get_db(), g.gm["id"])), status
+
+
+@bp.post("/settings/language")
+@shows_form(lambda form, rejected: _settings_page(status=422, errors=rejected.fields)[0])
+def choose_language():
+    """Read Touché in the chosen language from now on."""
+    service().handle({**form_data(), "type": "ChooseLanguage"})
+    return redirect(url_for("auth.settings", changed="language"))
 
 
 def _password_page(form=None, rejected=None):

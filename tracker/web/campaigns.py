@@ -65,8 +65,9 @@ def edit(campaign_id):
 
 def _edit_page(form, rejected, campaign_id, ruleset=None):
     """The edit page, with what was sent and its errors in the form that sent it: the campaign's
-    own, or (``ruleset``) that ruleset's settings."""
+    own, or (``ruleset``) that ruleset's settings, or (``ruleset="language"``) its language."""
     campaign = queries.campaign(get_db(), campaign_id)
+    campaign["language"] = (queries.stream_state(get_db(), f"campaign-{campaign_id}") or {}).get("language", "en")
     errors = rejected.fields if rejected else {}
     as_it_is = dict(campaign, expected_version=campaign["version"])
     sent = {"form": as_it_is, "errors": {}, "rules_form": form, "rules_errors": errors, "failed": ruleset} \
@@ -81,6 +82,14 @@ def update(campaign_id):
     queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
     service().handle({**form_data(), "type": "EditCampaign", "campaign_id": campaign_id})
     return redirect(url_for("campaigns.show", campaign_id=campaign_id))
+
+
+@bp.post("/campaigns/<campaign_id>/language")
+@shows_form(lambda form, rejected, campaign_id: _edit_page(form, rejected, campaign_id, ruleset="language"))
+def set_language(campaign_id):
+    """Set the language the campaign's players see (table display, seats, their recap)."""
+    service().handle({**form_data(), "type": "SetCampaignLanguage", "campaign_id": campaign_id})
+    return redirect(url_for("campaigns.edit", campaign_id=campaign_id))
 
 
 @bp.post("/campaigns/<campaign_id>/rules/<ruleset>")
