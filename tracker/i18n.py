@@ -58,10 +58,19 @@ def select_language() -> str:
     browser's (``Accept-Language``)."""
     if not request:
         return g.get("language") if g.get("language") in LANGUAGES else DEFAULT_LANGUAGE
-    for chosen in (request.args.get("lang"), g.get("language"), request.cookies.get(LANGUAGE_COOKIE)):
+    for chosen in (_asked(), g.get("language"), request.cookies.get(LANGUAGE_COOKIE)):
         if chosen in LANGUAGES:
             return chosen
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def _asked() -> str | None:
+    """The language the address asks for (``?lang=``); none when its query string is not even
+    UTF-8 (that request is answered 400 elsewhere, and its error page still needs a language)."""
+    try:
+        return request.args.get("lang")
+    except UnicodeDecodeError:
+        return None
 
 
 def gm_language() -> None:

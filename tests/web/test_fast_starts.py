@@ -58,7 +58,7 @@ def test_weapons_are_filled_in_from_the_chosen_characters(app, client):
 def test_a_duel_outside_any_session_goes_into_today_s_planned_on_the_fly(app, client):
     campaign, (anne, barba) = pirates(client)
     page = client.get(f"/campaigns/{campaign}/duels/new").text
-    assert "Goes into today's session (2026-11-29), planned when the duel starts" in page
+    assert "Goes into today's session (Nov 29, 2026), planned when the duel starts" in page
     before = count_events(app)
     refused = client.post(f"/campaigns/{campaign}/duels", data={"ruleset": "pirate", "kind": "sword", "side_a": anne})
     assert refused.status_code == 422 and count_events(app) == before  # no session planned for nothing

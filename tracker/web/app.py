@@ -9,7 +9,7 @@ from tracker import i18n, rules
 from tracker.errors import Denied, NotFound
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
-                         is_htmx, language, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
+                         is_htmx, labels, language, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)
 
 csrf = CSRFProtect()
@@ -30,10 +30,12 @@ def init_web(app: Flask) -> None:
     app.before_request(i18n.gm_language)  # after the guard, which finds the GM
     app.after_request(access.secure_headers)
 
-    app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx)
+    app.jinja_env.globals.update(rulesets=rules.RULESETS, is_htmx=is_htmx, rank_short=labels.rank_short,
+                                 field_names=labels.FIELD_NAMES, log_categories=labels.LOG_CATEGORIES)
     app.jinja_env.globals["csrf_field"] = lambda: Markup(
         f'<input type="hidden" name="csrf_token" value="{generate_csrf()}">')
     app.jinja_env.filters["as_lines"] = as_lines
+    app.jinja_env.filters.update(day=inputs.day, moment=inputs.moment, ending=labels.ending, result=labels.result)
     app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
 

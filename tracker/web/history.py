@@ -5,6 +5,7 @@ from tracker import rules
 from tracker.db import get_db
 from tracker.projections import history, queries
 from tracker.web import page_or_fragment
+from tracker.web import labels
 from tracker.web.inputs import int_arg
 
 bp = Blueprint("history", __name__)
@@ -19,7 +20,7 @@ def index(campaign_id):
     page = history.duels_page(db, campaign_id, filters)
     return page_or_fragment("history/index.html", "history/_duels.html", campaign=campaign, filters=filters,
                             page=page, choices=history.filter_choices(db, campaign_id),
-                            outcomes=history.OUTCOMES, sorts=history.SORTS)
+                            outcomes=labels.OUTCOMES, sorts=labels.SORTS)
 
 
 @bp.get("/campaigns/<campaign_id>/statistics")

@@ -7,6 +7,7 @@ of raw bytes that are not UTF-8, which it cannot read at all: that is refused be
 """
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
@@ -95,3 +96,55 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     for kind in (OverflowError, UnicodeError, RecursionError):
         app.register_error_handler(kind, unreadable_input)
+
+
+# --- dates, typed in the reader's language ----------------------------------------------------
+
+def typed_date(value: Any, language: str) -> Any:
+    """A date as ISO 8601 (``2026-11-29``), read from what a date field sent: the browser's picker
+    sends ISO, and a date typed by hand in the language's order is read too (``29/11/2026`` or
+    ``29-11-26`` in Spanish, ``11/29/2026`` in English). Anything else comes back as it was sent,
+    for the command to refuse next to its field."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    parts = text.replace(".", "/").replace("-", "/").split("/")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and 0 < len(p) <= 4 for p in parts):
+        return value
+    numbers = dict(zip(("y", "m", "d") if len(parts[0]) == 4 else _date_order(language), map(int, parts)))
+    year = numbers["y"] + (2000 if numbers["y"] < 100 else 0)
+    try:
+        return dt.date(year, numbers["m"], numbers["d"]).isoformat()
+    except ValueError:
+        return value
+
+
+def _date_order(language: str) -> tuple[str, str, str]:
+    """The order day, month and year are written in, in the language (from its short date format)."""
+    from babel.dates import get_date_format
+
+    pattern = get_date_format("short", locale=language).pattern.lower()
+    return tuple(sorted("ymd", key=lambda letter: pattern.find(letter)))  # type: ignore[return-value]
+
+
+def day(value: Any) -> str:
+    """An ISO date (a session's) as the reader writes it: ``29 nov 2026``, ``Nov 29, 2026``."""
+    from flask_babel import format_date
+
+    try:
+        return format_date(dt.date.fromisoformat(str(value)[:10]), "medium")
+    except ValueError:
+        return str(value)
+
+
+def moment(value: Any) -> str:
+    """A UTC ISO timestamp (when an event was logged) as the reader writes a date and a time."""
+    from flask_babel import format_datetime
+
+    try:
+        when = dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return format_datetime(when, "medium")

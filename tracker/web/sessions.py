@@ -2,9 +2,11 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker.db import get_db
+from tracker.i18n import current_language
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.duel_setup import asked, setup_page, side_errors
+from tracker.web.inputs import typed_date
 from tracker.web.rejections import shows_form
 from tracker.workspace import SESSION_FIELDS
 
@@ -28,7 +30,7 @@ def new(campaign_id):
 def create(campaign_id):
     """Plan a play session."""
     queries.campaign(get_db(), campaign_id)  # a campaign this GM cannot open is a 404 before any field
-    outcome = service().handle({**form_data(), "type": "PlanSession", "campaign_id": campaign_id})
+    outcome = service().handle({**_session_form(), "type": "PlanSession", "campaign_id": campaign_id})
     return redirect(url_for("sessions.show", session_id=outcome.key))
 
 
@@ -66,8 +68,15 @@ def edit(session_id):
 def update(session_id):
     """Edit a session."""
     queries.session(get_db(), session_id)  # a 404 before any field
-    service().handle({**form_data(), "type": "EditSession", "session_id": session_id})
+    service().handle({**_session_form(), "type": "EditSession", "session_id": session_id})
     return redirect(url_for("sessions.show", session_id=session_id))
+
+
+def _session_form() -> dict:
+    """The session form as sent, its date read as the GM's language writes one (29/11/2026 in Spanish)."""
+    form = form_data()
+    form["date"] = typed_date(form.get("date"), current_language())
+    return form
 
 
 def _duel_form(form, rejected, session_id):
