@@ -14,6 +14,7 @@ from typing import Any, Mapping, Protocol
 from tracker.errors import Denied, Forbidden, NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid
+from tracker.rules.text import join, t
 
 
 class Context(Protocol):
@@ -109,6 +110,19 @@ POLICY: dict[str, Rule] = {
 }
 
 
+# Who acts and through which door, as a refusal names them to the reader (the table above keeps
+# the English names docs/security.md shows).
+SAID = {ANONYMOUS: t("anonymous visitor"), GM: t("logged-in GM"), OWNER: t("campaign owner"), CO_GM: t("co-GM"),
+        PLAYER_LINK: t("player link"), SEAT: t("player seat"), COMMAND_LINE: t("command line"),
+        TOUCHE: t("Touché itself"), STRANGER: t("stranger"), SETUP_PAGE: t("set-up page"), PAGES: t("GM pages"),
+        DUEL_PAGE: t("duel action route"), API: t("JSON API"), SEAT_PAGE: t("seat page"),
+        CONSEQUENCE: t("consequence")}
+
+
+def _said(name: str):
+    return SAID.get(name, name)
+
+
 def rule_for(kind: str, door: str = "") -> Rule | None:
     """The command's row, or None when the table does not list it (and so it is refused). Through a
     seat's door, a ruleset's seat command is a duelist's own choice."""
@@ -151,9 +165,9 @@ def check_door(kind: str, context: Context) -> Rule:
     """Refuse a command the table does not list, or one that came through a door it may not use."""
     found = rule_for(kind, context.door)
     if found is None:
-        raise Invalid({"type": f"unknown command {kind!r}"})
+        raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
     if context.door not in found.doors:
-        raise Denied(f"{kind} cannot be sent through the {context.door}")
+        raise Denied(t("{command} cannot be sent through the {door}", command=kind, door=_said(context.door)))
     return found
 
 
@@ -165,7 +179,7 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
     found = check_door(kind, context)
     category = stream.split("-", 1)[0]
     if category not in found.streams:
-        raise Forbidden(f"{kind} cannot write to a {category}")
+        raise Forbidden(t("{command} cannot write to a {stream}", command=kind, stream=category))
     principal = principal_of(context)
     if principal in (COMMAND_LINE, TOUCHE):
         return
@@ -174,23 +188,25 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
         return
     if principal == ANONYMOUS:
         if ANONYMOUS not in found.who:
-            raise Denied("log in first")
+            raise Denied(t("log in first"))
         _check_signup(db, context)
         return
     if category == "gm":
         if GM not in found.who or stream != f"gm-{context.actor}":
-            raise Forbidden("not your account")
+            raise Forbidden(t("not your account"))
         return
     role = role_in(db, context.actor, campaign_id)
     if role is None:
         if creating and stream == f"campaign-{campaign_id}" and GM in found.who:
             return
-        raise NotFound("no such campaign")
+        raise NotFound(t("no such campaign"))
     if role == STRANGER:
-        raise Forbidden("no such campaign")
+        raise Forbidden(t("no such campaign"))
     if role not in found.who and GM not in found.who:  # any GM may try: the stream's version answers
-        allowed = " or ".join(name for name in PRINCIPALS if name in found.who and name != COMMAND_LINE)
-        raise Denied(f"a {role} cannot send {kind}: only the {allowed} can")
+        allowed = join([_said(name) for name in PRINCIPALS if name in found.who and name != COMMAND_LINE],
+                       " / ")
+        raise Denied(t("a {role} cannot send {command}: only the {allowed} can", role=_said(role), command=kind,
+                       allowed=allowed))
 
 
 def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, Any]) -> None:
@@ -201,20 +217,20 @@ def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, A
 
     seat = queries.live_seat(db, link_id) if link_id else None
     if seat is None:
-        raise Forbidden("this seat no longer works: the GM revoked it")
+        raise Forbidden(t("this seat no longer works: the GM revoked it"))
     if queries.session_closed(db, seat["session_id"]):
-        raise Forbidden("this session is closed: its seats no longer work")
+        raise Forbidden(t("this session is closed: its seats no longer work"))
     state = queries.stream_state(db, stream)
     if state is None or state.get("session_id") != seat["session_id"]:
-        raise Forbidden("a seat acts only in the duels of its own session")
+        raise Forbidden(t("a seat acts only in the duels of its own session"))
     if state.get("outcome"):
-        raise Forbidden("this duel is over")
+        raise Forbidden(t("this duel is over"))
     side = next((d["side"] for d in state["duelists"] if d["id"] == seat["character_id"]), None)
     speaks_for = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {}).get(kind)
     if side is None or speaks_for is None:
-        raise Forbidden("a seat acts only in the duels its own character fights")
+        raise Forbidden(t("a seat acts only in the duels its own character fights"))
     if speaks_for(state, fields) != side:
-        raise Forbidden("a seat makes only its own duelist's choices")
+        raise Forbidden(t("a seat makes only its own duelist's choices"))
 
 
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:
@@ -235,7 +251,7 @@ def _check_signup(db, context: Context) -> None:
     first_start = not queries.has_gm(db)
     if first_start:
         if not context.setup_code_ok:
-            raise Invalid({"code": "is not this Touché's set-up code: it is printed in the console where "
-                                   "Touché was started (or run `flask --app tracker setup-code`)"})
+            raise Invalid({"code": t("is not this Touché's set-up code: it is printed in the console where "
+                                     "Touché was started (or run `flask --app tracker setup-code`)")})
     elif not context.open_signup:
-        raise Denied("signup is closed: ask a GM of this Touché, or use `flask --app tracker create-gm`")
+        raise Denied(t("signup is closed: ask a GM of this Touché, or use `flask --app tracker create-gm`"))

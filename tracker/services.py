@@ -20,9 +20,10 @@ from typing import Any, Callable, Mapping
 from tracker import commands, policy
 from tracker.commands import Command
 from tracker.commands.names import canonical
-from tracker.errors import Forbidden, NotFound
+from tracker.errors import Forbidden, NotFound, no_such
 from tracker.projections.engine import Projector
 from tracker.rules.base import Invalid
+from tracker.rules.text import t
 from tracker.store import LEGACY, Conflict, EventStore, Recorded, load_state, write_transaction
 
 __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
@@ -88,13 +89,13 @@ class Service:
         message = canonical(message)  # old field names read as their current ones
         kind = message.get("type")
         if not isinstance(kind, str):
-            raise Invalid({"type": "is required"})
+            raise Invalid({"type": t("is required")})
         rule = policy.check_door(kind, self.context)
         duel = policy.is_duel_command(rule)
         command = commands.parse(kind, message, duel=duel)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
-            raise Invalid({"type": f"unknown command {kind!r}"})
+            raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
         self._read = {}
         try:
             return handler(self, command)
@@ -162,13 +163,13 @@ class Service:
         """The stream's state, or NotFound."""
         _, state = self.state_of(stream)
         if state is None or (campaign_id and state.get("campaign_id", campaign_id) != campaign_id):
-            raise NotFound(f"no such {stream.split('-', 1)[0]}")
+            raise NotFound(no_such(stream.split("-", 1)[0]))
         return state
 
 
 # --- command ids --------------------------------------------------------------------------
 
-REUSED = "this command id was already used for another command"
+REUSED = t("this command id was already used for another command")
 
 
 def replay(earlier: tuple[str, str, list[Recorded]], kind: str, fingerprint: str) -> Outcome:

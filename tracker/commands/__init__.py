@@ -24,6 +24,7 @@ from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseS
                                         EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
                                         RestoreRetraction, RestParty, RetractEvent, SetCampaignLanguage)
 from tracker.rules.base import Invalid
+from tracker.rules.text import t
 
 __all__ = ["ADJUST_IN_DUEL_FIELDS", "AdjustDuelTrack", "NOTE_FIELDS", "NoteDuel", "START_FIELDS", "AdjustTrack", "RecoverCharacter", "RestoreRetraction", "RestParty",
            "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "ChooseLanguage", "CloseSession", "Command",
@@ -46,7 +47,7 @@ def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:
     command_id = command_id_of(raw)  # a bad id is refused before anything else is looked at
     cls = DuelCommand if duel else COMMANDS.get(kind)
     if cls is None:
-        raise Invalid({"type": f"unknown command {kind!r}"})
+        raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
     command = cls.parse(raw)
     return dataclasses.replace(command, command_id=command_id,
                                fingerprint=fingerprint_of(raw) if command_id else "")

@@ -4,10 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker import accounts
-from tracker.commands.base import Command, expected, key
+from tracker.commands.base import Command, key
 from tracker.languages import parse_language
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.text import t
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class EndSession(Command):
     def parse(cls, raw):
         ending = raw.get("session_id")
         if not isinstance(ending, str) or not 0 < len(ending) <= 64:
-            raise Invalid({"session_id": "is required (at most 64 characters)"})
+            raise Invalid({"session_id": t("is required (at most 64 characters)")})
         return cls(ending)
 
 
@@ -69,7 +70,7 @@ class AssignOwnerlessCampaigns(Command):
     """Touché's own consequence of the first GM registering: never sent from outside."""
 
 
-TOKEN_FIELDS = (Field("label", "Label", "text", required=False, maximum=100),)
+TOKEN_FIELDS = (Field("label", t("Label"), "text", required=False, maximum=100),)
 
 
 @dataclass(frozen=True)

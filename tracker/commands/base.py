@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from tracker.rules.base import Invalid
 from tracker.rules.fields import LARGEST_INT
+from tracker.rules.text import t
 
 ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is sent, not what it says
 
@@ -16,7 +17,7 @@ ID_FIELDS = {"command_id", "csrf_token", "expected_version"}  # how a command is
 def key(value: Any, name: str) -> str:
     """An id from a command (letters, digits and underscores), or Invalid naming the field."""
     if not isinstance(value, str) or not value or len(value) > 64 or not value.replace("_", "").isalnum():
-        raise Invalid({name: "is required"} if not value else {name: "is not a valid id"})
+        raise Invalid({name: t("is required")} if not value else {name: t("is not a valid id")})
     return value
 
 
@@ -26,11 +27,11 @@ def expected(raw: Mapping[str, Any]) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
-        raise Invalid({"expected_version": "is required (the version the form was opened at)"}) from None
+        raise Invalid({"expected_version": t("is required (the version the form was opened at)")}) from None
     if number < 0:
-        raise Invalid({"expected_version": "must be 0 or more"})
+        raise Invalid({"expected_version": t("must be 0 or more")})
     if number > LARGEST_INT:
-        raise Invalid({"expected_version": f"must be at most {LARGEST_INT}"})
+        raise Invalid({"expected_version": t("must be at most {maximum}", maximum=LARGEST_INT)})
     return number
 
 
@@ -47,9 +48,9 @@ def command_id_of(raw: Mapping[str, Any]) -> str | None:
     if command_id is None:
         return None
     if not isinstance(command_id, str):
-        raise Invalid({"command_id": "must be text"})
+        raise Invalid({"command_id": t("must be text")})
     if len(command_id) > 64:
-        raise Invalid({"command_id": "must be at most 64 characters"})
+        raise Invalid({"command_id": t("must be at most 64 characters")})
     return command_id
 
 
@@ -62,7 +63,7 @@ def fingerprint_of(raw: Mapping[str, Any]) -> str:
     try:
         canonical = json.dumps(said, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=repr)
     except (TypeError, ValueError, RecursionError):
-        raise Invalid({"command_id": "this command is too unusual to be given an id: send it without one"}) from None
+        raise Invalid({"command_id": t("this command is too unusual to be given an id: send it without one")}) from None
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 

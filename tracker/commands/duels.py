@@ -8,16 +8,17 @@ from tracker import rules
 from tracker.commands.base import Command, as_list, expected, key
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.text import t
 
 START_FIELDS = (
-    Field("stakes", "Stakes", "text", required=False, maximum=2000),
-    Field("judge", "Judge", "text", required=False, maximum=200),
+    Field("stakes", t("Stakes"), "text", required=False, maximum=2000),
+    Field("judge", t("Judge"), "text", required=False, maximum=200),
     Field(
         "challenger",
-        "Who challenged",
+        t("Who challenged"),
         "choice",
         required=False,
-        choices=(("", "nobody in particular"), ("a", "Side A challenged"), ("b", "Side B challenged")),
+        choices=(("", t("nobody in particular")), ("a", t("Side A challenged")), ("b", t("Side B challenged"))),
     ),
 )
 
@@ -44,7 +45,7 @@ class StartDuel(Command):
         session_id = "" if today else key(raw.get("session_id"), "session_id")
         name = raw.get("ruleset")
         if not isinstance(name, str) or name not in rules.RULESETS:
-            raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
+            raise Invalid({"ruleset": t("choose one of {choices}", choices=", ".join(rules.RULESETS))})
         common = parse_fields(START_FIELDS, raw)
         setup = raw.get("setup") if isinstance(raw.get("setup"), dict) else raw
         return cls(session_id, name, common["stakes"] or "", common["judge"] or "", common["challenger"] or "",
@@ -58,15 +59,15 @@ def _duelists(raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         return tuple((str(cid), side) for side in ("a", "b") for cid in as_list(raw.get(f"side_{side}")) if cid)
     for entry in chosen:
         if not isinstance(entry, dict) or entry.get("side") not in ("a", "b"):
-            raise Invalid({"duelists": "each duelist needs a character_id and a side (a or b)"})
+            raise Invalid({"duelists": t("each duelist needs a character_id and a side (a or b)")})
     return tuple((str(entry.get("character_id")), entry["side"]) for entry in chosen)
 
 
 NOTE_FIELDS = (
-    Field("text", "Note", "text", maximum=2000),
-    Field("about", "About event", "int", required=False, minimum=0,
-          help="the version of the event (the turn) it is about; empty or 0 for the whole duel"),
-    Field("public", "Players may read it", "bool", default=False),
+    Field("text", t("Note"), "text", maximum=2000),
+    Field("about", t("About event"), "int", required=False, minimum=0,
+          help=t("the version of the event (the turn) it is about; empty or 0 for the whole duel")),
+    Field("public", t("Players may read it"), "bool", default=False),
 )
 
 
@@ -85,17 +86,17 @@ class NoteDuel(Command):
         duel_id = key(raw.get("duel_id"), "duel_id")
         clean = parse_fields(NOTE_FIELDS, raw)
         if not clean["text"]:
-            raise Invalid({"text": "write the note"})
+            raise Invalid({"text": t("write the note")})
         return cls(duel_id, clean["text"], clean["about"] or 0, clean["public"])
 
 
 ADJUST_IN_DUEL_FIELDS = (
-    Field("character_id", "Duelist", "text", maximum=40),
-    Field("track", "Track", "text", maximum=40),
-    Field("amount", "Amount", "int", minimum=-999, maximum=999,
-          help="positive gives points back, negative takes them; never down to 0"),
-    Field("reason", "Reason", "text", required=False, maximum=200,
-          help="e.g. forgot the +2, the cleric healed him (the log shows it)"),
+    Field("character_id", t("Duelist"), "text", maximum=40),
+    Field("track", t("Track"), "text", maximum=40),
+    Field("amount", t("Amount"), "int", minimum=-999, maximum=999,
+          help=t("positive gives points back, negative takes them; never down to 0")),
+    Field("reason", t("Reason"), "text", required=False, maximum=200,
+          help=t("e.g. forgot the +2, the cleric healed him (the log shows it)")),
 )
 
 
@@ -124,11 +125,11 @@ class AdjustDuelTrack(Command):
             clean = parse_fields(ADJUST_IN_DUEL_FIELDS, raw)
         except Invalid as problem:
             if "character_id" in problem.errors or "track" in problem.errors:  # the form's one choice
-                raise Invalid({"target": "choose whose track", **problem.errors}) from None
+                raise Invalid({"target": t("choose whose track"), **problem.errors}) from None
             raise
         errors = {}
         if clean["amount"] == 0:
-            errors["amount"] = "must not be 0"
+            errors["amount"] = t("must not be 0")
         if not clean["reason"]:
             errors["reason"] = "is required: say why (the log shows it)"
         if errors:

@@ -9,6 +9,7 @@ from tracker.commands.base import Command, expected, key
 from tracker.languages import parse_language
 from tracker.rules.base import Invalid
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.text import t
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,8 @@ class CloseSession(Command):
         return cls(key(raw.get("session_id"), "session_id"))
 
 
-RETRACT_FIELDS = (Field("position", "Event", "int", minimum=1),
-                  Field("reason", "Reason", "text", required=False, maximum=500))
+RETRACT_FIELDS = (Field("position", t("Event"), "int", minimum=1),
+                  Field("reason", t("Reason"), "text", required=False, maximum=500))
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,8 @@ def _expected_if_sent(raw) -> int | None:
     return expected(raw) if raw.get("expected_version") not in (None, "") else None
 
 
-RECOVER_FIELDS = (Field("ruleset", "Ruleset", "text", maximum=40),
-                  Field("recovery", "Recovery", "text", required=False, maximum=40, help="rest unless said"))
+RECOVER_FIELDS = (Field("ruleset", t("Ruleset"), "text", maximum=40),
+                  Field("recovery", t("Recovery"), "text", required=False, maximum=40, help=t("rest unless said")))
 
 
 @dataclass(frozen=True)
@@ -192,12 +193,12 @@ class RecoverCharacter(Command):
                    raw, _expected_if_sent(raw))
 
 
-ADJUST_FIELDS = (Field("ruleset", "Ruleset", "text", maximum=40),
-                 Field("track", "Track", "text", maximum=40),
-                 Field("amount", "Amount", "int", minimum=-999, maximum=999,
-                       help="positive gives points back, negative takes them"),
-                 Field("reason", "Reason", "text", required=False, maximum=200,
-                       help="e.g. healed by the cleric, a forgotten +2"))
+ADJUST_FIELDS = (Field("ruleset", t("Ruleset"), "text", maximum=40),
+                 Field("track", t("Track"), "text", maximum=40),
+                 Field("amount", t("Amount"), "int", minimum=-999, maximum=999,
+                       help=t("positive gives points back, negative takes them")),
+                 Field("reason", t("Reason"), "text", required=False, maximum=200,
+                       help=t("e.g. healed by the cleric, a forgotten +2")))
 
 
 @dataclass(frozen=True)
@@ -214,9 +215,9 @@ class AdjustTrack(Command):
         clean = parse_fields(ADJUST_FIELDS, raw)
         errors = {}
         if clean["amount"] == 0:
-            errors["amount"] = "must not be 0"
+            errors["amount"] = t("must not be 0")
         if not clean["reason"]:
-            errors["reason"] = "is required: say why (it shows on the sheet)"
+            errors["reason"] = t("is required: say why (it shows on the sheet)")
         if errors:
             raise Invalid(errors)
         return cls(key(raw.get("character_id"), "character_id"), clean["ruleset"], clean["track"], clean["amount"],

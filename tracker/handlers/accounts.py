@@ -11,6 +11,7 @@ from tracker.commands import (AssignOwnerlessCampaigns, ChooseLanguage, IssueApi
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
+from tracker.rules.text import t
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
 
@@ -20,7 +21,7 @@ def register_gm(service: Service, command: RegisterGM) -> Outcome:
     from werkzeug.security import generate_password_hash
 
     if queries.gm_named(service.db, command.username):
-        raise Invalid({"username": "is taken"})
+        raise Invalid({"username": t("is taken")})
     gm_id = service.context.new_id()
     digest = generate_password_hash(command.password, method=service.context.password_method)
     with write_transaction(service.db):
@@ -70,7 +71,7 @@ def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:
 def revoke_api_token(service: Service, command: RevokeApiToken) -> Outcome:
     """Revoke one of the acting GM's API tokens."""
     if not queries.holds_token(service.db, service.context.actor, command.token_id):
-        raise NotFound("no such token")
+        raise NotFound(t("no such token"))
     return service.append(
         f"gm-{service.context.actor}", "", None, command,
         lambda _: [accounts.ApiTokenRevoked(token_id=command.token_id)]
@@ -94,7 +95,7 @@ def unshare_campaign(service: Service, command: UnshareCampaign) -> Outcome:
     """Take a co-GM's access away."""
     state = service.existing(f"campaign-{command.campaign_id}")
     if command.gm_id not in state.get("co_gms", {}):
-        raise Refused("that GM is not a co-GM of this campaign", field="gm_id")
+        raise Refused(t("that GM is not a co-GM of this campaign"), field="gm_id")
     return service.append(
         f"campaign-{command.campaign_id}", command.campaign_id, None, command,
         lambda _: [accounts.CoGMRemoved(gm_id=command.gm_id)]
@@ -106,9 +107,9 @@ def issue_player_link(service: Service, command: IssuePlayerLink) -> Outcome:
     campaign_id = queries.campaign_of(service.db, "duel_id" if command.link_kind == "display" else "session_id",
                                       command.target)
     if campaign_id is None:
-        raise NotFound(f"no such {'duel' if command.link_kind == 'display' else 'session'}")
+        raise NotFound(t("no such duel") if command.link_kind == "display" else t("no such session"))
     if command.link_kind == "seat" and queries.character_in(service.db, campaign_id, command.character) is None:
-        raise Invalid({"character_id": "choose a character of this campaign"})
+        raise Invalid({"character_id": t("choose a character of this campaign")})
     link_id = secrets.token_hex(8)
     return service.append(
         f"campaign-{campaign_id}",
@@ -124,7 +125,7 @@ def revoke_player_link(service: Service, command: RevokePlayerLink) -> Outcome:
     """Revoke a player link."""
     campaign_id = queries.campaign_of_link(service.db, command.link_id)
     if campaign_id is None:
-        raise NotFound("no such link")
+        raise NotFound(t("no such link"))
     return service.append(
         f"campaign-{campaign_id}", campaign_id, None, command,
         lambda _: [accounts.PlayerLinkRevoked(link_id=command.link_id)]

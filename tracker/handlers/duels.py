@@ -12,6 +12,7 @@ from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
 from tracker.rules.duel import AdjustTrackInDuel, DuelNoted, decide_adjustment
 from tracker.rules.fields import parse_command
+from tracker.rules.text import t
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
 
@@ -83,7 +84,7 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
         )
     for side in ("a", "b"):
         if not any(d["side"] == side for d in duelists) and f"side_{side}" not in errors:
-            errors[f"side_{side}"] = "choose a duelist"
+            errors[f"side_{side}"] = t("choose a duelist")
     if errors:
         raise Invalid(errors)
     return duelists
@@ -94,8 +95,8 @@ def _current(service: Service, module, character_id: str, stats: dict | None) ->
     lost = queries.lost_points(service.db, character_id)
     # Never above the maximum: a wound healed by a rest and retracted later gives nothing back twice.
     return {
-        t["track"]: (stats or {}).get(t["max_stat"], 0) - max(lost.get(t["track"], 0) if t["persists"] else 0, 0)
-        for t in module.TRACKS
+        track["track"]: (stats or {}).get(track["max_stat"], 0) - max(lost.get(track["track"], 0) if track["persists"] else 0, 0)
+        for track in module.TRACKS
     }
 
 
@@ -103,11 +104,11 @@ def duel_command(service: Service, command: DuelCommand) -> Outcome:
     """Run one of a duel's own commands through its ruleset, with typed or server dice."""
     version, state = service.state_of(f"duel-{command.duel_id}")
     if state is None:
-        raise NotFound("no such duel")
+        raise NotFound(t("no such duel"))
     module = rules.get(state["ruleset"])
     cls = module.COMMANDS.get(command.action)
     if cls is None:
-        raise Invalid({"type": f"{module.TITLE} duels have no command {command.action!r}"})
+        raise Invalid({"type": t("{ruleset} duels have no command {command}", ruleset=module.TITLE, command=repr(command.action))})
     parsed = parse_command(cls, command.fields)
     typed = {name[5:]: value for name, value in vars(parsed).items() if name.startswith("dice_") and value}
     dice = _tray(service, typed, server_roll=bool(getattr(parsed, "server_roll", False)))
@@ -117,8 +118,8 @@ def duel_command(service: Service, command: DuelCommand) -> Outcome:
         extra = dice.leftover()
         if extra:
             raise Refused(
-                "more dice were typed than the rules used: "
-                + "; ".join(f"{who}: {' '.join(map(str, v))}" for who, v in extra.items()),
+                t("more dice were typed than the rules used: {dice}",
+                  dice="; ".join(f"{who}: {' '.join(map(str, v))}" for who, v in extra.items())),
                 field=f"dice_{next(iter(extra))}",
             )
         return events
@@ -132,9 +133,9 @@ def note_duel(service: Service, command: NoteDuel) -> Outcome:
     """Attach the GM's note to a duel, or to one moment of it (an event of its stream)."""
     version, state = service.state_of(f"duel-{command.duel_id}")
     if state is None:
-        raise NotFound("no such duel")
+        raise NotFound(t("no such duel"))
     if command.about > version:  # events are only ever added: one that exists now always will
-        raise Invalid({"about": f"the duel has no event {command.about} (it has {version})"})
+        raise Invalid({"about": t("the duel has no event {number} (it has {count})", number=command.about, count=version)})
 
     def decide(current: dict | None) -> list:
         return [DuelNoted(text=command.text, about=command.about, public=command.public)]
@@ -147,7 +148,7 @@ def adjust_duel_track(service: Service, command: AdjustDuelTrack) -> Outcome:
     """Correct a duelist's track in a running duel, among the tracks its ruleset offers."""
     version, state = service.state_of(f"duel-{command.duel_id}")
     if state is None:
-        raise NotFound("no such duel")
+        raise NotFound(t("no such duel"))
     module = rules.get(state["ruleset"])
     asked = AdjustTrackInDuel(character=command.character_id, track=command.track, amount=command.amount,
                               reason=command.reason)

@@ -15,6 +15,7 @@ from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
 from tracker.rules.fields import parse_fields
+from tracker.rules.text import t
 from tracker.services import Outcome, Service
 from tracker.store import write_transaction
 
@@ -23,8 +24,8 @@ def current_points(service: Service, module, character_id: str, stats: dict) -> 
     """Each persisting track's points now: its maximum less what the log says was lost and not
     given back (wounds, recoveries, adjustments)."""
     lost = queries.lost_points(service.db, character_id)
-    return {t["track"]: stats.get(t["max_stat"], 0) - max(lost.get(t["track"], 0), 0)
-            for t in module.TRACKS if t["persists"]}
+    return {track["track"]: stats.get(track["max_stat"], 0) - max(lost.get(track["track"], 0), 0)
+            for track in module.TRACKS if track["persists"]}
 
 
 def _sheet(service: Service, character_id: str, ruleset: str) -> tuple[dict, object, dict]:
@@ -32,10 +33,10 @@ def _sheet(service: Service, character_id: str, ruleset: str) -> tuple[dict, obj
     state = service.existing(f"character-{character_id}")
     module = rules.RULESETS.get(ruleset)
     if module is None:
-        raise Invalid({"ruleset": "choose one of " + ", ".join(rules.RULESETS)})
+        raise Invalid({"ruleset": t("choose one of {choices}", choices=", ".join(rules.RULESETS))})
     stats = state["stats"].get(module.NAME)
     if stats is None:
-        raise Invalid({"ruleset": f"{state['name']} has no {module.TITLE} sheet"})
+        raise Invalid({"ruleset": t("{name} has no {ruleset} sheet", name=state["name"], ruleset=module.TITLE)})
     return state, module, stats
 
 
@@ -49,7 +50,7 @@ def recover_character(service: Service, command: RecoverCharacter) -> Outcome:
     state, module, stats = _sheet(service, command.character_id, command.ruleset)
     recovery = module.RECOVERIES.get(command.recovery)
     if recovery is None:
-        raise Invalid({"recovery": f"{module.TITLE} knows " + ", ".join(module.RECOVERIES)})
+        raise Invalid({"recovery": t("{ruleset} knows {recoveries}", ruleset=module.TITLE, recoveries=", ".join(module.RECOVERIES))})
     values = parse_fields(recovery.fields, command.fields)
     typed = {"a": list(values["dice"])} if values.get("dice") else {}
     rng = service.context.rng
@@ -60,7 +61,7 @@ def recover_character(service: Service, command: RecoverCharacter) -> Outcome:
         current = current_points(service, module, command.character_id, stats)
         done = module.recover(command.recovery, stats, current, settings, values, dice)
         if dice.leftover():
-            raise Refused("more dice were typed than the rule used", field="dice")
+            raise Refused(t("more dice were typed than the rule used"), field="dice")
         return [workspace.CharacterRecovered(ruleset=module.NAME, recovery=command.recovery,
                                              changes=dict(done.changes), rolls=tuple(done.rolls), result=done.result)]
 
@@ -71,16 +72,17 @@ def recover_character(service: Service, command: RecoverCharacter) -> Outcome:
 def adjust_track(service: Service, command: AdjustTrack) -> Outcome:
     """The GM changes one of a character's tracks by hand, with the reason."""
     state, module, stats = _sheet(service, command.character_id, command.ruleset)
-    track = next((t for t in module.TRACKS if t["track"] == command.track), None)
+    track = next((kept for kept in module.TRACKS if kept["track"] == command.track), None)
     if track is None or not track["persists"]:
-        kept = [t["track"] for t in module.TRACKS if t["persists"]]
-        raise Invalid({"track": f"choose one of {', '.join(kept)} (a track the sheet keeps between duels)"})
+        kept = [other["track"] for other in module.TRACKS if other["persists"]]
+        raise Invalid({"track": t("choose one of {tracks} (a track the sheet keeps between duels)", tracks=", ".join(kept))})
 
     def decide(_state) -> list:
         now = current_points(service, module, command.character_id, stats)[command.track]
         maximum = stats.get(track["max_stat"], 0)
         if not 0 <= now + command.amount <= maximum:
-            raise Refused(f"{command.track} is {now}/{maximum}: it can change by {-now:+d} to {maximum - now:+d}",
+            raise Refused(t("{track} is {now}/{maximum}: it can change by {down} to {up}", track=command.track, now=now,
+                            maximum=maximum, down=f"{-now:+d}", up=f"{maximum - now:+d}"),
                           field="amount")
         return [workspace.TrackAdjusted(ruleset=module.NAME, track=command.track, amount=command.amount,
                                         reason=command.reason)]
@@ -96,7 +98,7 @@ def rest_party(service: Service, command: RestParty) -> Outcome:
     campaign_id = session["campaign_id"]
     resting = queries.party_of(service.db, campaign_id, command.session_id)
     if not resting:
-        raise Refused("nobody to rest: the campaign has no PJ and nobody duelled in this session")
+        raise Refused(t("nobody to rest: the campaign has no PC and nobody duelled in this session"))
     first = None
     with write_transaction(service.db):
         for index, character in enumerate(resting):
@@ -111,7 +113,7 @@ def rest_party(service: Service, command: RestParty) -> Outcome:
                     return outcome
                 first = first or outcome
     if first is None:
-        raise Refused("nobody to rest: no one in the party has a sheet")
+        raise Refused(t("nobody to rest: no one in the party has a sheet"))
     return first
 
 

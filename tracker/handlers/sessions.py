@@ -14,13 +14,14 @@ from tracker.commands import ChangePassword, EndAllSessions, EndSession
 from tracker.errors import Forbidden
 from tracker.logins import SESSION_LIFETIME
 from tracker.rules.base import Invalid
+from tracker.rules.text import t
 from tracker.services import Outcome, Service
 
 
 def own_stream(service: Service) -> str:
     """The acting GM's account stream: these commands have no meaning without a GM."""
     if not service.context.actor:
-        raise Forbidden("log in as a GM first")
+        raise Forbidden(t("log in as a GM first"))
     return f"gm-{service.context.actor}"
 
 
@@ -44,10 +45,10 @@ def change_password(service: Service, command: ChangePassword) -> Outcome:
     current, new = command.current_password, command.new_password
     errors = {}
     if len(new) < 10 or len(new) > 200:
-        errors["new_password"] = "must be 10 to 200 characters"
+        errors["new_password"] = t("must be 10 to 200 characters")
     row = service.db.execute("SELECT password_hash FROM gms WHERE id = ?", [service.context.actor]).fetchone()
     if row is None or not check_password_hash(row[0], current):
-        errors["current_password"] = "is not your current password"
+        errors["current_password"] = t("is not your current password")
     if errors:
         raise Invalid(errors)
     digest = generate_password_hash(new, method=service.context.password_method)

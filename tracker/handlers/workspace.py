@@ -9,6 +9,7 @@ from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharact
 from tracker.errors import NotFound
 from tracker.projections import replay
 from tracker.rules.base import ImpossibleHistory, Refused
+from tracker.rules.text import t
 from tracker.services import Outcome, Service
 
 
@@ -84,7 +85,7 @@ def close_session(service: Service, command: CloseSession) -> Outcome:
     """Close a play session: its players' seats stop working at once."""
     state = service.existing(f"session-{command.session_id}")
     if state.get("closed"):
-        raise Refused("this session is already closed")
+        raise Refused(t("this session is already closed"))
     return service.append(f"session-{command.session_id}", state["campaign_id"], None, command,
                           lambda _: [workspace.SessionClosed()])
 
@@ -97,7 +98,7 @@ def retract(service: Service, command: RetractEvent) -> Outcome:
     """Retract an event, named by its global position, with every event that goes with it."""
     target = service.store.get(command.position)
     if target is None:
-        raise NotFound("no such event")
+        raise NotFound(t("no such event"))
 
     def decide(_state) -> list:
         # Read inside the write transaction: what goes is what the log holds at this very moment.
@@ -107,7 +108,7 @@ def retract(service: Service, command: RetractEvent) -> Outcome:
         try:  # what stays must be a history the rules could have made without what goes
             replay.state_without(kind, past, {r.version for r in group} | set(carried))
         except ImpossibleHistory as broken:
-            raise Refused(f"retracting this would leave a history the rules could not have made: {broken}") from None
+            raise Refused(t("retracting this would leave a history the rules could not have made: {why}", why=str(broken))) from None
         return workspace.decide_retraction(target.type, target.version, [(r.version, r.type) for r in group],
                                            carried, past.gone, command.reason)
 
@@ -118,14 +119,14 @@ def restore(service: Service, command: RestoreRetraction) -> Outcome:
     """Take back a retraction made by mistake: what it retracted stands again."""
     target = service.store.get(command.position)
     if target is None:
-        raise NotFound("no such event")
+        raise NotFound(t("no such event"))
 
     def decide(_state) -> list:
         kind = replay.category(target.stream)
         recorded = service.store.read_stream(target.stream)
         past = replay.replay(kind, recorded)
         if target.type == replay.RETRACTION and target.event.scope == "legacy":
-            raise Refused("a retraction recorded before retractions named what they carried cannot be restored")
+            raise Refused(t("a retraction recorded before retractions named what they carried cannot be restored"))
         return workspace.decide_restore(target.version, target.type,
                                         replay.standing_after(past, recorded, target.version),
                                         set(past.taken), command.reason)

@@ -317,7 +317,7 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
     _count(db, "records", "character_id, ruleset, result", "count", 1,
            [(d["id"], s["ruleset"], results[d["id"]]) for d in s["duelists"] if d["id"] in results])
 
-    persists = {t["track"]: t["persists"] for t in module.TRACKS}
+    persists = {track["track"]: track["persists"] for track in module.TRACKS}
     if not fresh:
         _count(db, "track_totals", "character_id, track", "lost", -1,
                db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",

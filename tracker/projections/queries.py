@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker import rules
 from tracker.events import EVENT_TYPES
-from tracker.errors import NotFound
+from tracker.errors import NotFound, no_such
 from tracker.projections.words import revived
 from tracker.store import load_state, loads
 
@@ -18,7 +18,7 @@ def _one(db, sql: str, params: list | tuple, what: str) -> dict:
     """The query's one row (sqlite-utils gives it as a dict), or NotFound naming what was asked."""
     row = next(db.query(sql, params), None)
     if row is None:
-        raise NotFound(f"no such {what}")
+        raise NotFound(no_such(what))
     return row
 
 

@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 
 from tracker import rules
-from tracker.errors import NotFound
+from tracker.errors import NotFound, no_such
 from tracker.projections import engine, replay
 from tracker.projections.words import revived
 from tracker.rules.contract import Step
@@ -91,7 +91,7 @@ def duel_row(db, duel_id: str) -> dict:
     """The duel's row, without its (possibly long) current state: the view folds its own."""
     row = next(db.query("SELECT * FROM duels WHERE id = ?", [duel_id]), None)
     if row is None:
-        raise NotFound("no such duel")
+        raise NotFound(no_such("duel"))
     return revived([row], "summary", "progress")[0]
 
 

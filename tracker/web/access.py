@@ -11,10 +11,11 @@ from flask import g, jsonify, redirect, request, session, url_for
 
 from tracker import policy
 from tracker.db import get_db
-from tracker.errors import Forbidden
+from tracker.errors import Forbidden, no_such
 from tracker.accounts import token_digest
 from tracker.logins import live_session
 from tracker.projections import queries
+from tracker.rules.text import t
 
 # With, under both API prefixes, the API's own description and the table display's JSON (whose
 # player link checks itself, as the display page's does).
@@ -33,14 +34,14 @@ def guard():
     g.gm = _gm_from_token() if api else _gm_from_session()
     if g.gm is None:
         if api:
-            return jsonify(error="unauthorized", message="send a GM's API token: Authorization: Bearer …"), 401
+            return jsonify(error="unauthorized", message=t("send a GM's API token: Authorization: Bearer …")), 401
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
     for name in queries.CAMPAIGN_OF:  # the ids a URL may carry, each read to find its campaign
         value = (request.view_args or {}).get(name)
         if value is not None:
             campaign_id = queries.campaign_of(get_db(), name, value)
             if campaign_id is not None and not may_open(g.gm["id"], campaign_id):
-                raise Forbidden(f"no such {name.removesuffix('_id')}")
+                raise Forbidden(no_such(name.removesuffix("_id")))
     return None
 
 

@@ -9,6 +9,7 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.projections.duel_read import duel_read
 from tracker.rules import legal
+from tracker.rules.text import t
 from tracker.strictjson import BadJSON
 from tracker.web import openapi, service
 from tracker.web.inputs import int_arg, json_body
@@ -40,10 +41,10 @@ def commands():
     try:
         body = json_body()
     except BadJSON as bad:
-        message = f"the body is {bad}"
+        message = t("the body is {problem}", problem=str(bad))
         return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     if not isinstance(body, dict):
-        message = "send one JSON object with a \"type\""
+        message = t("send one JSON object with a \"type\"")
         return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once

@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from tracker import i18n, rules
 from tracker.errors import Denied, NotFound
+from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
                          is_htmx, labels, language, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
@@ -42,8 +43,9 @@ def init_web(app: Flask) -> None:
     @app.errorhandler(Conflict)
     def conflict(error: Conflict):
         what = error.stream.split("-", 1)[0]
-        message = (f"This {what} changed since you opened it: someone else logged first. "
-                   "Nothing you sent was logged. Look at it as it is now, then try again.")
+        message = t("This {what} changed since you opened it: someone else logged first. "
+                    "Nothing you sent was logged. Look at it as it is now, then try again.",
+                    what=labels.LOG_CATEGORIES.get(what, what))
         if request.path.startswith("/api/"):
             return {"error": "conflict", "message": message, "stream": error.stream,
                     "expected_version": error.expected, "current_version": error.actual}, 409
@@ -53,15 +55,15 @@ def init_web(app: Flask) -> None:
     def not_found(error: NotFound):
         if request.path.startswith("/api/"):
             return {"error": "not_found", "message": str(error)}, 404
-        return render_template("error.html", title="Not found", message=str(error)), 404
+        return render_template("error.html", title=t("Not found"), message=str(error)), 404
 
     @app.errorhandler(Denied)
     def denied(error: Denied):
         if request.path.startswith("/api/"):
             return {"error": "forbidden", "message": str(error)}, 403
-        return render_template("error.html", title="Not allowed", message=str(error)), 403
+        return render_template("error.html", title=t("Not allowed"), message=str(error)), 403
 
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError):
-        message = "This form has expired or did not come from Touché. Reload the page and try again."
-        return render_template("error.html", title="Form refused", message=message), 400
+        message = t("This form has expired or did not come from Touché. Reload the page and try again.")
+        return render_template("error.html", title=t("Form refused"), message=message), 400

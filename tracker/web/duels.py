@@ -6,6 +6,7 @@ from tracker import policy, rules
 from tracker.rules import legal
 from tracker.db import get_db
 from tracker.projections import queries
+from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
 from tracker.web.inputs import int_arg
@@ -63,9 +64,9 @@ def act(duel_id, command):
     try:
         service(policy.DUEL_PAGE).handle({**form, "type": command, "duel_id": duel_id})
     except Conflict:
-        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
-                                                 "an action first. Yours was NOT logged — check the duel "
-                                                 "as it is now and log it again if it still applies."},
+        return _render(duel_id, 409, {"__all__": t("This duel changed since you opened it: someone logged "
+                                                   "an action first. Yours was NOT logged — check the duel "
+                                                   "as it is now and log it again if it still applies.")},
                        command, form)
     if is_htmx():
         return _render(duel_id)
@@ -84,9 +85,9 @@ def adjust(duel_id):
     try:
         service().handle({**form, "type": "AdjustDuelTrack", "duel_id": duel_id})
     except Conflict:
-        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: someone logged "
-                                                 "an action first. Your adjustment was NOT logged — check "
-                                                 "the duel as it is now and adjust again if it still applies."},
+        return _render(duel_id, 409, {"__all__": t("This duel changed since you opened it: someone logged "
+                                                   "an action first. Your adjustment was NOT logged — check "
+                                                   "the duel as it is now and adjust again if it still applies.")},
                        "AdjustDuelTrack", form)
     if is_htmx():
         return _render(duel_id)
@@ -104,5 +105,5 @@ def note(duel_id):
     form = form_data()
     service().handle({**form, "type": "NoteDuel", "duel_id": duel_id})
     if is_htmx():
-        return _render(duel_id, message="Note added.")
+        return _render(duel_id, message=t("Note added."))
     return redirect(url_for("duels.show", duel_id=duel_id) + "#notes")

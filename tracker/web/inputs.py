@@ -16,6 +16,7 @@ from werkzeug.routing import IntegerConverter, ValidationError
 
 from tracker import strictjson
 from tracker.rules.fields import LARGEST_INT
+from tracker.rules.text import t
 
 
 class StoredInteger(IntegerConverter):
@@ -43,7 +44,8 @@ def int_arg(name: str, default: int | None = None, minimum: int = 0) -> int | No
     plain = digits.isascii() and digits.isdigit() and len(digits) <= len(str(LARGEST_INT))
     number = int(text) if plain else None
     if number is None or not minimum <= number <= LARGEST_INT:
-        raise BadRequest(f"The address's {name!r} must be a whole number from {minimum} to {LARGEST_INT}.")
+        raise BadRequest(str(t("The address's {name} must be a whole number from {minimum} to {maximum}.",
+                               name=repr(name), minimum=minimum, maximum=LARGEST_INT)))
     return number
 
 
@@ -61,16 +63,30 @@ def refuse_undecodable_query():
     try:
         request.query_string.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadRequest("The address holds bytes that are not UTF-8 text.") from None
+        raise BadRequest(str(t("The address holds bytes that are not UTF-8 text."))) from None
+
+
+HTTP_TITLES = {400: t("Bad request"), 403: t("Not allowed"), 404: t("Not found"), 405: t("Method not allowed"),
+               413: t("Too large"), 429: t("Too many requests"), 500: t("Something went wrong"),
+               503: t("Try again in a moment")}
+HTTP_MESSAGES = {
+    400: t("The browser sent a request this server could not understand."),
+    404: t("There is nothing at this address. Check it, or follow a link from the campaigns."),
+    405: t("This address does not take that kind of request."),
+    500: t("Something went wrong on the server: nothing you sent was logged."),
+}
 
 
 def http_error(error: HTTPException):
     """Any 4xx or 5xx werkzeug raises, as our error page, or as JSON {error, message} on /api/."""
+    # Werkzeug's own wording of an error, left as it is, reads in the reader's language.
+    told = error.description if error.description != type(error).description else \
+        HTTP_MESSAGES.get(error.code, error.description)
     if request.path.startswith("/api/"):
-        response = jsonify(error=error.name.lower().replace(" ", "_"), message=error.description)
+        response = jsonify(error=error.name.lower().replace(" ", "_"), message=told)
     else:
-        response = current_app.make_response(render_template("error.html", title=error.name,
-                                                              message=error.description))
+        response = current_app.make_response(render_template("error.html", title=HTTP_TITLES.get(error.code, error.name),
+                                                              message=told))
     for name, value in error.get_headers():  # keep what the error adds, such as Allow or Retry-After
         if name.lower() not in ("content-type", "content-length"):
             response.headers[name] = value
@@ -82,11 +98,11 @@ def unreadable_input(error: Exception):
     """The safety net behind the checks above: a value our code could not hold or encode still
     gets a 400, and the error is logged in full, because reaching here means a check is missing."""
     current_app.logger.error("input reached %s unchecked: %r", request.path, error, exc_info=error)
-    message = "This request holds a value Touché cannot handle (a number too large, text that is not " \
-              "valid, or data nested too deep)."
+    message = t("This request holds a value Touché cannot handle (a number too large, text that is not "
+                "valid, or data nested too deep).")
     if request.path.startswith("/api/"):
         return {"error": "bad_request", "message": message}, 400
-    return render_template("error.html", title="Bad request", message=message), 400
+    return render_template("error.html", title=t("Bad request"), message=message), 400
 
 
 def init_app(app: Flask) -> None:

@@ -11,13 +11,15 @@ import sqlite3
 from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from tracker.rules.text import join, t
+
 LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = {  # what SQLite says -> what the user reads
-    "database is locked": "Touché is busy writing something big (an import?).",
-    "database table is locked": "Touché is busy writing something big (an import?).",
-    "database or disk is full": "The server's disk is full.",
-    "readonly database": "The database is read-only at the moment.",
+    "database is locked": t("Touché is busy writing something big (an import?)."),
+    "database table is locked": t("Touché is busy writing something big (an import?)."),
+    "database or disk is full": t("The server's disk is full."),
+    "readonly database": t("The database is read-only at the moment."),
 }
 
 
@@ -36,23 +38,23 @@ def allow_uploads() -> None:
 
 def too_large(_error: RequestEntityTooLarge):
     limit = request.max_content_length or 0
-    message = (f"What you sent is larger than this server accepts ({_size(limit)}). Nothing was logged."
-               + (" Split the file, or ask the administrator to raise TOUCHE_MAX_UPLOAD_MB."
-                  if request.endpoint in LARGE_BODIES else ""))
+    message = t("What you sent is larger than this server accepts ({size}). Nothing was logged.", size=_size(limit))
+    if request.endpoint in LARGE_BODIES:
+        message = join([message, t("Split the file, or ask the administrator to raise TOUCHE_MAX_UPLOAD_MB.")], " ")
     if request.path.startswith("/api/"):
         return {"error": "too_large", "message": message, "limit_bytes": limit}, 413
-    return render_template("error.html", title="Too large", message=message), 413
+    return render_template("error.html", title=t("Too large"), message=message), 413
 
 
 def unavailable(error: sqlite3.OperationalError):
     reason = next((text for fragment, text in UNAVAILABLE.items() if fragment in str(error)), None)
     if reason is None:
         raise error
-    message = f"{reason} Nothing you sent was logged: try again in a few seconds."
+    message = join([reason, t("Nothing you sent was logged: try again in a few seconds.")], " ")
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):
         return {"error": "unavailable", "message": message}, 503, headers
-    return render_template("error.html", title="Try again in a moment", message=message), 503, headers
+    return render_template("error.html", title=t("Try again in a moment"), message=message), 503, headers
 
 
 def _size(limit: int) -> str:

@@ -3,6 +3,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import rules
 from tracker.db import get_db
+from tracker.errors import no_such
 from tracker.projections import queries, rewind
 from tracker.store import EventStore
 from tracker.services import NotFound
@@ -42,7 +43,7 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     db = get_db()
     recorded = EventStore(db).get(position)
     if recorded is None:
-        raise NotFound("no such event")
+        raise NotFound(no_such("event"))
     entry = queries.log_entry(db, position)
     actor = recorded.metadata.get("actor") or ""
     gm = queries.gm(db, actor) if actor else None
@@ -95,5 +96,5 @@ def by_stream(stream, version):
     """Show the event at a stream's version (the links wounds and history lines use)."""
     position = queries.event_position(get_db(), stream, version)
     if position is None:
-        raise NotFound("no such event")
+        raise NotFound(no_such("event"))
     return redirect(url_for("log.show", position=position))

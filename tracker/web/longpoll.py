@@ -12,6 +12,7 @@ from typing import Callable
 from flask import current_app
 from werkzeug.exceptions import BadRequest
 
+from tracker.rules.text import t
 from tracker.web.inputs import int_arg
 
 LONGEST_WAIT = 30  # seconds a client may ask to wait; the server may cut it (LONG_POLL_MAX)
@@ -21,7 +22,7 @@ def requested_wait() -> float:
     """The ``wait`` query parameter in seconds (0 to 30), cut to the server's LONG_POLL_MAX."""
     asked = int_arg("wait", default=0)
     if asked > LONGEST_WAIT:
-        raise BadRequest(f"The address's 'wait' must be a whole number from 0 to {LONGEST_WAIT}.")
+        raise BadRequest(str(t("The address's 'wait' must be a whole number from 0 to {maximum}.", maximum=LONGEST_WAIT)))
     return min(float(asked), float(current_app.config.get("LONG_POLL_MAX", LONGEST_WAIT)))
 
 

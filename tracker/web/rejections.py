@@ -13,6 +13,7 @@ from flask import Flask, current_app, make_response, render_template, request
 
 from tracker.errors import NotFound, Rejected
 from tracker.rules.base import Refused
+from tracker.rules.text import t
 
 FormPage = Callable[..., Any]
 
@@ -35,7 +36,7 @@ def answer(rejected: Rejected):
     view = current_app.view_functions.get(request.endpoint or "")
     page = getattr(view, "form_page", None)
     if page is None:
-        body = render_template("error.html", title="Not accepted", message=rejected.message)
+        body = render_template("error.html", title=t("Not accepted"), message=rejected.message)
     else:
         try:
             body = page(form_data(), rejected, **(request.view_args or {}))

@@ -13,7 +13,9 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-MESSAGE = "Too many failed logins. Wait a few minutes, then try again."
+from tracker.rules.text import t
+
+MESSAGE = t("Too many failed logins. Wait a few minutes, then try again.")
 
 
 def _failed(response) -> bool:
@@ -38,7 +40,7 @@ def init_app(app: Flask) -> None:
 
 
 def _too_many(error: RateLimitExceeded):
-    response = current_app.make_response((render_template("error.html", title="Too many attempts",
+    response = current_app.make_response((render_template("error.html", title=t("Too many attempts"),
                                                            message=MESSAGE), 429))
     response.headers.setdefault("Retry-After", "60")
     return response

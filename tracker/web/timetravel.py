@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker.db import get_db
+from tracker.errors import no_such
 from tracker.projections import queries, rewind
 from tracker.projections.timetravel import around, duel_events, duel_row, moment_at, steps
 from tracker.services import NotFound
@@ -96,6 +97,6 @@ def issue_display_link(duel_id):
 def revoke_display_link(duel_id, link_id):
     """Revoke one of the duel's display links: it stops working at once."""
     if link_id not in {link["link_id"] for link in display_links(duel_id)}:
-        raise NotFound("no such link")
+        raise NotFound(no_such("link"))
     service().handle({"type": "RevokePlayerLink", "link_id": link_id})
     return _links_panel(duel_id)

@@ -8,6 +8,7 @@ from flask import Blueprint, redirect, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries, undo
+from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
 from tracker.web.duels import _render
@@ -36,13 +37,13 @@ def _correct(duel_id: str, command: str, done: str):
     form = form_data()
     position = form.get("position")
     if not str(position or "").isdigit() or queries.stream_of(get_db(), int(position)) != f"duel-{duel_id}":
-        return _render(duel_id, 422, {"__all__": "That is not an action of this duel: nothing was undone."}, "undo", form)
+        return _render(duel_id, 422, {"__all__": t("That is not an action of this duel: nothing was undone.")}, "undo", form)
     try:
         service().handle({"type": command, "position": form.get("position"), "reason": form.get("reason", ""),
                           "expected_version": form.get("expected_version"), "command_id": form.get("command_id")})
     except Conflict:
-        return _render(duel_id, 409, {"__all__": "This duel changed since you opened it: nothing was undone. "
-                                                 "Look at it as it is now, then try again."}, "undo", form)
+        return _render(duel_id, 409, {"__all__": t("This duel changed since you opened it: nothing was undone. "
+                                                   "Look at it as it is now, then try again.")}, "undo", form)
     if is_htmx():
         return _render(duel_id, message=done)
     return redirect(url_for("duels.show", duel_id=duel_id))
