@@ -3,19 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.text import t
-
-# What a 404 says, by the kind of thing that was not found (a stream's category, an id's name).
-NO_SUCH = {"campaign": t("no such campaign"), "character": t("no such character"), "session": t("no such session"),
-           "duel": t("no such duel"), "event": t("no such event"), "position": t("no such event"),
-           "gm": t("no such GM"), "token": t("no such token"), "link": t("no such link"),
-           "stream": t("no such stream")}
-
-
-def no_such(what: str) -> Any:
-    """"no such duel", in the reader's language."""
-    return NO_SUCH.get(what) or t("no such {what}", what=what)
-
 
 class NotFound(Exception):
     """The command or page names something that does not exist (or not in this campaign)."""
@@ -38,3 +25,15 @@ class Rejected(Exception):
         super().__init__(message)
         self.message = message
         self.fields = fields
+
+
+def no_such(what: str) -> Any:
+    """What a 404 says, by the kind of thing not found (a stream's category, an id's name): "no such
+    duel", a Text read in the reader's language."""
+    from tracker.rules.text import t  # here, not above: the rules import these errors
+
+    said = {"campaign": t("no such campaign"), "character": t("no such character"),
+            "session": t("no such session"), "duel": t("no such duel"), "event": t("no such event"),
+            "position": t("no such event"), "gm": t("no such GM"), "token": t("no such token"),
+            "link": t("no such link"), "stream": t("no such stream")}
+    return said.get(what) or t("no such {what}", what=what)

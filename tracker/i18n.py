@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g, has_app_context, request
+from flask import Flask, current_app, g, has_app_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 
@@ -34,6 +34,10 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_language, default_translation_directories=directories)
     text.install(translator)
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES)
+    if app.config.get("PSEUDO_TRANSLATION"):
+        app.jinja_env.install_gettext_callables(
+            gettext=lambda s: pseudo(get_translations().ugettext(s)),
+            ngettext=lambda s, p, n: pseudo(get_translations().ungettext(s, p, n)), newstyle=True)
     app.json = WordsJSON(app)
 
 
@@ -98,4 +102,22 @@ def translator():
     if not has_app_context():
         return (lambda message: message), (lambda one, many, n: one if n == 1 else many)
     translations = get_translations()
+    if current_app.config.get("PSEUDO_TRANSLATION"):
+        return (lambda message: pseudo(translations.gettext(message)),
+                lambda one, many, n: pseudo(translations.ngettext(one, many, n)))
     return translations.gettext, translations.ngettext
+
+
+# The pseudo-translation (config ``PSEUDO_TRANSLATION``, for tests): every translated string read
+# between these marks, so a page shows at a glance which words never went through a catalog.
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def pseudo(message: str) -> str:
+    return f"{PSEUDO_OPEN}{message}{PSEUDO_CLOSE}"
+
+
+def localized(formatted: str) -> str:
+    """A date or a number Babel wrote in the reader's language: marked as translated in the
+    pseudo-translation too."""
+    return pseudo(formatted) if has_app_context() and current_app.config.get("PSEUDO_TRANSLATION") else formatted

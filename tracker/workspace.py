@@ -420,8 +420,9 @@ def describe(state: dict | None, ev: Any) -> Any:
             return t("{name}: {recovery} with the party at the end of the session ({ruleset}): {changes}.", **values)
         return t("{name}: {recovery} ({ruleset}): {changes}.", **values)
     if isinstance(ev, TrackAdjusted):
+        signed = "%+d" % ev.amount
         return t("{name}'s {track} adjusted by {amount}: {reason}.", name=state["name"], track=ev.track,
-                 amount=f"{ev.amount:+d}", reason=ev.reason)
+                 amount=signed, reason=ev.reason)
     if isinstance(ev, SessionPlanned):
         return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date, title=ev.title)
     if isinstance(ev, SessionEdited):

@@ -173,7 +173,7 @@ def test_the_history_lists_every_duel_newest_first(client, played):
     assert "<html" in html and "4 duels" in html
     assert titles(html) == [played.duels[k][0] for k in ("rematch", "pf2e", "pirate", "rocet")]
     assert "Lope de Calatrava" not in html and "Lope Calatrava won by yield" in html
-    assert "−7 PG" in html and "2026-12-06" in html and "Session 2" in html
+    assert "−7 PG" in html and "Dec 6, 2026" in html and "Session 2" in html
 
 
 @pytest.mark.parametrize("query, expected", [

@@ -187,7 +187,7 @@ def test_the_recap_keeps_what_the_ruleset_calls_secret(table):
               if r.type in module.HIDDEN_FROM_PLAYERS}
     assert not hidden & {line["at"] for line in players["narrative"]}
     for secret in module.secrets(state):
-        assert secret not in orjson.dumps(players).decode()
+        assert secret not in orjson.dumps(players, default=str).decode()
 
 
 @pytest.mark.parametrize("module", rules.shipped(), ids=lambda m: m.NAME)

@@ -108,4 +108,4 @@ def test_a_party_with_nobody_to_rest_is_told_so_on_the_session_page(app, client)
     before = count_events(app)
     response = client.post(f"/sessions/{session}/rest")
     assert response.status_code == 422 and count_events(app) == before
-    assert "nobody to rest: the campaign has no PJ" in response.text and "Session 1: Alone" in response.text
+    assert "nobody to rest: the campaign has no PC" in response.text and "Session 1: Alone" in response.text

@@ -78,10 +78,10 @@ def test_an_in_range_cursor_still_pages(client, campaign, alarms):
 
 @pytest.mark.parametrize("position", [str(BEYOND_SQLITE), str(HUGE), "9" * 5000])
 def test_an_event_position_beyond_64_bits_is_a_404_with_a_message(client, campaign, alarms, position):
-    refused_page(client.get(f"/events/{position}"), 404, "Not Found")
-    refused_page(client.get(f"/streams/campaign-{campaign}/{position}"), 404, "Not Found")
+    refused_page(client.get(f"/events/{position}"), 404, "Not found")
+    refused_page(client.get(f"/streams/campaign-{campaign}/{position}"), 404, "Not found")
     before = count_events(client.application)
-    refused_page(client.post(f"/events/{position}/retract", data={"reason": "x"}), 404, "Not Found")
+    refused_page(client.post(f"/events/{position}/retract", data={"reason": "x"}), 404, "Not found")
     assert count_events(client.application) == before
 
 
@@ -223,14 +223,14 @@ def test_an_imported_line_nested_too_deep_is_refused_with_its_line(client, alarm
 # --- errors werkzeug raises speak our language ------------------------------------------------
 
 def test_the_api_answers_its_own_404_and_405_in_json(client, alarms):
-    refused_json(client.get("/api/nowhere"), 404, "not found")
+    refused_json(client.get("/api/nowhere"), 404, "nothing at this address")
     response = client.get("/api/commands")
-    refused_json(response, 405, "not allowed")
+    refused_json(response, 405, "does not take that kind of request")
     assert "POST" in response.headers["Allow"]
 
 
 def test_a_page_404_is_the_error_page(client, alarms):
-    refused_page(client.get("/nowhere"), 404, "Not Found", "Back to the campaigns")
+    refused_page(client.get("/nowhere"), 404, "Not found", "Back to the campaigns")
 
 
 def test_the_safety_net_answers_400_and_logs_the_missed_check(app, caplog):

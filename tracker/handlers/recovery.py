@@ -81,8 +81,9 @@ def adjust_track(service: Service, command: AdjustTrack) -> Outcome:
         now = current_points(service, module, command.character_id, stats)[command.track]
         maximum = stats.get(track["max_stat"], 0)
         if not 0 <= now + command.amount <= maximum:
+            down, up = "%+d" % -now, "%+d" % (maximum - now)
             raise Refused(t("{track} is {now}/{maximum}: it can change by {down} to {up}", track=command.track, now=now,
-                            maximum=maximum, down=f"{-now:+d}", up=f"{maximum - now:+d}"),
+                            maximum=maximum, down=down, up=up),
                           field="amount")
         return [workspace.TrackAdjusted(ruleset=module.NAME, track=command.track, amount=command.amount,
                                         reason=command.reason)]

@@ -15,6 +15,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter, ValidationError
 
 from tracker import strictjson
+from tracker.i18n import localized
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
 
@@ -148,7 +149,7 @@ def day(value: Any) -> str:
     from flask_babel import format_date
 
     try:
-        return format_date(dt.date.fromisoformat(str(value)[:10]), "medium")
+        return localized(format_date(dt.date.fromisoformat(str(value)[:10]), "medium"))
     except ValueError:
         return str(value)
 
@@ -163,4 +164,4 @@ def moment(value: Any) -> str:
         return str(value)
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)
-    return format_datetime(when, "medium")
+    return localized(format_datetime(when, "medium"))
