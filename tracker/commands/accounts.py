@@ -121,7 +121,7 @@ class IssuePlayerLink(Command):
     def parse(cls, raw):
         target = key(raw.get("target"), "target")
         if raw.get("link_kind") not in ("display", "recap", "seat"):
-            raise Invalid({"link_kind": "must be display, recap or seat"})
+            raise Invalid({"link_kind": t("must be display, recap or seat")})
         if raw["link_kind"] != "seat":
             return cls(raw["link_kind"], target)
         return cls("seat", target, key(raw.get("character_id"), "character_id"))

@@ -131,7 +131,7 @@ class AdjustDuelTrack(Command):
         if clean["amount"] == 0:
             errors["amount"] = t("must not be 0")
         if not clean["reason"]:
-            errors["reason"] = "is required: say why (the log shows it)"
+            errors["reason"] = t("is required: say why (the log shows it)")
         if errors:
             raise Invalid(errors)
         return cls(duel_id, clean["character_id"], clean["track"], clean["amount"], clean["reason"], expected(raw))

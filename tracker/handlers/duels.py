@@ -66,10 +66,10 @@ def _duelists(service: Service, module, campaign_id: str, chosen: tuple[tuple[st
     for character_id, side in chosen:
         row = queries.character_in(service.db, campaign_id, character_id)
         if row is None:
-            errors[f"side_{side}"] = "choose a character of this campaign"
+            errors[f"side_{side}"] = t("choose a character of this campaign")
             continue
         if any(d["id"] == row["id"] for d in duelists):  # the read models hold one row per duelist
-            errors[f"side_{side}"] = "a character can take only one place in a duel"
+            errors[f"side_{side}"] = t("a character can take only one place in a duel")
             continue
         stats = row["stats"].get(module.NAME)
         duelists.append(

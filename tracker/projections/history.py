@@ -116,8 +116,7 @@ def _live(types: tuple[str, ...], typed: list[tuple[int, str, Any]], gone_after_
 
 # --- reading --------------------------------------------------------------------------------
 
-OUTCOMES = {"won": "a side won", "draw": "drawn", "abandoned": "abandoned", "running": "still running",
-            "win": "the character won", "loss": "the character lost"}
+OUTCOMES = ("won", "draw", "abandoned", "running", "win", "loss")  # in words: tracker.web.labels.OUTCOMES
 SORTS = {"newest": "h.started DESC", "oldest": "h.started", "longest": "h.turns DESC, h.started DESC",
          "bloodiest": "h.lost DESC, h.started DESC"}
 PAGE_SIZE = 25

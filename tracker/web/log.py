@@ -5,6 +5,7 @@ from tracker import rules
 from tracker.db import get_db
 from tracker.errors import no_such
 from tracker.projections import queries, rewind
+from tracker.rules.text import t
 from tracker.store import EventStore
 from tracker.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
@@ -49,7 +50,7 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     gm = queries.gm(db, actor) if actor else None
     by_seat = str(recorded.metadata.get("principal", "")).startswith("seat:")
     return render_template(template, event=recorded, data=rules.sealed_view(recorded.type, recorded.data),
-                           actor_name=gm["username"] if gm else ("a player's seat" if by_seat else ""), summary=entry["summary"] if entry else "",
+                           actor_name=gm["username"] if gm else (t("a player's seat") if by_seat else ""), summary=entry["summary"] if entry else "",
                            retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),

@@ -53,11 +53,11 @@ def _correct(duel_id: str, command: str, done: str):
 @shows_form(_refused)
 def undo_last(duel_id):
     """Undo the duel's last action (a retraction of its command and what it decided)."""
-    return _correct(duel_id, "RetractEvent", "Undone. You can restore it until the next action is logged.")
+    return _correct(duel_id, "RetractEvent", t("Undone. You can restore it until the next action is logged."))
 
 
 @bp.post("/duels/<duel_id>/restore")
 @shows_form(_refused)
 def restore(duel_id):
     """Restore the last undo of the duel, made by mistake."""
-    return _correct(duel_id, "RestoreRetraction", "Restored: the duel stands as it did before the undo.")
+    return _correct(duel_id, "RestoreRetraction", t("Restored: the duel stands as it did before the undo."))
