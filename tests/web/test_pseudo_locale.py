@@ -146,7 +146,8 @@ def walk(tmp_path_factory):
     ids = seed(database)
     allowed = user_data(app)
     client = logged_in(app)
-    starts = ["/", "/settings", "/settings/password", f"/campaigns/{ids['campaign']}/edit",
+    seat = _seat(app, client, ids)
+    starts = [seat, "/", "/settings", "/settings/password", f"/campaigns/{ids['campaign']}/edit",
               *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
     found: dict[str, list[str]] = {}
     queue, seen, shapes = list(starts), set(starts), {}
@@ -188,6 +189,21 @@ def walk(tmp_path_factory):
     return found
 
 
+def _seat(app, client, ids) -> str:
+    """A player's seat for the Rocèt duel's side A, made on the session page: its path."""
+    from tracker.db import open_db
+
+    db = open_db(app.config["DATABASE"])
+    try:
+        character = db.execute("SELECT character_id FROM duelists WHERE duel_id = ? AND side = 'a'",
+                               [ids["duels"]["rocet"]]).fetchone()[0]
+    finally:
+        db.close()
+    assert client.post(f"/sessions/{ids['session']}/seats", data={"character_id": character}).status_code == 302
+    page = client.get(f"/sessions/{ids['session']}").get_data(as_text=True)
+    return re.findall(r'value="http://localhost(/seat/[^"]+)"', page)[-1]
+
+
 def test_the_walk_covers_every_kind_of_gm_and_player_page(walk):
     """The pages this test reads: the GM's pages, their htmx fragments and the players' pages."""
     kinds = {shape(url.split(" ")[0]) for url in walk}
@@ -196,6 +212,7 @@ def test_the_walk_covers_every_kind_of_gm_and_player_page(walk):
                      "/campaigns/N/statistics?", "/characters/N/record?", "/duels/N/travel?", "/play/T/display?", "/play/T/recap?",
                      "/login?"):
         assert expected in kinds, f"the walk never reached {expected}: {sorted(kinds)}"
+    assert any(kind.startswith("/seat/") for kind in kinds), "the walk never reached a player's seat"
 
 
 def test_pseudo_marks_every_word_of_the_core_s_own_pages(walk):
