@@ -131,3 +131,11 @@ def test_a_session_date_is_typed_the_language_s_way_and_shown_so(app, client):
                           data={"number": 3, "date": "31/02/2026", "title": "Nunca"})
     assert refused.status_code == 422 and count_events(app) == before
     assert "debe ser una fecha como 29/11/2026" in refused.text
+
+
+def test_a_choice_refused_names_the_choices_in_the_reader_s_language(app, client):
+    campaign = redirect_key(client.post("/campaigns", data={"name": "Tortuga", "ruleset": "pirate"}))
+    before = count_events(app)
+    refused = client.post(f"/campaigns/{campaign}/characters", headers=SPANISH, data={"name": "Ana", "rank": "bogus"})
+    assert refused.status_code == 422 and count_events(app) == before
+    assert "PJ (personaje jugador), Villano, Élite, Campeón, PNJ menor" in refused.text

@@ -97,7 +97,7 @@ def _coerce(f: Field, value: Any) -> Any:
     if f.kind == "choice":
         allowed = [key for key, _ in f.choices]
         if str(value) not in allowed:
-            raise ValueError("must be one of " + ", ".join(label for _, label in f.choices))
+            raise ValueError("must be one of " + ", ".join(str(label) for _, label in f.choices))
         return str(value)
     if f.kind in ("text", "character"):
         if not isinstance(value, str):
