@@ -235,6 +235,9 @@ def workspace_commands(world):
         "UnshareCampaign": {"campaign_id": world.campaign, "gm_id": "gmother"},
         "IssuePlayerLink": {"kind": "display", "target": duel},
         "RevokePlayerLink": {"link_id": "nope"},
+        "SetCampaignLanguage": {"campaign_id": world.campaign, "language": "es",
+                                "expected_version": version(f"campaign-{world.campaign}")},
+        "ChooseLanguage": {"language": "es"},
     }
 
 
