@@ -261,8 +261,8 @@ class Check:
         category, key = line.stream.split("-", 1)
         if line.version == 1:
             if self.keys.setdefault(key, category) != category:
-                raise BadLog(line.number, t("{stream} reuses the id of {other}", stream=line.stream,
-                                              other=f"{self.keys[key]}-{key}"))
+                other = self.keys[key] + "-" + key
+                raise BadLog(line.number, t("{stream} reuses the id of {other}", stream=line.stream, other=other))
         campaign = line.metadata.get("campaign_id")
         if campaign and self.keys.get(campaign) != "campaign":
             raise BadLog(line.number, t("its metadata puts it in campaign {campaign}, which this file does not "

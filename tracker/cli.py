@@ -144,8 +144,8 @@ def demo_command(if_empty: bool) -> None:
     if if_empty and EventStore(db).last_position():
         click.echo(t("The database already holds events: no demo added."))
         return
-    campaign_id = demo.seed(db)
-    click.echo(t("Demo campaign created: {address}", address=f"/campaigns/{campaign_id}"))
+    address = "/campaigns/" + demo.seed(db)
+    click.echo(t("Demo campaign created: {address}", address=address))
 
 
 @click.command("create-gm", help=gettext("Create a GM account (the web's first start does the same)."))
