@@ -14,6 +14,7 @@ from flask.cli import with_appcontext
 from flask import Flask, current_app
 
 from tracker import backup
+from tracker import cli_language
 from tracker.cli_language import gettext, in_cli_language
 from tracker.cli_recap import recap_command
 from tracker.db import open_db
@@ -144,7 +145,7 @@ def demo_command(if_empty: bool) -> None:
     if if_empty and EventStore(db).last_position():
         click.echo(t("The database already holds events: no demo added."))
         return
-    address = "/campaigns/" + demo.seed(db)
+    address = "/campaigns/" + demo.seed(db, language=cli_language.language())
     click.echo(t("Demo campaign created: {address}", address=address))
 
 
