@@ -47,3 +47,17 @@ def test_an_import_refusal_names_its_line_in_spanish(tmp_path, monkeypatch):
 def test_messages_in_english_by_default(filled, monkeypatch):  # noqa: F811 (fixture)
     monkeypatch.setenv("TOUCHE_LANG", "en")
     assert cli(filled).invoke(args=["rebuild"]).output.startswith("Rebuilt the read models from ")
+
+
+def test_a_demo_seeded_in_spanish_reads_as_a_gm_would_type_it(tmp_path, monkeypatch):
+    from tracker.db import open_db
+
+    monkeypatch.setenv("TOUCHE_LANG", "es")
+    path = str(tmp_path / "demo.db")
+    assert cli(path).invoke(args=["init-db"]).exit_code == 0
+    seeded = cli(path).invoke(args=["demo"])
+    assert seeded.output.startswith("Campaña de demostración creada: /campaigns/")
+    db = open_db(path)
+    assert db.execute("SELECT title, notes FROM sessions").fetchone() == (
+        "Espadas al alba", "Tres rivalidades llegan a su punto álgido.")
+    db.close()
