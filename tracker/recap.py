@@ -220,6 +220,7 @@ def _headline(module, state: dict, view: dict, events: list[tuple[int, Any]]) ->
 
 
 def _finished_after(unit: str, turns: int, summary: str) -> Text:
+    """The headline of a finished duel: its summary, after so many of what its ruleset counts."""
     if unit == "rounds":
         return tn("{summary}, after {count} round.", "{summary}, after {count} rounds.", turns, summary=summary)
     if unit == "turns":
@@ -228,6 +229,7 @@ def _finished_after(unit: str, turns: int, summary: str) -> Text:
 
 
 def _unfinished_after(unit: str, turns: int, progress: Any) -> Text:
+    """The headline of a duel still running: how long, and where it stands."""
     if unit == "rounds":
         return tn("Unfinished: still running after {count} round ({progress}).",
                   "Unfinished: still running after {count} rounds ({progress}).", turns, progress=progress)
