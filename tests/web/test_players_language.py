@@ -58,7 +58,7 @@ def test_a_revoked_display_says_so_in_the_campaigns_language(client, anonymous, 
     poll = live(anonymous.get(path).text)
     client.post(f"/duels/{duel}/display-links/{link_id}/revoke")
     gone = anonymous.get(poll, headers={**ENGLISH_BROWSER, "HX-Request": "true"})
-    assert gone.status_code == 404 and "Este enlace de pantalla ya no es válido: el DJ lo revocó." in gone.text
+    assert gone.status_code == 404 and "Este enlace a la pantalla de mesa ya no es válido: el DJ lo revocó." in gone.text
 
 
 def test_the_display_json_is_read_in_the_campaigns_language(anonymous, gm_service, app):
