@@ -171,3 +171,13 @@ def test_flask_recap_reads_the_campaigns_language_and_lang_en_overrides_it(runne
 def test_flask_recap_html_document_says_its_language(runner, night):
     page = runner.invoke(args=["recap", night["session"], "--format", "html", "--lang", "es"]).output
     assert '<html lang="es">' in page and "<title>Sesión 1: Swords at dawn · Resumen del DJ</title>" in page
+
+
+def test_the_short_recap_in_spanish_fits_one_chat_message(app, runner, night):
+    short = runner.invoke(args=["recap", night["session"], "--format", "short.md", "--audience", "players"]).output
+    assert short.splitlines()[0] == "**Sesión 1: Swords at dawn** · 29 nov 2026"
+    assert len(short) <= recap.CHAT_LIMIT and " contra " in short and " tras " in short
+    data = json.loads(runner.invoke(args=["recap", night["session"], "--format", "json"]).output)
+    crowded = dict(data, duels=[dict(data["duels"][0], title="Un título muy largo " * 6)] * 60)
+    with app.app_context():  # drawn again from its JSON: in the language the JSON says
+        assert recap.render(crowded, "short.md").rstrip().endswith("55 duelos más en el resumen completo.")
