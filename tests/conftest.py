@@ -1,9 +1,13 @@
 """Fixtures shared by every test: an app on a temporary database, its client and CLI runner,
 and a fake ruleset so the core is tested without depending on any real duel system."""
 import itertools
+import os
 import random
 
 import pytest
+
+# The command line speaks the terminal's language; the tests read English unless one asks otherwise.
+os.environ["TOUCHE_LANG"] = "en"
 
 from tests import coin_ruleset
 from tracker import catalogs, create_app, rules

@@ -28,6 +28,7 @@ from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
 from tracker.projections.engine import rebuild
 from tracker.references import declares_ids, definitions, references
+from tracker.rules.text import Text, t
 from tracker.store import EventStore, dumps, insert_rows, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
@@ -79,11 +80,19 @@ _LINE_FIELDS = frozenset(FIELDS) | {"hash"}
 
 
 class BadLog(Exception):
-    """A log file that cannot be imported, with the line at fault."""
+    """A log file that cannot be imported, with the line at fault. Its words are read when shown,
+    in the reader's language (the page's, the command line's)."""
 
-    def __init__(self, line: int, problem: str):
-        super().__init__(f"line {line}: {problem}" if line else problem)
-        self.line = line
+    def __init__(self, line: int, problem: Text):
+        super().__init__(line, problem)
+        self.line, self.problem = line, problem
+
+    def words(self) -> Text:
+        """The refusal as a message: the line at fault, then what is wrong with it."""
+        return t("line {line}: {problem}", line=self.line, problem=self.problem) if self.line else self.problem
+
+    def __str__(self) -> str:
+        return str(self.words())
 
 
 class Line(NamedTuple):
@@ -149,7 +158,7 @@ def export_lines(db, out: IO[str], campaign_id: str | None = None, key: bytes | 
                  progress: Progress = quietly) -> int:
     """Write ``export`` to a file; the number of events written."""
     count = -1
-    with progress("Exporting", EventStore(db).last_position()) as advance:
+    with progress(t("Exporting"), EventStore(db).last_position()) as advance:
         for line in export(db, campaign_id, key, advance):
             out.write(line)
             count += 1
@@ -177,13 +186,13 @@ class Check:
         last_position, digest, trailer, number = 0, "", None, 0
         for number, line in enumerate(lines, start=1):
             if trailer is not None:
-                raise BadLog(number, "lines after the end of the log")
+                raise BadLog(number, t("lines after the end of the log"))
             if not line.strip():
-                raise BadLog(number, "empty line")
+                raise BadLog(number, t("empty line"))
             try:
                 item = strictjson.loads(line)
             except strictjson.BadJSON as bad:
-                raise BadLog(number, f"{bad} (a truncated or damaged file?)") from None
+                raise BadLog(number, t("{problem} (a truncated or damaged file?)", problem=str(bad))) from None
             if isinstance(item, dict) and item.get("format") in FORMATS:
                 trailer = item
                 self._check_trailer(number, item, digest)
@@ -191,52 +200,57 @@ class Check:
             checked = self._line(number, item, last_position)
             digest = chain(digest, item, checked.data_text, checked.metadata_text)
             if item["hash"] != digest:
-                raise BadLog(number, "the line does not match its hash: it was edited by hand, or lines were "
-                                     "removed or moved before it")
+                raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
+                                       "removed or moved before it"))
             self._resolve(checked)
             last_position = checked.position
             self.events += 1
             yield checked
         if trailer is None:
-            raise BadLog(number + 1, "the file stops before its last line: it was cut short")
+            raise BadLog(number + 1, t("the file stops before its last line: it was cut short"))
 
     def _check_trailer(self, number: int, item: dict, digest: str) -> None:
         if item.get("events") != self.events or item.get("hash") != digest:
-            raise BadLog(number, f"the file ends saying {item.get('events')} events, but it holds "
-                                 f"{self.events} or their hashes differ: lines are missing or changed")
+            raise BadLog(number, t("the file ends saying {said} events, but it holds {count} or their hashes "
+                                   "differ: lines are missing or changed", said=item.get("events"), count=self.events))
         given = item.get("signature")
         self.signed = (self.key is not None and isinstance(given, str)
                        and hmac.compare_digest(given, signature(self.key, self.events, digest)))
 
     def _line(self, number: int, item: Any, last_position: int) -> Line:
         if not isinstance(item, dict) or item.keys() != _LINE_FIELDS:
-            raise BadLog(number, "each line must be an object with exactly: " + ", ".join(FIELDS + ("hash",)))
+            raise BadLog(number, t("each line must be an object with exactly: {fields}",
+                                    fields=", ".join(FIELDS + ("hash",))))
         position, stream, version = item["position"], item["stream"], item["version"]
         if not isinstance(position, int) or position <= last_position:
-            raise BadLog(number, f"position {position!r} is out of order (after {last_position})")
+            raise BadLog(number, t("position {position} is out of order (after {last})", position=repr(position),
+                                   last=last_position))
         if not isinstance(stream, str) or "-" not in stream:
-            raise BadLog(number, f"bad stream {stream!r}")
+            raise BadLog(number, t("bad stream {stream}", stream=repr(stream)))
         expected = self.versions.get(stream, 0) + 1
         if version != expected:
-            raise BadLog(number, f"{stream} jumps to version {version!r}; expected {expected}")
+            raise BadLog(number, t("{stream} jumps to version {version}; expected {expected}", stream=stream,
+                                   version=repr(version), expected=expected))
         kind = item["type"]
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise BadLog(number, f"unknown event type {kind!r}")
+            raise BadLog(number, t("unknown event type {kind}", kind=repr(kind)))
         schema, data, metadata = item["schema"], item["data"], item["metadata"]
         if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
-            raise BadLog(number, f"unknown schema {schema!r} for {kind}")
+            raise BadLog(number, t("unknown schema {schema} for {kind}", schema=repr(schema), kind=kind))
         if not isinstance(data, dict) or not isinstance(metadata, dict):
-            raise BadLog(number, "data and metadata must be objects")
+            raise BadLog(number, t("data and metadata must be objects"))
         if schema == cls.SCHEMA:
             if not _required(kind) <= data.keys():
                 missing = _required(kind) - data.keys()
-                raise BadLog(number, f"{kind} data does not fit its type: missing {', '.join(sorted(missing))}")
+                raise BadLog(number, t("{kind} data does not fit its type: missing {fields}", kind=kind,
+                                       fields=", ".join(sorted(missing))))
         else:
             try:  # an old shape: it must upcast to the current one
                 from_data(kind, data, schema)
             except Exception as problem:  # any shape the upcasters or the event class refuse
-                raise BadLog(number, f"{kind} data does not fit its type: {problem}") from None
+                raise BadLog(number, t("{kind} data does not fit its type: {problem}", kind=kind,
+                                       problem=str(problem))) from None
         self.versions[stream] = version
         return Line(number, position, stream, version, kind, schema, data, metadata,
                     orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
@@ -247,29 +261,40 @@ class Check:
         category, key = line.stream.split("-", 1)
         if line.version == 1:
             if self.keys.setdefault(key, category) != category:
-                raise BadLog(line.number, f"{line.stream} reuses the id of {self.keys[key]}-{key}")
+                other = self.keys[key] + "-" + key
+                raise BadLog(line.number, t("{stream} reuses the id of {other}", stream=line.stream, other=other))
         campaign = line.metadata.get("campaign_id")
         if campaign and self.keys.get(campaign) != "campaign":
-            raise BadLog(line.number, f"its metadata puts it in campaign {campaign!r}, which this file does not "
-                                      "create: a file may only refer to what it holds")
+            raise BadLog(line.number, t("its metadata puts it in campaign {campaign}, which this file does not "
+                                        "create: a file may only refer to what it holds", campaign=repr(campaign)))
         if not declares_ids(line.type):
             return  # most events (a duel's turns) name nothing beyond their stream
         data = line.current_data
         for path, defined, value in definitions(line.type, data):
             if not isinstance(value, str) or not value:
-                raise BadLog(line.number, f"{line.type}: {path} must be an id")
+                raise BadLog(line.number, t("{type}: {path} must be an id", type=line.type, path=path))
             self.defined.setdefault(defined, set()).add(value)
         for path, wanted, value in references(line.type, data):
             if value == "" or (value is None and path not in _required(line.type)):
                 continue
             if not isinstance(value, str):
-                raise BadLog(line.number, f"{line.type}: {path} must be an id, not {value!r}")
+                raise BadLog(line.number, t("{type}: {path} must be an id, not {value}", type=line.type, path=path,
+                                             value=repr(value)))
             if (self.keys.get(value) in wanted or any(value in self.defined.get(c, ()) for c in wanted)
                     or self.outside.intersection(wanted)):
                 continue
-            raise BadLog(line.number, f"{line.type} refers to {value!r} ({path}), which is no "
-                                      f"{' or '.join(wanted)} this file creates: a file may only refer to what "
-                                      "it holds, never to another campaign")
+            raise BadLog(line.number, t("{type} refers to {value} ({path}), which is no {wanted} this file "
+                                        "creates: a file may only refer to what it holds, never to another campaign",
+                                        type=line.type, value=repr(value), path=path, wanted=_any_of(wanted)))
+
+
+def _any_of(names) -> Text | str:
+    """``a or b or c``, in the reader's language."""
+    names = list(names)
+    said: Text | str = names[-1]
+    for name in reversed(names[:-1]):
+        said = t("{one} or {other}", one=name, other=said)
+    return said
 
 
 class TextLines:
@@ -286,7 +311,7 @@ class TextLines:
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise BadLog(number, "not UTF-8 text") from None
+                raise BadLog(number, t("not UTF-8 text")) from None
 
 
 def passes(source: Iterable[str]) -> Iterable[str]:
@@ -322,13 +347,13 @@ def import_lines(db, source: Iterable[str], key: bytes | None = None, accept_uns
     check = Check(key)
     with write_transaction(db):
         if EventStore(db).last_position():
-            raise BadLog(0, "the database already holds events: import into an empty one")
-        with progress("Checking and appending", lines) as advance:
+            raise BadLog(0, t("the database already holds events: import into an empty one"))
+        with progress(t("Checking and appending"), lines) as advance:
             append_lines(db, source, check, advance)
         if not check.signed and not accept_unsigned:
-            raise BadLog(check.events + 1, "the file is not signed by this Touché (exported elsewhere, or "
-                                           "changed since): if you trust where it came from, "
-                                           "import it with --accept-unsigned")
-        with progress("Rebuilding the read models", check.events) as advance:
+            raise BadLog(check.events + 1, t("the file is not signed by this Touché (exported elsewhere, or "
+                                             "changed since): if you trust where it came from, "
+                                             "import it with --accept-unsigned"))
+        with progress(t("Rebuilding the read models"), check.events) as advance:
             rebuild(db, EventStore(db), advance)
     return check

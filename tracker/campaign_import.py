@@ -18,6 +18,7 @@ from tracker.backup import BATCH, BadLog, Check, Line, passes
 from tracker.events import EVENT_TYPES
 from tracker.projections.engine import Projector
 from tracker.references import rewrite
+from tracker.rules.text import t
 from tracker.store import Conflict, EventStore, dumps, write_transaction
 
 CAMPAIGN_STREAMS = ("campaign", "character", "session", "duel")
@@ -38,7 +39,7 @@ def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], 
             advance(BATCH)
     advance(first.events % BATCH)
     if campaign is None:
-        raise BadLog(1, "no CampaignCreated event: this is not a campaign's log")
+        raise BadLog(1, t("no CampaignCreated event: this is not a campaign's log"))
     copy = _Copy(owner, new_id)
     second = Check(key, outside={"gm"})
     store = EventStore(db)
@@ -57,7 +58,7 @@ def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], 
         advance(len(batch))
         projector.flush()
         if second.events != first.events:
-            raise BadLog(0, "the file changed while it was being imported: import it again")
+            raise BadLog(0, t("the file changed while it was being imported: import it again"))
     return copy.ids[campaign], second
 
 
@@ -65,15 +66,16 @@ def _in_one_campaign(line: Line, campaign: str | None) -> str:
     """The campaign's old id, once the line is known to belong to it."""
     category, key = line.stream.split("-", 1)
     if category not in CAMPAIGN_STREAMS:
-        raise BadLog(line.number, f"{line.stream} is not part of a campaign: export one campaign from its page")
+        raise BadLog(line.number, t("{stream} is not part of a campaign: export one campaign from its page",
+                                     stream=line.stream))
     if line.type == "CampaignCreated":
         if campaign is not None:
-            raise BadLog(line.number, "a second campaign: import one campaign at a time")
+            raise BadLog(line.number, t("a second campaign: import one campaign at a time"))
         campaign = key
     if campaign is None:
-        raise BadLog(line.number, "this is not a campaign's log: it must open with CampaignCreated")
+        raise BadLog(line.number, t("this is not a campaign's log: it must open with CampaignCreated"))
     if line.metadata.get("campaign_id") != campaign:
-        raise BadLog(line.number, "this event belongs to another campaign")
+        raise BadLog(line.number, t("this event belongs to another campaign"))
     return campaign
 
 
@@ -122,9 +124,9 @@ def _append(store: EventStore, projector: Projector, batch: list[tuple[int, tupl
     try:
         recorded = store.append_rows([row for _, row in batch])
     except Conflict as clash:
-        raise BadLog(0, f"an id of the file clashes with {clash.stream}: import again") from None
+        raise BadLog(0, t("an id of the file clashes with {stream}: import again", stream=clash.stream)) from None
     for (number, _), rec in zip(batch, recorded):
         try:
             projector.apply(rec)
         except Exception as problem:  # whatever the rules cannot fold refuses the whole file
-            raise BadLog(number, f"{rec.type} cannot be folded: {problem}") from None
+            raise BadLog(number, t("{type} cannot be folded: {problem}", type=rec.type, problem=str(problem))) from None

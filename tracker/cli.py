@@ -1,4 +1,7 @@
-"""Flask CLI commands on the log: demo, rebuild, export-log, import-log."""
+"""Flask CLI commands on the log: demo, rebuild, export-log, import-log.
+
+Each speaks the command line's language (``tracker.cli_language``): its help, its progress, its
+last line and its refusals."""
 from __future__ import annotations
 
 import contextlib
@@ -11,10 +14,13 @@ from flask.cli import with_appcontext
 from flask import Flask, current_app
 
 from tracker import backup
+from tracker import cli_language
+from tracker.cli_language import gettext, in_cli_language
 from tracker.cli_recap import recap_command
 from tracker.db import open_db
 from tracker.projections import queries
 from tracker.projections.engine import rebuild
+from tracker.rules.text import t, tn
 from tracker.store import EventStore
 
 
@@ -26,7 +32,7 @@ def _key() -> bytes:
     return backup.signing_key(current_app.config["SECRET_KEY"])
 
 
-def progress(label: str, total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
+def progress(label: object, total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
     """A progress bar with the rate and the time left, on the terminal's stderr (stdout may be
     the exported log); nothing when stderr is no terminal: the command's last line says it all."""
     if not sys.stderr.isatty():
@@ -35,39 +41,52 @@ def progress(label: str, total: int) -> contextlib.AbstractContextManager[Callab
 
 
 @contextlib.contextmanager
-def _bar(label: str, total: int) -> Iterator[Callable[[int], None]]:
+def _bar(label: object, total: int) -> Iterator[Callable[[int], None]]:
     started, done = time.perf_counter(), 0
-    with click.progressbar(length=max(total, 1), label=label, show_eta=True, show_pos=True, file=sys.stderr,
+    with click.progressbar(length=max(total, 1), label=str(label), show_eta=True, show_pos=True, file=sys.stderr,
                            item_show_func=lambda rate: rate, width=24) as bar:
         def advance(steps: int) -> None:
             nonlocal done
             done += steps
             elapsed = time.perf_counter() - started
-            bar.update(steps, f"{done / elapsed:,.0f}/s" if elapsed > 0 else None)
+            bar.update(steps, str(t("{rate}/s", rate=_number(done / elapsed))) if elapsed > 0 else None)
 
         yield advance
 
 
+def _number(value: float, digits: int = 0) -> str:
+    """A number as the command line's readers write it (``1,234.5`` / ``1.234,5``)."""
+    from flask_babel import format_decimal
+
+    return format_decimal(round(value, digits), format="#,##0" + ("." + "0" * digits if digits else ""))
+
+
 def _rate(count: int, started: float) -> str:
     elapsed = time.perf_counter() - started
-    return f"in {elapsed:.1f} s ({count / elapsed:,.0f} events/s)" if elapsed > 0 else ""
+    if elapsed <= 0:
+        return ""
+    return str(t("in {seconds} s ({rate} events/s)", seconds=_number(elapsed, 1), rate=_number(count / elapsed)))
 
 
-@click.command("rebuild")
+@click.command("rebuild", help=gettext("Drop every read model and rebuild it from the event log alone."))
 @with_appcontext
+@in_cli_language
 def rebuild_command() -> None:
     """Drop every read model and rebuild it from the event log alone."""
     db = _db()
     store = EventStore(db)
     started = time.perf_counter()
-    with progress("Rebuilding", store.last_position()) as advance:
+    with progress(t("Rebuilding"), store.last_position()) as advance:
         count = rebuild(db, store, advance)
-    click.echo(f"Rebuilt the read models from {count} events {_rate(count, started)}.")
+    click.echo(tn("Rebuilt the read models from {count} event {rate}.",
+                  "Rebuilt the read models from {count} events {rate}.", count, rate=_rate(count, started)))
 
 
-@click.command("export-log")
+@click.command("export-log", help=gettext("Write the whole event log as JSON Lines, one event per line, in log order, "
+                                          "signed."))
 @with_appcontext
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+@in_cli_language
 def export_log_command(file: str) -> None:
     """Write the whole event log as JSON Lines, one event per line, in log order, signed."""
     db = _db()
@@ -79,14 +98,17 @@ def export_log_command(file: str) -> None:
         if out is not sys.stdout:
             out.close()
     if file != "-":
-        click.echo(f"Exported {count} events to {file} {_rate(count, started)}.")
+        click.echo(tn("Exported {count} event to {file} {rate}.", "Exported {count} events to {file} {rate}.", count,
+                      file=file, rate=_rate(count, started)))
 
 
-@click.command("import-log")
+@click.command("import-log", help=gettext("Import a JSON Lines log into an empty database (checks the whole file "
+                                          "first)."))
 @with_appcontext
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--accept-unsigned", is_flag=True,
-              help="import a file this install did not sign (exported elsewhere, or before signatures)")
+              help=gettext("import a file this install did not sign (exported elsewhere, or before signatures)"))
+@in_cli_language
 def import_log_command(file: str, accept_unsigned: bool) -> None:
     """Import a JSON Lines log into an empty database (checks the whole file first)."""
     db = _db()
@@ -98,30 +120,40 @@ def import_log_command(file: str, accept_unsigned: bool) -> None:
             check = backup.import_lines(db, backup.TextLines(f), key=_key(), accept_unsigned=accept_unsigned,
                                         progress=progress, lines=lines)
         except backup.BadLog as bad:
-            raise click.ClickException(str(bad)) from None
-    signed = "signed by this install" if check.signed else "not signed by this install"
-    click.echo(f"Imported {check.events} events ({signed}) and rebuilt the read models {_rate(check.events, started)}.")
+            raise click.ClickException(str(bad)) from None  # read here, in the command line's language
+    rate = _rate(check.events, started)
+    if check.signed:
+        said = tn("Imported {count} event (signed by this install) and rebuilt the read models {rate}.",
+                  "Imported {count} events (signed by this install) and rebuilt the read models {rate}.",
+                  check.events, rate=rate)
+    else:
+        said = tn("Imported {count} event (not signed by this install) and rebuilt the read models {rate}.",
+                  "Imported {count} events (not signed by this install) and rebuilt the read models {rate}.",
+                  check.events, rate=rate)
+    click.echo(said)
 
 
-@click.command("demo")
+@click.command("demo", help=gettext("Seed a demo campaign with characters for each ruleset and a play session."))
 @with_appcontext
-@click.option("--if-empty", is_flag=True, help="only when the database holds no events yet")
+@click.option("--if-empty", is_flag=True, help=gettext("only when the database holds no events yet"))
+@in_cli_language
 def demo_command(if_empty: bool) -> None:
     """Seed a demo campaign with characters for each ruleset and a play session."""
     from tracker import demo
 
     db = _db()
     if if_empty and EventStore(db).last_position():
-        click.echo("The database already holds events: no demo added.")
+        click.echo(t("The database already holds events: no demo added."))
         return
-    campaign_id = demo.seed(db)
-    click.echo(f"Demo campaign created: /campaigns/{campaign_id}")
+    address = "/campaigns/" + demo.seed(db, language=cli_language.language())
+    click.echo(t("Demo campaign created: {address}", address=address))
 
 
-@click.command("create-gm")
+@click.command("create-gm", help=gettext("Create a GM account (the web's first start does the same)."))
 @with_appcontext
 @click.argument("username")
-@click.password_option(help="at least 10 characters (asked for when not given)")
+@click.password_option(help=gettext("at least 10 characters (asked for when not given)"))
+@in_cli_language
 def create_gm_command(username: str, password: str) -> None:
     """Create a GM account (the web's first start does the same)."""
     from tracker import bootstrap
@@ -130,29 +162,33 @@ def create_gm_command(username: str, password: str) -> None:
     try:
         bootstrap.service(_db()).handle({"type": "RegisterGM", "username": username, "password": password})
     except Rejected as no:
-        raise click.ClickException(no.message) from None
-    click.echo(f"GM account {username!r} created.")
+        raise click.ClickException(str(no.message)) from None
+    click.echo(t("GM account {username} created.", username=repr(username)))
 
 
-@click.command("setup-code")
+@click.command("setup-code", help=gettext("Print the one-time code that creates the first GM on /setup (none once a "
+                                          "GM exists)."))
 @with_appcontext
-@click.option("--url", default="", help="the address Touché is served on, to print the whole link")
+@click.option("--url", default="", help=gettext("the address Touché is served on, to print the whole link"))
+@in_cli_language
 def setup_code_command(url: str) -> None:
     """Print the one-time code that creates the first GM on /setup (none once a GM exists)."""
     from tracker import setup_code
 
     if queries.has_gm(_db()):
         setup_code.discard(current_app)
-        click.echo("Touché already has a GM account: no set-up code is needed.")
+        click.echo(t("Touché already has a GM account: no set-up code is needed."))
         return
     code, _ = setup_code.issue(current_app)
     setup_code.announce(code, url)
 
 
-@click.command("issue-token")
+@click.command("issue-token", help=gettext("Make an API token for a GM and print it once (a script's first token, "
+                                           "without a browser)."))
 @with_appcontext
 @click.argument("username")
 @click.argument("label", default="")
+@in_cli_language
 def issue_token_command(username: str, label: str) -> None:
     """Make an API token for a GM and print it once (a script's first token, without a browser)."""
     from dataclasses import replace
@@ -164,12 +200,12 @@ def issue_token_command(username: str, label: str) -> None:
     db = _db()
     row = db.execute("SELECT id FROM gms WHERE username = ?", [username]).fetchone()
     if row is None:
-        raise click.ClickException(f"no GM has the username {username!r}")
+        raise click.ClickException(str(t("no GM has the username {username}", username=repr(username))))
     context = replace(current_app.config.get("SERVICE_CONTEXT") or Context(), actor=row[0])
     try:
         token = bootstrap.service(db, context).handle({"type": "IssueApiToken", "label": label}).secret
     except Rejected as no:
-        raise click.ClickException(no.message) from None
+        raise click.ClickException(str(no.message)) from None
     click.echo(token)
 
 

@@ -8,18 +8,26 @@ gives a secret away (the ruleset's ``HIDDEN_FROM_PLAYERS``); the GM's secrets ar
 ``secrets(state)``, so the recap never needs to know which game it tells. Nothing reads the
 clock, lists keep the log's order and JSON keys are sorted, so the same events always give the
 same bytes.
+
+A recap is written in one language: the campaign's unless the reader asks for another. Every word
+in it (the rules' lines, the headings, the date) is rendered in that language when it is built or
+drawn, and the recap says which language it is in (``language``), so the Markdown or HTML drawn
+from its JSON later reads the same.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
 import orjson
+from babel.dates import format_date
 
-from tracker import rules
+from tracker import campaign_language, rules
 from tracker.events import from_data
 from tracker.projections import queries
 from tracker.projections.words import read
+from tracker.rules.text import Joined, Text, t, tn
 from tracker.store import load_state, loads
 from tracker.workspace import RANK_LABELS
 
@@ -40,12 +48,20 @@ def _gm_detail_makers() -> dict:
     return {kind: make for module in rules.RULESETS.values() for kind, make in module.GM_DETAILS.items()}
 
 
-def build(db, session_id: str, audience: str) -> dict:
-    """The recap of one session for one audience, as plain JSON-able data."""
+def build(db, session_id: str, audience: str, language: str | None = None) -> dict:
+    """The recap of one session for one audience, as plain JSON-able data, in ``language`` (the
+    campaign's when None)."""
     if audience not in AUDIENCES:
         raise ValueError(f"audience must be one of {', '.join(AUDIENCES)}")
-    gm = audience == "gm"
     session = queries.session(db, session_id)
+    language = campaign_language.supported(language) or campaign_language.of_campaign(db, session["campaign_id"])
+    with campaign_language.speaking(language):
+        return _read(_build(db, session, audience, language))
+
+
+def _build(db, session: dict, audience: str, language: str) -> dict:
+    gm = audience == "gm"
+    session_id = session["id"]
     campaign = queries.campaign(db, session["campaign_id"])
     rows = db.execute(
         "SELECT d.id, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
@@ -58,16 +74,36 @@ def build(db, session_id: str, audience: str) -> dict:
     duels = [_duel(load_state(state), types.get(f"duel-{duel_id}", {}), details.get(f"duel-{duel_id}", {}),
                    wounds.get(duel_id, []), gm, _standing(db, f"duel-{duel_id}")) for duel_id, state in rows]
     recap = {
-        "format": VERSION, "audience": audience,
+        "format": VERSION, "audience": audience, "language": language,
         "campaign": {"id": campaign["id"], "name": campaign["name"]},
         "session": {"id": session["id"], "number": session["number"], "date": session["date"],
-                    "title": session["title"]},
+                    "date_text": _date_text(session["date"], language), "title": session["title"]},
         "duels": duels,
         "characters": _characters(duels),
     }
     if gm:
         recap["session"]["notes"] = session["notes"]
     return recap
+
+
+def _read(value: Any) -> Any:
+    """``value`` with every Text in it read in the current language: a recap holds words, not ids."""
+    if isinstance(value, (Text, Joined)):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _read(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_read(v) for v in value]
+    return value
+
+
+def _date_text(value: Any, language: str) -> str:
+    """The session's date as its readers write it (``29 nov 2026``, ``Nov 29, 2026``); a date
+    the session holds in no ISO form stays as it was typed."""
+    try:
+        return format_date(datetime.date.fromisoformat(str(value)), format="medium", locale=language)
+    except ValueError:
+        return str(value or "")
 
 
 def _in(values: list[str]) -> str:
@@ -149,7 +185,7 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
     duel = {
         "id": state["duel_id"], "ruleset": state["ruleset"], "ruleset_title": module.TITLE,
         "kind": state["kind"], "kind_label": module.KINDS.get(state["kind"], state["kind"]),
-        "title": " vs ".join(_side_names(view, side) for side in ("a", "b")),
+        "title": t("{a} vs {b}", a=_side_names(view, "a"), b=_side_names(view, "b")),
         "stakes": view.get("stakes", ""), "judge": view.get("judge", ""),
         "challenger": _side_names(view, view["challenger"]) if view.get("challenger") else "",
         "status": "over" if outcome else "running",
@@ -174,13 +210,35 @@ def _headline(module, state: dict, view: dict, events: list[tuple[int, Any]]) ->
     wanted = set(module.HISTORY_EVENTS)
     turns = module.history_facts(state, [ev for _, ev in events if type(ev).__name__ in wanted]).turns
     told = module.headline(state, events)
-    count = f"{turns} {module.TURNS_LABEL if turns != 1 else module.TURNS_LABEL.rstrip('s')}"
+    unit = getattr(module.TURNS_LABEL, "msgid", module.TURNS_LABEL)  # "turns" or "rounds", even as a Text
     if outcome:
-        sentence = f"{outcome['summary'][0].upper()}{outcome['summary'][1:]}, after {count}."
+        summary = str(outcome["summary"])
+        sentence = _finished_after(unit, turns, summary[:1].upper() + summary[1:])
     else:
-        sentence = f"Unfinished: still running after {count} ({module.progress(state)})."
+        sentence = _unfinished_after(unit, turns, module.progress(state))
     return {"sentence": sentence, "finished": bool(outcome), "turns": turns, "decisive": told.decisive,
             "biggest": told.biggest, "criticals": list(told.criticals), "best_line": told.best_line}
+
+
+def _finished_after(unit: str, turns: int, summary: str) -> Text:
+    """The headline of a finished duel: its summary, after so many of what its ruleset counts."""
+    if unit == "rounds":
+        return tn("{summary}, after {count} round.", "{summary}, after {count} rounds.", turns, summary=summary)
+    if unit == "turns":
+        return tn("{summary}, after {count} turn.", "{summary}, after {count} turns.", turns, summary=summary)
+    return t("{summary}, after {count} {unit}.", summary=summary, count=turns, unit=unit)
+
+
+def _unfinished_after(unit: str, turns: int, progress: Any) -> Text:
+    """The headline of a duel still running: how long, and where it stands."""
+    if unit == "rounds":
+        return tn("Unfinished: still running after {count} round ({progress}).",
+                  "Unfinished: still running after {count} rounds ({progress}).", turns, progress=progress)
+    if unit == "turns":
+        return tn("Unfinished: still running after {count} turn ({progress}).",
+                  "Unfinished: still running after {count} turns ({progress}).", turns, progress=progress)
+    return t("Unfinished: still running after {count} {unit} ({progress}).", count=turns, unit=unit,
+             progress=progress)
 
 
 def _side_names(state: dict, side: str) -> str:
@@ -191,14 +249,30 @@ def _duelist(module, d: dict, wounds: list[dict], result: str | None) -> dict:
     """A duelist with each track as it stood at the start and at the end of the duel."""
     stats, current = d.get("stats") or {}, d.get("current") or {}
     tracks = []
-    for t in module.TRACKS:
-        maximum = stats.get(t["max_stat"], 0)
-        start = current.get(t["track"], maximum)
-        lost = sum(w["amount"] for w in wounds if w["character_id"] == d["id"] and w["track"] == t["track"])
-        tracks.append({"track": t["track"], "label": t["label"], "max": maximum, "start": start, "lost": lost,
-                       "end": max(0, start - lost), "persists": bool(t["persists"])})
+    for track in module.TRACKS:
+        maximum = stats.get(track["max_stat"], 0)
+        start = current.get(track["track"], maximum)
+        lost = sum(w["amount"] for w in wounds if w["character_id"] == d["id"] and w["track"] == track["track"])
+        tracks.append({"track": track["track"], "label": track["label"], "max": maximum, "start": start,
+                       "lost": lost, "end": max(0, start - lost), "persists": bool(track["persists"])})
     return {"id": d["id"], "name": d["name"], "side": d["side"], "rank": RANK_LABELS.get(d.get("rank"), ""),
-            "result": result or "", "tracks": tracks}
+            "result": result or "", "result_label": _result_label(result), "tracks": tracks}
+
+
+def _result_label(result: str | None) -> Text | str:
+    """A duelist's result in words (the JSON keeps the key beside it)."""
+    labels = {"win": t("win"), "loss": t("loss"), "draw": t("draw"), "abandoned": t("abandoned")}
+    return labels.get(result or "", result or "")
+
+
+def _record(record: dict[str, int]) -> Text | Joined:
+    """A character's results of the session in words: "2 wins, 1 loss"."""
+    counts = {"win": lambda n: tn("{count} win", "{count} wins", n),
+              "loss": lambda n: tn("{count} loss", "{count} losses", n),
+              "draw": lambda n: tn("{count} draw", "{count} draws", n),
+              "abandoned": lambda n: tn("{count} abandoned", "{count} abandoned", n)}
+    parts = [counts[r](n) if r in counts else f"{n} {r}" for r, n in sorted(record.items())]
+    return Joined(parts, ", ") if parts else t("no result yet")
 
 
 def _characters(duels: list[dict]) -> list[dict]:
@@ -212,29 +286,29 @@ def _characters(duels: list[dict]) -> list[dict]:
             entry["duels"] += 1
             if d["result"]:
                 entry["record"][d["result"]] = entry["record"].get(d["result"], 0) + 1
-            for t in d["tracks"]:
-                if not t["persists"]:
+            for track in d["tracks"]:
+                if not track["persists"]:
                     continue
-                before = entry["tracks"].get(t["track"], {"lost": 0})
-                entry["tracks"][t["track"]] = {"track": t["track"], "label": t["label"], "max": t["max"],
-                                               "end": t["end"], "lost": before["lost"] + t["lost"]}
-    return [dict(c, tracks=list(c["tracks"].values()))
+                before = entry["tracks"].get(track["track"], {"lost": 0})
+                entry["tracks"][track["track"]] = {"track": track["track"], "label": track["label"],
+                                                   "max": track["max"], "end": track["end"],
+                                                   "lost": before["lost"] + track["lost"]}
+    return [dict(c, tracks=list(c["tracks"].values()), record_text=_record(c["record"]))
             for c in sorted(found.values(), key=lambda c: (c["name"], c["id"]))]
 
 
 # --- rendering ---------------------------------------------------------------------------
 
 def render(recap: dict, fmt: str) -> str:
-    """The recap in one format: ``md``, ``html`` (needs a Flask app context) or ``json``."""
+    """The recap in one format (``md``, ``short.md``, ``html``, which needs a Flask app context,
+    or ``json``), its words in the recap's language."""
     if fmt == "json":
         return orjson.dumps(recap, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
-    if fmt == "md":
-        return markdown(recap)
-    if fmt == "short.md":
-        return short_markdown(recap)
-    if fmt == "html":
-        return html_document(recap)
-    raise ValueError(f"format must be one of {', '.join(FORMATS)}")
+    drawers = {"md": markdown, "short.md": short_markdown, "html": html_document}
+    if fmt not in drawers:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}")
+    with campaign_language.speaking(recap.get("language") or "en"):
+        return drawers[fmt](recap)
 
 
 def filename(recap: dict, fmt: str) -> str:
@@ -257,73 +331,101 @@ def md(text: Any) -> str:
     return "  \n".join(lines)
 
 
+GM_NOTE = t("GM's note:")
+
+
+def _bold(label: Text) -> str:
+    """A label in bold, its colon inside: ``**Stakes:**``."""
+    return f"**{md(label)}**"
+
+
 def _tracks(tracks: list[dict]) -> str:
-    return ", ".join(f"{md(t['label'])} {t['end']}/{t['max']}" + (f" (−{t['lost']})" if t["lost"] else "")
-                     for t in tracks)
+    return ", ".join(f"{md(track['label'])} {track['end']}/{track['max']}"
+                     + (f" (−{track['lost']})" if track["lost"] else "") for track in tracks)
+
+
+def _title(session: dict) -> Text:
+    return t("Session {number}: {title}", number=session["number"], title=session["title"])
+
+
+def _audience(recap: dict) -> Text:
+    return t("GM's recap") if recap["audience"] == "gm" else t("Players' recap")
 
 
 def markdown(recap: dict) -> str:
     """The recap as Markdown that pastes cleanly into Discord or a wiki (lists, no tables)."""
     s = recap["session"]
-    who = "GM's recap" if recap["audience"] == "gm" else "Players' recap"
-    out = [f"# Session {s['number']}: {md(s['title'])}", "",
-           f"*{md(s['date'])} · {md(recap['campaign']['name'])} · {who}*", ""]
+    date = s.get("date_text") or s["date"]
+    out = [f"# {md(_title(s))}", "",
+           f"*{md(date)} · {md(recap['campaign']['name'])} · {md(_audience(recap))}*", ""]
     if s.get("notes"):
-        out += ["**GM notes:** " + md(s["notes"]), ""]
+        out += [f"{_bold(t('GM notes:'))} {md(s['notes'])}", ""]
     if not recap["duels"]:
-        out += ["No duels were fought this session.", ""]
+        out += [md(t("No duels were fought this session.")), ""]
     for number, duel in enumerate(recap["duels"], start=1):
         out += _md_duel(number, duel)
     if recap["characters"]:
-        out += ["## Characters at the end of the session", ""]
+        out += [f"## {md(t('Characters at the end of the session'))}", ""]
         for c in recap["characters"]:
-            record = ", ".join(f"{n} {r}" for r, n in sorted(c["record"].items())) or "no result yet"
+            record = md(c.get("record_text") or t("no result yet"))
             tracks = _tracks(c["tracks"])
             out.append(f"- **{md(c['name'])}**: {record}" + (f"; {tracks}" if tracks else ""))
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _md_duel(number: int, duel: dict) -> list[str]:
-    out = [f"## {number}. {md(duel['title'])}", "",
-           f"- **Ruleset:** {md(duel['ruleset_title'])}, {md(duel['kind_label'])}"]
-    for key, label in (("stakes", "Stakes"), ("challenger", "Challenged by"), ("judge", "Judge")):
-        if duel[key]:
-            out.append(f"- **{label}:** {md(duel[key])}")
+def _terms(duel: dict) -> list[tuple[Text, str]]:
+    """The duel's terms as (label, words), those it has, in the order both formats show them."""
     outcome = duel["outcome"]
-    out += [f"- **Outcome:** {md(outcome['summary']) if outcome else 'still running'}", ""]
+    found = [(t("Ruleset:"), f"{duel['ruleset_title']}, {duel['kind_label']}")]
+    for key, label in (("stakes", t("Stakes:")), ("challenger", t("Challenged by:")), ("judge", t("Judge:"))):
+        if duel[key]:
+            found.append((label, duel[key]))
+    return found + [(t("Outcome:"), outcome["summary"] if outcome else str(t("still running")))]
+
+
+def _md_duel(number: int, duel: dict) -> list[str]:
+    out = [f"## {number}. {md(duel['title'])}", ""]
+    out += [f"- {_bold(label)} {md(words)}" for label, words in _terms(duel)] + [""]
     out += [f"**{md(duel['headline']['sentence'])}**", ""] + [f"- {fact}" for fact in _facts(duel["headline"])]
     if duel["notes"]:
-        out += [""] + [f"> **GM's note:** {md(n)}" for n in duel["notes"]]
-    out += ["", "### Turn by turn", ""]
+        out += [""] + [f"> {_bold(GM_NOTE)} {md(n)}" for n in duel["notes"]]
+    out += ["", f"### {md(t('Turn by turn'))}", ""]
     for line in duel["narrative"]:
-        extra = f" *(GM: {md(line['gm_detail'])})*" if line.get("gm_detail") else ""
-        mark = "*(GM only)* " if line.get("gm_only") else ""
+        extra = f" *{md(t('(GM: {detail})', detail=line['gm_detail']))}*" if line.get("gm_detail") else ""
+        mark = f"*{md(t('(GM only)'))}* " if line.get("gm_only") else ""
         out.append(f"- {mark}{md(line['text'])}{extra}")
-        out += [f"  - **GM's note:** {md(n)}" for n in line.get("notes", [])]
+        out += [f"  - {_bold(GM_NOTE)} {md(n)}" for n in line.get("notes", [])]
     if duel["wounds"]:
-        out += ["", "### Wounds", ""]
+        out += ["", f"### {md(t('Wounds'))}", ""]
         out += [f"- {md(w['character'])}: {w['amount']} {md(w['track'])}" + (f" — {md(w['note'])}" if w["note"] else "")
                 for w in duel["wounds"]]
-    out += ["", "### At the end", ""]
+    out += ["", f"### {md(t('At the end'))}", ""]
     for d in duel["duelists"]:
-        result = f" — {d['result']}" if d["result"] else ""
-        out.append(f"- **{md(d['name'])}** (side {d['side'].upper()}){result}: {_tracks(d['tracks'])}")
+        result = f" — {md(d.get('result_label') or d['result'])}" if d["result"] else ""
+        side = md(t("side {side}", side=d["side"].upper()))
+        out.append(f"- **{md(d['name'])}** ({side}){result}: {_tracks(d['tracks'])}")
     if duel.get("assumptions"):
-        out += ["", "### Assumptions (GM)", ""] + [f"- {md(a)}" for a in duel["assumptions"]]
+        out += ["", f"### {md(t('Assumptions (GM)'))}", ""] + [f"- {md(a)}" for a in duel["assumptions"]]
     if duel.get("secrets"):
-        out += ["", "### Secrets at the end (GM)", ""] + [f"- {md(x)}" for x in duel["secrets"]]
+        out += ["", f"### {md(t('Secrets at the end (GM)'))}", ""] + [f"- {md(x)}" for x in duel["secrets"]]
     return out + [""]
+
+
+def fact_labels() -> tuple[tuple[str, Text], ...]:
+    """The headline's facts and their labels, in the order every format lists them."""
+    return (("decisive", t("Decisive:")), ("biggest", t("Biggest hit:")), ("best_line", t("Best line:")),
+            ("criticals", t("Criticals and fumbles:")))
 
 
 def _facts(headline: dict) -> list[str]:
     """The headline's facts as Markdown list items (each escaped)."""
     facts = []
-    for key, label in (("decisive", "Decisive"), ("biggest", "Biggest hit"), ("best_line", "Best line")):
-        if headline[key]:
-            facts.append(f"**{label}:** {md(headline[key])}")
-    if headline["criticals"]:
-        facts.append("**Criticals and fumbles:** " + "; ".join(md(c) for c in headline["criticals"]))
+    for key, label in fact_labels():
+        value = headline[key]
+        if value:
+            words = "; ".join(md(c) for c in value) if key == "criticals" else md(value)
+            facts.append(f"{_bold(label)} {words}")
     return facts
 
 
@@ -331,9 +433,9 @@ def short_markdown(recap: dict, limit: int = CHAT_LIMIT) -> str:
     """The recap in one chat message: each duel's headline and its key facts, never more than
     ``limit`` characters (duels that do not fit are counted, not cut mid-sentence)."""
     s = recap["session"]
-    head = f"**Session {s['number']}: {md(s['title'])}** · {md(s['date'])}"
+    head = f"**{md(_title(s))}** · {md(s.get('date_text') or s['date'])}"
     if not recap["duels"]:
-        return head + "\nNo duels were fought this session.\n"
+        return head + "\n" + md(t("No duels were fought this session.")) + "\n"
     blocks = []
     for duel in recap["duels"]:
         h = duel["headline"]
@@ -342,7 +444,8 @@ def short_markdown(recap: dict, limit: int = CHAT_LIMIT) -> str:
         blocks.append("\n".join(lines))
     out, left = head, len(blocks)
     for block in blocks:
-        more = f"\n…and {left} more duel{'s' if left > 1 else ''} in the full recap."
+        more = "\n" + md(tn("…and {count} more duel in the full recap.", "…and {count} more duels in the full recap.",
+                            left))
         if len(out) + 1 + len(block) + len(more) > limit:
             # The facts go first, then the whole duel: the headline sentence is what matters.
             block = block.split("\n")[0]

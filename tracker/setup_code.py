@@ -14,6 +14,8 @@ import sys
 
 from flask import Flask
 
+from tracker.rules.text import t
+
 
 def path_for(app: Flask) -> str:
     """Where the code is kept: the configured file, or ``setup_code`` beside the database."""
@@ -65,5 +67,7 @@ def discard(app: Flask) -> None:
 def announce(code: str, base_url: str = "") -> None:
     """Print where to go to create the first GM, as the console's last word before serving."""
     where = f"{base_url.rstrip('/')}/setup?code={code}" if base_url else f"/setup?code={code}"
-    print(f"\nTouché has no GM account yet. To create the first one, open\n\n    {where}\n\n"
-          f"(set-up code: {code}; only someone who can read this console can use it)\n", file=sys.stderr, flush=True)
+    # Read in the command line's language when it prints it (at serve time: English, no app yet).
+    words = t("Touché has no GM account yet. To create the first one, open\n\n    {where}\n\n(set-up code: "
+              "{code}; only someone who can read this console can use it)", where=where, code=code)
+    print(f"\n{words}\n", file=sys.stderr, flush=True)

@@ -130,7 +130,7 @@ def test_the_short_recap_fits_one_chat_message(app, night):
     data = build(app, night["session"], "players")
     short = recap.render(data, "short.md")
     assert len(short) <= recap.CHAT_LIMIT
-    assert short.splitlines()[0].startswith("**Session 3: The long night** · 2026")
+    assert short.splitlines()[0] == "**Session 3: The long night** · Nov 30, 2026"  # the date as English readers write it
     assert "⚔ **Seelah vs Baron Vex** — Seelah won by first blood" in short
     assert "Unfinished: still running after 1 round" in short and "Inés won by points (7 to 3)" in short
     assert "**Best line:** Inés's “Humillación” for 7 CAR in exchange 1" in short

@@ -5,21 +5,29 @@ included, streamed from the database. An import (``tracker.campaign_import``) re
 as it was spooled to disk, line by line, checks it whole, then appends it as a new campaign of
 the importing GM in one transaction: a bad file appends nothing, and the page names the line at
 fault. A large upload is imported in a thread (``tracker.web.import_jobs``) while its page
-shows the progress.
+shows the progress. A refusal is put into words when the page is drawn, in its reader's language.
 """
 from __future__ import annotations
 
 import re
 
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import format_decimal
 
 from tracker.backup import BadLog, TextLines, export, signing_key
 from tracker.campaign_import import import_campaign
 from tracker.db import get_db, open_db
 from tracker.projections import queries
+from tracker.rules.text import t
 from tracker.web import import_jobs, service
 
 bp = Blueprint("backup", __name__)
+
+
+@bp.app_template_filter("format_number")
+def format_number(value: int) -> str:
+    """A count as the page's readers write it: 12,345 or 12.345."""
+    return format_decimal(value)
 
 
 def install_key() -> bytes:
@@ -59,16 +67,16 @@ def create():
     """Import an uploaded log into a new campaign, or say which line is wrong."""
     upload = request.files.get("log")
     if upload is None or not upload.filename:
-        return render_template("backup/import.html", error="Choose a log file (.jsonl) to import."), 422
+        return render_template("backup/import.html", error=t("Choose a log file (.jsonl) to import.")), 422
     if (request.content_length or 0) > current_app.config.get("IMPORT_IN_BACKGROUND_BYTES", BACKGROUND_BYTES):
         job = import_jobs.start(current_app.config["DATABASE"], upload.stream, g.gm["id"],
-                                service().context.new_id, install_key(), _sentence)
+                                service().context.new_id, install_key())
         return redirect(url_for("backup.progress", job_id=job.id), 303)
     try:
         campaign_id, _ = import_campaign(get_db(), TextLines(upload.stream), owner=g.gm["id"],
                                          new_id=service().context.new_id, key=install_key())
     except BadLog as bad:
-        return render_template("backup/import.html", error=_sentence(bad) + " Nothing was imported."), 422
+        return render_template("backup/import.html", error=refusal(bad)), 422
     return redirect(url_for("campaigns.show", campaign_id=campaign_id))
 
 
@@ -78,8 +86,9 @@ def progress(job_id):
     job = import_jobs.find(job_id, g.gm["id"])
     if job is None:
         abort(404)
-    if job.error:
-        return render_template("backup/import.html", error=job.error), 422
+    if job.refused or job.crashed:
+        error = refusal(job.refused) if job.refused else t("The import failed on the server. Nothing was imported.")
+        return render_template("backup/import.html", error=error), 422
     if job.campaign_id:
         target = url_for("campaigns.show", campaign_id=job.campaign_id)
         if request.headers.get("HX-Request"):
@@ -92,6 +101,9 @@ def progress(job_id):
 BACKGROUND_BYTES = 1024 * 1024  # a larger upload is imported in a thread, its progress shown
 
 
-def _sentence(bad: BadLog) -> str:
+def refusal(bad: BadLog) -> str:
+    """A refused file in a sentence, in the page's language: the line at fault, what is wrong, and
+    that nothing was imported."""
     text = str(bad)
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    text = text[:1].upper() + text[1:]
+    return str(t("{refusal} Nothing was imported.", refusal=text if text.endswith(".") else text + "."))

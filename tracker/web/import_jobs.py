@@ -4,7 +4,8 @@ The upload is copied to a file of its own (the request's spool goes when the req
 thread imports it on its own connection (``tracker.campaign_import``: checked whole, then
 appended in one transaction, all or nothing), counting the lines it went through. The page asks
 for the count every second: htmx swaps the fragment, and without JavaScript the page refreshes
-itself. A job lives in this process only, as long as the import and an hour after.
+itself. A job lives in this process only, as long as the import and an hour after. How it ended is
+kept as facts (the refusal, or a crash), put into words by the page in its reader's language.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import IO, Callable
+
+from tracker.rules.text import Text, t
 
 from tracker.backup import BadLog, TextLines
 from tracker.campaign_import import import_campaign
@@ -35,12 +38,13 @@ class Job:
     lines: int  # in the file; each is gone through twice (checked, then imported)
     done: int = 0
     campaign_id: str | None = None
-    error: str | None = None
+    refused: BadLog | None = None  # the file's first fault: nothing was imported
+    crashed: bool = False  # the server failed: nothing was imported
     ended_at: float | None = None
 
     @property
-    def phase(self) -> str:
-        return "Checking" if self.done < self.lines else "Importing"
+    def phase(self) -> Text:
+        return t("Checking") if self.done < self.lines else t("Importing")
 
     @property
     def in_phase(self) -> int:
@@ -58,8 +62,7 @@ _jobs: dict[str, Job] = {}
 _lock = threading.Lock()
 
 
-def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str], key: bytes,
-          sentence: Callable[[BadLog], str]) -> Job:
+def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str], key: bytes) -> Job:
     """Copy the upload aside and import it in a thread; the job to poll."""
     spool = tempfile.NamedTemporaryFile(prefix="touche-import-", suffix=".jsonl", delete=False)
     with spool:
@@ -72,7 +75,7 @@ def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str
         for old in [j for j in _jobs.values() if j.ended_at and now - j.ended_at > KEPT_SECONDS]:
             del _jobs[old.id]
         _jobs[job.id] = job
-    threading.Thread(target=_run, args=(job, database, spool.name, new_id, key, sentence),
+    threading.Thread(target=_run, args=(job, database, spool.name, new_id, key),
                      name=f"import-{job.id}", daemon=True).start()
     return job
 
@@ -83,8 +86,7 @@ def find(job_id: str, gm_id: str) -> Job | None:
     return job if job is not None and job.gm_id == gm_id else None
 
 
-def _run(job: Job, database: str, file: str, new_id: Callable[[], str], key: bytes,
-         sentence: Callable[[BadLog], str]) -> None:
+def _run(job: Job, database: str, file: str, new_id: Callable[[], str], key: bytes) -> None:
     db = None
     try:
         db = open_db(database)
@@ -92,10 +94,10 @@ def _run(job: Job, database: str, file: str, new_id: Callable[[], str], key: byt
             job.campaign_id, _ = import_campaign(db, TextLines(f), owner=job.gm_id, new_id=new_id, key=key,
                                                  advance=job.advance)
     except BadLog as bad:
-        job.error = sentence(bad) + " Nothing was imported."
+        job.refused = bad
     except Exception:  # whatever else: the page must end, and say so
         log.exception("campaign import %s failed", job.id)
-        job.error = "The import failed on the server. Nothing was imported."
+        job.crashed = True
     finally:
         if db is not None:
             db.close()

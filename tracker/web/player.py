@@ -2,13 +2,15 @@
 
 A link carries a signed link id. It works while the campaign's log says the link was issued and
 not revoked, and only for its one duel or session. Player routes are GET only: a link can never
-write, and never shows what only the GM may see (hands, hidden skills, notes).
+write, and never shows what only the GM may see (hands, hidden skills, notes). Players read the
+campaign's language, whatever their browser says: the table is one table.
 """
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from tracker import rules
+from tracker import campaign_language, rules
+from tracker.rules.text import t
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.services import NotFound
@@ -27,14 +29,19 @@ def shared_url(endpoint: str, **values) -> str:
 
 
 def open_link(token: str, kind: str) -> dict:
-    """The link behind a token, if it is genuine, of this kind and not revoked; else NotFound."""
+    """The link behind a token, if it is genuine, of this kind and not revoked; else NotFound.
+    A genuine link's page, even a revoked one's last words, reads in its campaign's language."""
     try:
         link_id = link_id_of(token)
     except BadSignature:
-        raise NotFound("this link is not valid") from None
-    link = queries.live_player_link(get_db(), link_id)
+        raise NotFound(t("this link is not valid")) from None
+    db = get_db()
+    campaign_id = queries.campaign_of_link(db, link_id)
+    if campaign_id:
+        campaign_language.serve_in(campaign_language.of_campaign(db, campaign_id))
+    link = queries.live_player_link(db, link_id)
     if link is None or link["kind"] != kind:
-        raise NotFound("this link is not valid, or the GM revoked it")
+        raise NotFound(t("this link is not valid, or the GM revoked it"))
     return link
 
 
@@ -44,9 +51,10 @@ def recap(token):
     from flask import render_template, request
 
     from tracker import recap as recaps
-    from tracker.web.recaps import download
+    from tracker.web.recaps import asked_language, download
 
-    data = recaps.build(get_db(), open_link(token, "recap")["target"], "players")
+    data = recaps.build(get_db(), open_link(token, "recap")["target"], "players", asked_language())
+    campaign_language.serve_in(data["language"])
     fmt = request.args.get("format")
     return download(data, fmt) if fmt else render_template("player/recap.html", recap=data, token=token)
 

@@ -7,6 +7,7 @@ from flask import Blueprint, redirect, request, url_for
 
 from tracker.db import get_db
 from tracker.projections import queries
+from tracker.rules.text import t
 from tracker.services import NotFound
 from tracker.web import form_data, service
 from tracker.web.links import sign
@@ -51,7 +52,7 @@ def issue(session_id):
 def revoke(session_id, link_id):
     """Revoke one seat: it stops working at once."""
     if link_id not in {seat["link_id"] for seat in queries.seats_of_session(get_db(), session_id)}:
-        raise NotFound("no such seat")
+        raise NotFound(t("no such seat"))
     service().handle({"type": "RevokePlayerLink", "link_id": link_id})
     return _back(session_id)
 

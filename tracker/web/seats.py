@@ -4,7 +4,8 @@ A seat link carries a signed link id, like the table display's. Its page shows t
 while the character fights a running duel of the session, that duel as the ruleset lets this side
 see it (``seen_by(state, "seat:<side>")``: its own hand and sealed choice, never the rival's). The
 seat posts only its duelist's own choices: the policy decides, inside the write transaction. The
-page follows the table by polling, answered 204 while nothing it shows has changed.
+page follows the table by polling, answered 204 while nothing it shows has changed. A seat reads
+in its campaign's language, like everything players see.
 """
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import secrets
 
 from flask import Blueprint, redirect, render_template, url_for
 
-from tracker import policy, rules
+from tracker import campaign_language, policy, rules
 from tracker.db import get_db
 from tracker.commands import fingerprint_of
 from tracker.errors import Denied, NotFound
 from tracker.projections import queries
+from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import form_data, is_htmx, service
 from tracker.web.links import BadSignature, link_id_of
@@ -26,18 +28,23 @@ bp = Blueprint("seats", __name__, url_prefix="/seat")
 
 
 def open_seat(token: str) -> dict:
-    """The seat behind a token, if genuine and in force; else NotFound."""
+    """The seat behind a token, if genuine and in force; else NotFound (in the campaign's language
+    when the token is genuine)."""
     try:
         link_id = link_id_of(token)
     except BadSignature:
-        raise NotFound("this seat link is not valid") from None
-    seat = queries.live_seat(get_db(), link_id)
+        raise NotFound(t("this seat link is not valid")) from None
+    db = get_db()
+    campaign_id = queries.campaign_of_link(db, link_id)
+    if campaign_id:
+        campaign_language.serve_in(campaign_language.of_campaign(db, campaign_id))
+    seat = queries.live_seat(db, link_id)
     if seat is None:
-        raise NotFound("this seat no longer works: the GM revoked it")
+        raise NotFound(t("this seat no longer works: the GM revoked it"))
     return seat
 
 
-def _seat_view(token: str, seat: dict, message: str = "", errors: dict | None = None) -> dict:
+def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None = None) -> dict:
     """What the seat draws: the character, and each running duel of the session it fights, from its side."""
     db = get_db()
     closed = queries.session_closed(db, seat["session_id"])
@@ -99,13 +106,13 @@ def act(token, command):
     except (Denied, NotFound) as refused:  # the policy's refusals (Forbidden is a NotFound)
         return _answer(token, 403, str(refused))
     except Conflict:
-        return _answer(token, 409, "The duel moved on before your tap arrived: look again and choose.")
+        return _answer(token, 409, t("The duel moved on before your tap arrived: look again and choose."))
     if is_htmx():
         return _answer(token, 200)
     return redirect(url_for("seats.show", token=token))
 
 
-def _answer(token: str, status: int, message: str = "", errors: dict | None = None):
+def _answer(token: str, status: int, message: object = "", errors: dict | None = None):
     """The seat drawn again after a tap (the fragment for htmx, else the page), with any refusal."""
     template = "seats/_seat.html" if is_htmx() else "seats/show.html"
     try:
