@@ -346,23 +346,8 @@ WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_cha
 
 
 def rebuild(db, store: EventStore, progress: Callable[[int], None] | None = None) -> int:
-    """Drop every read model and fold the whole log again, read in large ordered batches, the
-    indexes no fold reads built once at the end. Returns the events read; ``progress`` is told
-    how many events each batch held."""
-    from tracker.store import write_transaction
+    """Drop every read model and fold the whole log again (``tracker.projections.rebuild``).
+    Returns the events read; ``progress`` is told how many events each batch held."""
+    from tracker.projections.rebuild import rebuild as rebuild_all
 
-    with write_transaction(db):
-        schema.drop(db)
-        schema.create(db)
-        schema.drop_late_indexes(db)
-        projector = Projector(db, store, rebuilding=True)
-        count = 0
-        for batch in store.read_batches(batch=READ_BATCH):
-            for rec in batch:
-                projector.apply(rec)
-            count += len(batch)
-            if progress is not None:
-                progress(len(batch))
-        projector.flush()
-        schema.create(db)  # the late indexes, each built in one sort
-    return count
+    return rebuild_all(db, store, progress)
