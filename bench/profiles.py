@@ -24,7 +24,7 @@ from bench.common import write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
 from tracker import backup, bootstrap, rules  # noqa: E402
 from tracker.db import open_db  # noqa: E402
-from tracker.projections.engine import rebuild  # noqa: E402
+from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
 

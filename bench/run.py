@@ -90,7 +90,7 @@ def rebuild_in_child(path: str) -> tuple[float, float]:
     VmHWM: ru_maxrss survives exec on Linux, so it would count the parent's ~400 MB of bench data."""
     code = ("import sys, time; sys.path.insert(0, %r)\n"
             "from tracker.db import open_db\nfrom tracker.store import EventStore\n"
-            "from tracker.projections.engine import rebuild\n"
+            "from tracker.projections.rebuild import rebuild\n"
             "db = open_db(%r); t = time.perf_counter(); n = rebuild(db, EventStore(db))\n"
             "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
             "print(n / (time.perf_counter() - t), peak)\n"

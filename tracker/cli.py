@@ -14,7 +14,7 @@ from tracker import backup
 from tracker.cli_recap import recap_command
 from tracker.db import open_db
 from tracker.projections import queries
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.store import EventStore
 
 

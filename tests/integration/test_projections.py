@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from tracker.projections import queries, schema
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules.base import Refused
 
 

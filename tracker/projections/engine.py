@@ -4,13 +4,13 @@ Each stream's state is a fold of its events (workspace streams through
 ``tracker.workspace.evolve``, duel streams through their ruleset's ``evolve``); the read
 tables are written from those states, and each event adds a plain-language line to the
 log. Live, a ``Projector`` runs inside the append's transaction over the new events;
-``rebuild`` runs the very same code over the whole log, streamed, keeping states in
-memory and writing them once at the end. A retraction re-folds its stream from the log
+``tracker.projections.rebuild`` runs the very same code over the whole log, streamed, keeping
+states in memory and writing each stream once. A retraction re-folds its stream from the log
 without the retracted events, so every table behaves as if they never happened.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from tracker import rules
 from tracker.projections import history, replay, schema
@@ -22,9 +22,8 @@ from tracker.workspace import EventRetracted, RetractionRestored
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
-READ_BATCH = 1000  # events a rebuild reads per query: more saves nothing, and large events weigh
 
-__all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
+__all__ = ["category", "fold", "describe", "refold", "Projector", "write_stream"]
 
 
 def describe(stream_category: str, state: dict | None, ev: Any) -> str:
@@ -343,11 +342,3 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
 
 WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_character,
            "session": _write_session, "duel": _write_duel}
-
-
-def rebuild(db, store: EventStore, progress: Callable[[int], None] | None = None) -> int:
-    """Drop every read model and fold the whole log again (``tracker.projections.rebuild``).
-    Returns the events read; ``progress`` is told how many events each batch held."""
-    from tracker.projections.rebuild import rebuild as rebuild_all
-
-    return rebuild_all(db, store, progress)
