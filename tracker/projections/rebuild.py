@@ -36,15 +36,12 @@ import sqlite_utils
 
 from tracker import rules
 from tracker.projections import schema
-from tracker.projections.engine import Projector
+from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
 PARALLEL_FROM = 50_000  # below this many events, starting processes costs more than it saves
 MAX_PARTS = 8
-# What the parent folds for each event a child folds: it copies the children's rows in after
-# its own fold, at about a sixth of what folding them cost.
-PARENT_SHARE = 0.85
 CACHE = -16384  # SQLite's page cache while rebuilding, in KiB (the default is 2 MiB): fewer spills
 # Running totals: one row per key in every part that touched it, added up when parts merge.
 TOTALS = {"records": "count", "track_totals": "lost"}  # table -> its total column
@@ -67,8 +64,6 @@ class Rebuilder(Projector):
 
     def write_out(self, stream: str) -> None:
         """Write a finished stream's read rows and forget its state (nothing reads it again)."""
-        from tracker.projections.engine import write_stream
-
         if stream in self.dirty:
             version, state = self.states[stream]
             write_stream(self.db, stream, version, state, stream not in self.written, self.duel_events.get(stream))
@@ -83,8 +78,7 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     is told how many events each batch held. ``parts``: how many processes fold (by default one
     per core, and one for a small log or inside a caller's transaction)."""
     outer = db.conn.in_transaction
-    scratch = tempfile.mkdtemp(prefix="touche-rebuild-")
-    attached: list[str] = []
+    scratch, attached = None, []
     cache = db.execute("PRAGMA cache_size").fetchone()[0]
     db.execute(f"PRAGMA cache_size={CACHE}")
     try:
@@ -95,16 +89,16 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
             total = sum(count for _, count, _ in streams)
             last_position = max((last for _, _, last in streams), default=0)
-            if parts is None:
-                parts = _cores() if total >= PARALLEL_FROM else 1
-            path = _path(db)
-            if outer or path is None:
+            if outer or _path(db) is None:
                 parts = 1
+            elif parts is None:
+                parts = parts_for(total)
             dealt = _deal(streams, max(1, min(parts, MAX_PARTS)))
             if len(dealt) <= 1:
                 _fold(db, store, {s: last for s, _, last in streams}, None, progress)
             else:
-                _fold_in_parts(db, store, path, dealt, (last_position, total), scratch, attached, progress)
+                scratch = tempfile.mkdtemp(prefix="touche-rebuild-")
+                _fold_in_parts(db, store, _path(db), dealt, (last_position, total), scratch, attached, progress)
             db.conn.executemany("INSERT OR REPLACE INTO checkpoints (projection, position) VALUES (?, ?)",
                                 [(name, last_position) for name in ("streams", "log")] if last_position else [])
             schema.create(db)  # the late indexes, each built in one sort
@@ -112,7 +106,8 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
         db.execute(f"PRAGMA cache_size={cache}")
         for name in attached:  # SQLite detaches a database only outside a transaction
             db.conn.execute(f"DETACH DATABASE {name}")
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     return total
 
 
@@ -150,6 +145,12 @@ def _batches(db, part: str | None) -> Iterator[list[Recorded]]:
         position = rows[-1][0]
 
 
+def parts_for(events: int) -> int:
+    """How many processes fold a log of this many events (outside a caller's transaction): one
+    per core the process may run on, one for a small log."""
+    return min(_cores(), MAX_PARTS) if events >= PARALLEL_FROM else 1
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -166,16 +167,14 @@ def _path(db) -> str | None:
 
 
 def _deal(streams: list[tuple[str, int, int]], parts: int) -> list[dict[str, int]]:
-    """The streams dealt into ``parts``: stream -> its last position, per part. The largest go
-    first, each to the part that would finish first; the first part is the parent's, which copies
-    the others' rows in once they are done, so it takes fewer events. Empty parts are dropped."""
+    """The streams dealt into ``parts`` of about equal event counts (the largest first, each to
+    the lightest part): stream -> its last position, per part. Empty parts are dropped."""
     dealt: list[dict[str, int]] = [{} for _ in range(parts)]
-    weight = [PARENT_SHARE] + [1.0] * (parts - 1)
     held = [0] * parts
     for stream, count, last in sorted(streams, key=lambda s: -s[1]):
-        part = min(range(parts), key=lambda p: (held[p] + count) / weight[p])
-        dealt[part][stream] = last
-        held[part] += count
+        lightest = held.index(min(held))
+        dealt[lightest][stream] = last
+        held[lightest] += count
     return [part for part in dealt if part]
 
 
