@@ -199,3 +199,20 @@ def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts
     assert snapshot(db) == incremental
     assert len(children) == parts - 1 and all(child.returncode == 0 for child in children)
     assert sum(told) == count == table.service.store.last_position()
+
+
+def test_a_part_that_fails_fails_the_whole_rebuild_and_leaves_the_read_models_as_they_were(table, monkeypatch):
+    """A part whose process finds another log than the parent's (here: told to expect one more
+    event) stops; the rebuild raises and rolls back, the read models untouched."""
+    from tracker.projections import rebuild as parallel
+
+    play_a_long_campaign(table, turns=30)
+    db = table.service.db
+    before = snapshot(db)
+    start = parallel._start
+    monkeypatch.setattr(parallel, "_start", lambda source, base, part, expected:
+                        start(source, base, part, (expected[0], expected[1] + 1)))
+    with pytest.raises(RuntimeError, match="the log changed under the rebuild"):
+        parallel.rebuild(db, table.service.store, parts=2)
+    assert snapshot(db) == before
+    assert not db.conn.in_transaction
