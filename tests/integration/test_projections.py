@@ -174,8 +174,8 @@ def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts
     from tests.integration.test_old_retractions import append_old_retraction
     from tracker.projections import rebuild as parallel
 
-    children, start = [], parallel._start
-    monkeypatch.setattr(parallel, "_start", lambda *args: children.append(start(*args)) or children[-1])
+    children, part = [], parallel._Part
+    monkeypatch.setattr(parallel, "_Part", lambda *args: children.append(part(*args)) or children[-1])
 
     play_a_long_campaign(table)
     ines, lope = table.character("Inés", hp=10), table.character("Lope", hp=10)
@@ -197,7 +197,7 @@ def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts
     told = []
     count = parallel.rebuild(db, table.service.store, told.append, parts=parts)
     assert snapshot(db) == incremental
-    assert len(children) == parts - 1 and all(child.returncode == 0 for child in children)
+    assert len(children) == parts - 1 and all(child.process.returncode == 0 for child in children)
     assert sum(told) == count == table.service.store.last_position()
 
 
@@ -209,9 +209,9 @@ def test_a_part_that_fails_fails_the_whole_rebuild_and_leaves_the_read_models_as
     play_a_long_campaign(table, turns=30)
     db = table.service.db
     before = snapshot(db)
-    start = parallel._start
-    monkeypatch.setattr(parallel, "_start", lambda source, base, part, expected:
-                        start(source, base, part, (expected[0], expected[1] + 1)))
+    part = parallel._Part
+    monkeypatch.setattr(parallel, "_Part", lambda source, base, streams, expected:
+                        part(source, base, streams, (expected[0], expected[1] + 1)))
     with pytest.raises(RuntimeError, match="the log changed under the rebuild"):
         parallel.rebuild(db, table.service.store, parts=2)
     assert snapshot(db) == before

@@ -183,14 +183,11 @@ def _fold_in_parts(db, store: EventStore, path: str, dealt: list[dict[str, int]]
     """The parent folds the first part into ``db`` while one process per other part folds it into
     a scratch database in ``scratch``; then every scratch database's rows are copied in (each
     one's name added to ``attached``)."""
-    children = [_start(path, os.path.join(scratch, f"part{index}"), part, expected)
+    children = [_Part(path, os.path.join(scratch, f"part{index}"), part, expected)
                 for index, part in enumerate(dealt[1:])]
-    told = [0] * len(children)
 
     def advance(steps: int, wait: bool = False) -> None:
-        for index, child in enumerate(children):
-            told[index], done = _folded(child, told[index], wait)
-            steps += done
+        steps += sum(child.folded(wait) for child in children)
         if progress is not None and steps:
             progress(steps)
 
@@ -199,52 +196,64 @@ def _fold_in_parts(db, store: EventStore, path: str, dealt: list[dict[str, int]]
         _fold(db, store, dealt[0], "temp.rebuild_part", advance)
         db.execute("DROP TABLE temp.rebuild_part")
         advance(0, wait=True)
-        for index, child in enumerate(children):
-            if child.wait() != 0:
-                raise RuntimeError(f"a part of the rebuild failed: {child.stderr.read().decode()[-2000:]}")
+        for child in children:
+            child.finish()
     finally:
         for child in children:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-            child.stdout.close()
-            child.stderr.close()
-    for index in range(len(children)):
+            child.stop()
+    for index, child in enumerate(children):
         attached.append(f"part{index}")
-        db.conn.execute(f"ATTACH DATABASE ? AS part{index}", [os.path.join(scratch, f"part{index}.db")])
+        db.conn.execute(f"ATTACH DATABASE ? AS part{index}", [child.target])
     _merge(db, attached)
 
 
-def _start(source: str, base: str, part: dict[str, int], expected: tuple[int, int]) -> subprocess.Popen:
-    """A fresh Python process folding one part (not a fork: it must not inherit open connections)."""
-    with open(base + ".json", "wb") as out:
-        out.write(orjson.dumps({"source": source, "target": base + ".db", "part": part, "expected": expected,
-                                 "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    child = subprocess.Popen([sys.executable, "-c", "from tracker.projections.rebuild import main; main()",
-                              base + ".json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    os.set_blocking(child.stdout.fileno(), False)
-    return child
+class _Part:
+    """A fresh Python process folding one part (not a fork: it must not inherit open connections),
+    which prints a running count of the events it folded after each batch."""
 
+    def __init__(self, source: str, base: str, part: dict[str, int], expected: tuple[int, int]):
+        self.target, self.errors = base + ".db", base + ".err"
+        with open(base + ".json", "wb") as out:
+            out.write(orjson.dumps({"source": source, "target": self.target, "part": part, "expected": expected,
+                                     "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        with open(self.errors, "wb") as err:  # a file, not a pipe: no amount of warnings can block it
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from tracker.projections.rebuild import main; main()", base + ".json"],
+                stdout=subprocess.PIPE, stderr=err, env=env)
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self.told, self.unread = 0, b""
 
-def _folded(child: subprocess.Popen, told: int, wait: bool) -> tuple[int, int]:
-    """What a part says it has folded so far (it prints a running count per batch): the latest
-    count, and how many more than ``told``. ``wait``: read to its end."""
-    latest = told
-    while True:
-        try:
-            chunk = os.read(child.stdout.fileno(), 65536)
-        except BlockingIOError:
-            if not wait:
+    def folded(self, wait: bool = False) -> int:
+        """How many more events it has folded since last asked. ``wait``: read to its end."""
+        latest = self.told
+        while True:
+            try:
+                chunk = os.read(self.process.stdout.fileno(), 65536)
+            except BlockingIOError:
+                if not wait:
+                    break
+                select.select([self.process.stdout], [], [])
+                continue
+            if not chunk:
                 break
-            select.select([child.stdout], [], [])
-            continue
-        if not chunk:
-            break
-        counts = chunk.split()
-        if counts:
-            latest = int(counts[-1])
-    return latest, latest - told
+            lines = (self.unread + chunk).split(b"\n")
+            self.unread = lines.pop()  # a count cut short, until the rest of it comes
+            if lines:
+                latest = int(lines[-1])
+        done, self.told = latest - self.told, latest
+        return done
+
+    def finish(self) -> None:
+        if self.process.wait() != 0:
+            with open(self.errors, encoding="utf-8", errors="replace") as err:
+                raise RuntimeError(f"a part of the rebuild failed: {err.read()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
 
 
 def main() -> None:
