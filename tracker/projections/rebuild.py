@@ -42,7 +42,9 @@ from tracker.store import EventStore, Recorded, loads, write_transaction
 READ_BATCH = 2000  # events a part reads per query
 PARALLEL_FROM = 50_000  # below this many events, starting processes costs more than it saves
 MAX_PARTS = 8
-CACHE = -16384  # SQLite's page cache while rebuilding, in KiB (the default is 2 MiB): fewer spills
+# SQLite's page cache of each process of a rebuild in parts, in KiB (the default is 2 MiB): fewer
+# pages spilled and written again; one process (an import, a small log) keeps the default.
+CACHE = -16384
 # Running totals: one row per key in every part that touched it, added up when parts merge.
 TOTALS = {"records": "count", "track_totals": "lost"}  # table -> its total column
 NOT_MERGED = ("checkpoints",)  # set once, from the whole log
@@ -80,7 +82,6 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     outer = db.conn.in_transaction
     scratch, attached = None, []
     cache = db.execute("PRAGMA cache_size").fetchone()[0]
-    db.execute(f"PRAGMA cache_size={CACHE}")
     try:
         with write_transaction(db):
             schema.drop(db)
@@ -97,6 +98,7 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             if len(dealt) <= 1:
                 _fold(db, store, {s: last for s, _, last in streams}, None, progress)
             else:
+                db.execute(f"PRAGMA cache_size={CACHE}")
                 scratch = tempfile.mkdtemp(prefix="touche-rebuild-")
                 _fold_in_parts(db, store, _path(db), dealt, (last_position, total), scratch, attached, progress)
             db.conn.executemany("INSERT OR REPLACE INTO checkpoints (projection, position) VALUES (?, ?)",
