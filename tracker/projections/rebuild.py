@@ -90,7 +90,7 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
             total = sum(count for _, count, _ in streams)
             last_position = max((last for _, _, last in streams), default=0)
-            if outer or _path(db) is None:
+            if outer or _path(db) is None or not sys.executable:
                 parts = 1
             elif parts is None:
                 parts = parts_for(total)
@@ -99,7 +99,8 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
                 _fold(db, store, {s: last for s, _, last in streams}, None, progress)
             else:
                 db.execute(f"PRAGMA cache_size={CACHE}")
-                scratch = tempfile.mkdtemp(prefix="touche-rebuild-")
+                # Beside the database: the disk that holds the read models has room for a part of them.
+                scratch = tempfile.mkdtemp(prefix=".rebuild-", dir=os.path.dirname(os.path.abspath(_path(db))))
                 _fold_in_parts(db, store, _path(db), dealt, (last_position, total), scratch, attached, progress)
             db.conn.executemany("INSERT OR REPLACE INTO checkpoints (projection, position) VALUES (?, ?)",
                                 [(name, last_position) for name in ("streams", "log")] if last_position else [])
