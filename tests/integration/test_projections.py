@@ -141,6 +141,10 @@ def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
             projector.flush()
     assert sum(len(rows) for rows in rebuilt.values()) > 1000
     assert snapshot(live) == rebuilt
+    from tracker.projections.rebuild import rebuild as rebuild_in_parts
+
+    rebuild_in_parts(db, store, parts=2)  # the same log in two processes, every ruleset's rows merged
+    assert snapshot(db) == rebuilt
 
 
 def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
