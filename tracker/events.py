@@ -55,7 +55,7 @@ class _Shape(NamedTuple):
     names: tuple[str, ...]
     known: frozenset
     required: frozenset
-    defaults: dict | None  # None: made through its __init__ (a default factory, a __post_init__)
+    defaults: dict | None  # None: made through its __init__ (a default factory, a __post_init__…)
 
 
 _SHAPES: dict[type, _Shape] = {}
@@ -66,7 +66,7 @@ def _shape(cls: type) -> _Shape:
     if shape is None:
         fields = dataclasses.fields(cls)
         plain = not (hasattr(cls, "__post_init__") or hasattr(cls, "__slots__")
-                     or any(f.default_factory is not dataclasses.MISSING for f in fields))
+                     or any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields))
         shape = _SHAPES[cls] = _Shape(
             tuple(f.name for f in fields), frozenset(f.name for f in fields),
             frozenset(f.name for f in fields if f.default is dataclasses.MISSING and
