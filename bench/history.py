@@ -22,7 +22,7 @@ from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections import history  # noqa: E402
-from tracker.projections.engine import rebuild  # noqa: E402
+from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker.store import EventStore  # noqa: E402
 
 TARGET_MS = 100

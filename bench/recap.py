@@ -23,7 +23,7 @@ from bench.corpus import SETUPS, template  # noqa: E402
 from bench.driver import play  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
-from tracker.projections.engine import rebuild  # noqa: E402
+from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker import bootstrap  # noqa: E402
 from tracker.services import Context  # noqa: E402
 from tracker.store import EventStore  # noqa: E402

@@ -21,7 +21,8 @@ from bench.common import gm_client, report, write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
 from tracker.db import open_db  # noqa: E402
-from tracker.projections.engine import rebuild, refold  # noqa: E402
+from tracker.projections.engine import refold  # noqa: E402
+from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker import bootstrap  # noqa: E402
 from tracker.services import Context  # noqa: E402
 from tracker.store import EventStore  # noqa: E402

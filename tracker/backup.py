@@ -26,7 +26,7 @@ import orjson
 
 from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.references import declares_ids, definitions, references
 from tracker.rules.text import Text, t
 from tracker.store import EventStore, dumps, insert_rows, write_transaction

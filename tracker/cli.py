@@ -19,7 +19,7 @@ from tracker.cli_language import gettext, in_cli_language
 from tracker.cli_recap import recap_command
 from tracker.db import open_db
 from tracker.projections import queries
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules.text import t, tn
 from tracker.store import EventStore
 

@@ -17,7 +17,7 @@ from bench.driver import ENDINGS, random_value
 from tests.conftest import fixed_context
 from tracker import bootstrap, demo, rules
 from tracker.db import open_db
-from tracker.projections import engine, queries, schema, undo
+from tracker.projections import engine, queries, rebuild, schema, undo
 from tracker.rules.base import Invalid, Refused
 from tracker.store import dumps, write_transaction
 
@@ -228,7 +228,7 @@ class Duel(RuleBasedStateMachine):
         if self.duel is None:
             return
         live = snapshot(self.db)
-        engine.rebuild(self.db, self.service.store)
+        rebuild.rebuild(self.db, self.service.store)
         assert snapshot(self.db) == live
 
     def teardown(self):

@@ -10,7 +10,7 @@ import pytest
 from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel
 from tests.integration.test_projections import snapshot
 from tracker.db import open_db
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.store import EventStore
 
 CLIENTS, REQUESTS = 6, 25

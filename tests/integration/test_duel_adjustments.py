@@ -6,7 +6,7 @@ import pytest
 
 from tracker import rules
 from tracker.projections import queries
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules.base import Refused
 from tracker.rules.duel import ADJUST_FALLS
 

@@ -9,7 +9,7 @@ from tests.conftest import fixed_context
 from tracker import demo
 from tracker.db import open_db
 from tracker.projections import history, schema
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker import bootstrap
 
 SEELAH, VEX = demo.CHARACTERS[4], demo.CHARACTERS[5]

@@ -1,7 +1,7 @@
 """Retractions written before schema 2 (issue 19): read as the rules read a retraction now."""
 from tests.conftest import fixed_context
 from tracker.events import from_data
-from tracker.projections import engine, queries, schema
+from tracker.projections import engine, queries, rebuild, schema
 from tracker.services import Service
 from tracker.store import dumps, write_transaction
 from tracker.workspace import EventRetracted
@@ -42,7 +42,7 @@ def test_an_old_retraction_outside_a_duel_reads_as_recorded(table):
     sheet = queries.character(table.service.db, ines)
     assert sheet["name"] == "Inés de Ayala"  # the later edit stands: character edits are independent
     live = snapshot(table.service.db)
-    engine.rebuild(table.service.db, table.service.store)
+    rebuild.rebuild(table.service.db, table.service.store)
     assert snapshot(table.service.db) == live
 
 
@@ -56,6 +56,6 @@ def test_an_old_retraction_in_a_duel_reads_as_a_rewind(table):
     assert state["turns"] == 0 and state["hits"] == {"a": 0, "b": 0} and state["wounds"] == []
     table.play(duel, 2, 3)  # the GM goes on from the rewound duel
     live = snapshot(table.service.db)
-    engine.rebuild(table.service.db, table.service.store)
+    rebuild.rebuild(table.service.db, table.service.store)
     assert snapshot(table.service.db) == live
     assert queries.duel(table.service.db, duel)["state"]["hits"] == {"a": 0, "b": 1}

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from tracker.projections import queries, schema
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules.base import Refused
 
 
@@ -141,6 +141,10 @@ def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
             projector.flush()
     assert sum(len(rows) for rows in rebuilt.values()) > 1000
     assert snapshot(live) == rebuilt
+    from tracker.projections.rebuild import rebuild as rebuild_in_parts
+
+    rebuild_in_parts(db, store, parts=2)  # the same log in two processes, every ruleset's rows merged
+    assert snapshot(db) == rebuilt
 
 
 def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
@@ -165,3 +169,55 @@ def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
         assert lines[rec.position] == describe(kind, before, rec.event), rec
         checked += kind == "duel"
     assert checked > 300
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts, monkeypatch):
+    """The streams dealt into parts, each part but the first folded by its own process into a
+    scratch database and merged in: the same rows as the live projector left, with retractions,
+    an old (schema 1) retraction in a duel, and a restored retraction in the log."""
+    from tests.integration.test_old_retractions import append_old_retraction
+    from tracker.projections import rebuild as parallel
+
+    children, part = [], parallel._Part
+    monkeypatch.setattr(parallel, "_Part", lambda *args: children.append(part(*args)) or children[-1])
+
+    play_a_long_campaign(table)
+    ines, lope = table.character("Inés", hp=10), table.character("Lope", hp=10)
+    duel = table.duel(ines, lope, hits=3)
+    for a, b in ((6, 1), (5, 2), (1, 4)):
+        table.play(duel, a, b)
+    append_old_retraction(table.service, f"duel-{duel}", 2, "CoinTurnPlayed", [])
+    table.play(duel, 2, 3)
+    edit = table.service.handle({"type": "EditCharacter", "character_id": ines, "name": "Inés de Ayala",
+                                 "rank": "pj", "expected_version": table.version(f"character-{ines}")})
+    retraction = table.service.handle({"type": "RetractEvent", "position": edit.events[0].position,
+                                       "expected_version": table.version(f"character-{ines}")})
+    table.service.handle({"type": "RestoreRetraction", "position": retraction.events[0].position,
+                          "expected_version": table.version(f"character-{ines}")})
+    db = table.service.db
+    kinds = dict(db.execute("SELECT type, COUNT(*) FROM log_entries GROUP BY type").fetchall())
+    assert kinds["EventRetracted"] > 2 and kinds["RetractionRestored"] == 1
+    incremental = snapshot(db)
+    told = []
+    count = parallel.rebuild(db, table.service.store, told.append, parts=parts)
+    assert snapshot(db) == incremental
+    assert len(children) == parts - 1 and all(child.process.returncode == 0 for child in children)
+    assert sum(told) == count == table.service.store.last_position()
+
+
+def test_a_part_that_fails_fails_the_whole_rebuild_and_leaves_the_read_models_as_they_were(table, monkeypatch):
+    """A part whose process finds another log than the parent's (here: told to expect one more
+    event) stops; the rebuild raises and rolls back, the read models untouched."""
+    from tracker.projections import rebuild as parallel
+
+    play_a_long_campaign(table, turns=30)
+    db = table.service.db
+    before = snapshot(db)
+    part = parallel._Part
+    monkeypatch.setattr(parallel, "_Part", lambda source, base, streams, expected:
+                        part(source, base, streams, (expected[0], expected[1] + 1)))
+    with pytest.raises(RuntimeError, match="the log changed under the rebuild"):
+        parallel.rebuild(db, table.service.store, parts=2)
+    assert snapshot(db) == before
+    assert not db.conn.in_transaction

@@ -3,7 +3,7 @@ a retraction takes one back, a restore puts a mistaken retraction back, a rebuil
 import pytest
 
 from tracker.projections import queries
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules.base import Invalid, Refused
 
 from tests.integration.test_projections import snapshot

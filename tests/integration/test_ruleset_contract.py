@@ -18,7 +18,8 @@ from tests.conftest import fixed_context
 from tracker import bootstrap, recap, rules
 from tracker.db import open_db
 from tracker.projections import history
-from tracker.projections.engine import rebuild, refold
+from tracker.projections.engine import refold
+from tracker.projections.rebuild import rebuild
 from tracker.rules import contract
 from tracker.rules.dice import Dice
 from tracker.rules.fields import parse_command

@@ -10,7 +10,7 @@ import pytest
 from tests.integration.test_projections import snapshot
 from tracker import bootstrap, policy
 from tracker.db import open_db
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.services import Context
 from tracker.store import EventStore
 

@@ -10,7 +10,7 @@ from bench.driver import play
 from tests.conftest import fixed_context, logged_in, register_gm
 from tracker import demo
 from tracker.db import open_db
-from tracker.projections import engine
+from tracker.projections import engine, rebuild
 from tracker import bootstrap
 from tracker.store import EventStore, loads
 from tracker.projections.timetravel import Memo, state_at
@@ -54,7 +54,7 @@ def replay_cut_at(log_db, tmp_path, position, stream):
     cut.conn.execute("BEGIN")
     cut.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     cut.conn.execute("COMMIT")
-    engine.rebuild(cut, EventStore(cut))
+    rebuild.rebuild(cut, EventStore(cut))
     state = cut.execute("SELECT state FROM stream_states WHERE stream = ?", [stream]).fetchone()
     cut.close()
     return loads(state[0])

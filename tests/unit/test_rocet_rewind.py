@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import fixed_context
 from tracker import bootstrap
 from tracker.events import to_data
-from tracker.projections import engine, queries, schema
+from tracker.projections import engine, queries, rebuild, schema
 from tracker.rules import rocet
 from tracker.rules.rocet.events import RocetCardsPlayed, RocetTurnResolved
 from tracker.services import Service
@@ -66,7 +66,7 @@ def assert_whole(service: Service, duel: str) -> dict:
     now = state(service, duel)
     assert rocet.invariants(now) == []
     incremental = snapshot(service.db)
-    engine.rebuild(service.db, service.store)
+    rebuild.rebuild(service.db, service.store)
     assert snapshot(service.db) == incremental
     return now
 

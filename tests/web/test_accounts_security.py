@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import FAST_HASH, GM_PASSWORD, count_events, logged_in, register_gm
 from tracker import bootstrap, create_app, demo
 from tracker.db import open_db
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.services import Context
 from tracker.store import EventStore
 

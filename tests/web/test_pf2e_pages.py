@@ -11,7 +11,7 @@ from flask import render_template
 from tests.conftest import fixed_context
 from tracker.db import get_db, open_db
 from tracker.projections import engine, queries, schema
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.rules import pf2e
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import fixed_context  # noqa: F401  (the app fixture's context)
 from tracker.db import get_db
 from tracker.projections import queries
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker import rules
 from tracker.rules.base import Refused
 from tracker.rules.pirate import DEFAULT_INSULTS

@@ -8,7 +8,7 @@ from flask import render_template
 from tracker import rules
 from tracker.db import open_db
 from tracker.projections import schema
-from tracker.projections.engine import rebuild
+from tracker.projections.rebuild import rebuild
 from tracker.store import EventStore
 from tests.conftest import count_events
 

@@ -4,16 +4,16 @@ Each stream's state is a fold of its events (workspace streams through
 ``tracker.workspace.evolve``, duel streams through their ruleset's ``evolve``); the read
 tables are written from those states, and each event adds a plain-language line to the
 log. Live, a ``Projector`` runs inside the append's transaction over the new events;
-``rebuild`` runs the very same code over the whole log, streamed, keeping states in
-memory and writing them once at the end. A retraction re-folds its stream from the log
+``tracker.projections.rebuild`` runs the very same code over the whole log, streamed, keeping
+states in memory and writing each stream once. A retraction re-folds its stream from the log
 without the retracted events, so every table behaves as if they never happened.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from tracker import rules
-from tracker.projections import history, replay, schema
+from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
 from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
@@ -24,9 +24,8 @@ from tracker.workspace import EventRetracted, RetractionRestored
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
-READ_BATCH = 1000  # events a rebuild reads per query: more saves nothing, and large events weigh
 
-__all__ = ["category", "fold", "describe", "refold", "Projector", "rebuild", "write_stream"]
+__all__ = ["category", "fold", "describe", "refold", "Projector", "write_stream"]
 
 
 def describe(stream_category: str, state: dict | None, ev: Any) -> Any:
@@ -354,26 +353,3 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
 
 WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_character,
            "session": _write_session, "duel": _write_duel}
-
-
-def rebuild(db, store: EventStore, progress: Callable[[int], None] | None = None) -> int:
-    """Drop every read model and fold the whole log again, read in large ordered batches, the
-    indexes no fold reads built once at the end. Returns the events read; ``progress`` is told
-    how many events each batch held."""
-    from tracker.store import write_transaction
-
-    with write_transaction(db):
-        schema.drop(db)
-        schema.create(db)
-        schema.drop_late_indexes(db)
-        projector = Projector(db, store, rebuilding=True)
-        count = 0
-        for batch in store.read_batches(batch=READ_BATCH):
-            for rec in batch:
-                projector.apply(rec)
-            count += len(batch)
-            if progress is not None:
-                progress(len(batch))
-        projector.flush()
-        schema.create(db)  # the late indexes, each built in one sort
-    return count
