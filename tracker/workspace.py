@@ -404,7 +404,7 @@ def describe(state: dict | None, ev: Any) -> str:
 
 def _title(ruleset: str) -> str:
     module = rules.RULESETS.get(ruleset)
-    return module.TITLE if module else ruleset
+    return str(module.TITLE) if module else ruleset
 
 
 # --- retraction -------------------------------------------------------------------------

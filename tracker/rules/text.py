@@ -85,6 +85,13 @@ class Text:
     def __contains__(self, part: str) -> bool:
         return part in str(self)
 
+    def startswith(self, prefix) -> bool:
+        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
+        return str(self).startswith(prefix)
+
+    def endswith(self, suffix) -> bool:
+        return str(self).endswith(suffix)
+
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
 
@@ -131,6 +138,13 @@ class Joined:
     def __contains__(self, part: str) -> bool:
         return part in str(self)
 
+    def startswith(self, prefix) -> bool:
+        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
+        return str(self).startswith(prefix)
+
+    def endswith(self, suffix) -> bool:
+        return str(self).endswith(suffix)
+
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
 
@@ -150,6 +164,11 @@ def tn(singular: str, plural: str, count: int, **args: Any) -> Text:
     """A message with a singular and a plural form, chosen by ``count`` in the reader's language
     (``{count}`` in either form is the count): ``tn("{count} card", "{count} cards", n)``."""
     return Text(singular, args, plural, count)
+
+
+def N_(msgid: str) -> str:
+    """Mark an English constant as a message (extracted, left as is): ``t(CONSTANT)`` renders it."""
+    return msgid
 
 
 def join(parts: Iterable[Any], separator: str = ", ") -> Joined:
