@@ -60,7 +60,7 @@ def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
     if names is None:  # every event is rebuilt on replay: look the fields up once per type
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
     # A Text a rule wrote into an event (a message id with its values, never prose) comes back a Text.
-    return cls(**{k: (_freeze(v) if type(v) is list else _text(v) if type(v) is dict and "msgid" in v else v)
+    return cls(**{k: (_freeze(v) if type(v) is list else _text(v) if type(v) is dict else v)
                   for k, v in data.items() if k in names})
 
 

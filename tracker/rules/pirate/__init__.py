@@ -37,14 +37,14 @@ CAMPAIGN_SETTINGS = (*(f for f in SETUP if f.name == "insults"), REST_SETTING)
 
 def validate_campaign_settings(raw) -> dict:
     """The campaign's insult table, checked and written back as the text lines the form shows."""
-    from tracker.rules.base import Invalid
+    from tracker.rules.base import Invalid, why
 
     from tracker.rules.fields import parse_fields
 
     try:
         insults = insult_lines(parse_insults(raw.get("insults")))
     except ValueError as problem:
-        raise Invalid({"insults": str(problem)}) from None
+        raise Invalid({"insults": why(problem)}) from None
     return {"insults": insults, **parse_fields((REST_SETTING,), raw)}
 
 
