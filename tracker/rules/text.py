@@ -92,6 +92,12 @@ class Text:
     def endswith(self, suffix) -> bool:
         return str(self).endswith(suffix)
 
+    def lower(self) -> str:
+        return str(self).lower()
+
+    def __len__(self) -> int:
+        return len(str(self))
+
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
 
@@ -144,6 +150,12 @@ class Joined:
 
     def endswith(self, suffix) -> bool:
         return str(self).endswith(suffix)
+
+    def lower(self) -> str:
+        return str(self).lower()
+
+    def __len__(self) -> int:
+        return len(str(self))
 
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
