@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, g, has_app_context, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 
 from tracker import rules
@@ -33,6 +34,17 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directories)
     Babel(app, locale_selector=select_language, default_translation_directories=directories)
     text.install(translator)
+    app.json = _TextJSON(app)
+
+
+class _TextJSON(DefaultJSONProvider):
+    """JSON answers read the rules' Texts in the request's language."""
+
+    @staticmethod
+    def default(o):
+        if isinstance(o, (text.Text, text.Joined)):
+            return str(o)
+        return DefaultJSONProvider.default(o)
 
 
 def select_language() -> str:

@@ -226,7 +226,7 @@ def _characters(duels: list[dict]) -> list[dict]:
 def render(recap: dict, fmt: str) -> str:
     """The recap in one format: ``md``, ``html`` (needs a Flask app context) or ``json``."""
     if fmt == "json":
-        return orjson.dumps(recap, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
+        return orjson.dumps(recap, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
     if fmt == "md":
         return markdown(recap)
     if fmt == "short.md":

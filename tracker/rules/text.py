@@ -42,6 +42,9 @@ def install(translator: Callable[[], tuple[Gettext, Ngettext]] | None) -> None:
     _translator = translator or (lambda: (_identity, _english_plural))
 
 
+_OWN = frozenset({"msgid", "args", "plural", "count", "parts", "separator", "render", "as_data"})
+
+
 class Text:
     """A message id with its values (and, for a plural, the other form and the count)."""
 
@@ -97,6 +100,16 @@ class Text:
 
     def __len__(self) -> int:
         return len(str(self))
+
+    def __getitem__(self, index):
+        return str(self)[index]
+
+    def __getattr__(self, name: str):
+        # Code written for the English strings the rules used to return (``summary[1:]``,
+        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
+        if name.startswith("_") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(str(self), name)
 
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
@@ -156,6 +169,16 @@ class Joined:
 
     def __len__(self) -> int:
         return len(str(self))
+
+    def __getitem__(self, index):
+        return str(self)[index]
+
+    def __getattr__(self, name: str):
+        # Code written for the English strings the rules used to return (``summary[1:]``,
+        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
+        if name.startswith("_") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(str(self), name)
 
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
