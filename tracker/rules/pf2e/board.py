@@ -7,7 +7,7 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 from __future__ import annotations
 
 from .checks import attack_penalty
-from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
+from .sheet import MAGIC_SKILLS, RANK_WORDS, SKILL_OF_TRADITION, TRADITIONS, trained
 from .table import REACTION_NAMES, initiative_skills, usual_skill
 from tracker.rules.text import t
 
@@ -186,8 +186,9 @@ def _initiative(state: dict, d: dict) -> dict:
             elif state["kind"] != "spellcasting":
                 gains = REACTION_NAMES[{"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                                         "perception": "sense_weakness"}[skill]]
+        rank = sheet.get(f"{skill}_rank", "untrained")
         options.append({"skill": skill, "label": skill.capitalize(), "modifier": sheet.get(skill, 0),
-                        "rank": sheet.get(f"{skill}_rank", "untrained"), "gains": gains})
+                        "rank": rank, "rank_label": RANK_WORDS.get(rank, rank), "gains": gains})
     return {"id": d["id"], "name": d["name"], "frightened": state["frightened"].get(d["id"], 0),
             "skills": options, "usual": usual_skill(state, d["id"])}
 

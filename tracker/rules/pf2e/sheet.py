@@ -12,6 +12,8 @@ RANKS = ("untrained", "trained", "expert", "master", "legendary")
 RANK_LABELS = {"untrained": t("Untrained"), "trained": t("Trained"), "expert": t("Expert"), "master": t("Master"),
                "legendary": t("Legendary")}
 RANK_CHOICES = tuple((r, RANK_LABELS[r]) for r in RANKS)
+RANK_WORDS = {"untrained": t("untrained"), "trained": t("trained"), "expert": t("expert"), "master": t("master"),
+              "legendary": t("legendary")}  # a rank within a sentence
 
 # Perception is not a skill in PF2e, but for initiative it is chosen like one.
 SKILLS = ("deception", "intimidation", "perception", "arcana", "nature", "occultism", "religion")
