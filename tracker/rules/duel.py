@@ -376,7 +376,7 @@ def decide_adjustment(state: dict, tracks: list[dict], cmd: AdjustTrackInDuel) -
 
 
 def _track(tracks: list[dict], character: str, track: str) -> dict | None:
-    return next((t for t in tracks if t["character"] == character and t["track"] == track), None)
+    return next((found for found in tracks if found["character"] == character and found["track"] == track), None)
 
 
 def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adjustable | None,
@@ -405,7 +405,7 @@ def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adj
 
 def adjustment_line(name: str, label: Any, change: int, reason: str) -> Text:
     """The adjustment as the log and recap tell it: "Lope's PG +2 (forgot the +2)"."""
-    return t("{name}'s {track} {change} ({reason})", name=name, track=label, change=f"{change:+d}", reason=reason)
+    return t("{name}'s {track} {change} ({reason})", name=name, track=label, change="%+d" % change, reason=reason)
 
 
 def adjusted_by(state: dict, character: str, track: str) -> int:

@@ -23,7 +23,7 @@ from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
-from .sheet import FOLDED_LABEL, STATS, TRACKS, folded_stats, validate_stats
+from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TRACKS, folded_stats, validate_stats
 from .terms import KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
 from .view import actions, assumptions, progress, public, seat_actions

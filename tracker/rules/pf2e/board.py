@@ -7,7 +7,7 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 from __future__ import annotations
 
 from .checks import attack_penalty
-from .sheet import MAGIC_SKILLS, RANK_WORDS, SKILL_OF_TRADITION, TRADITIONS, trained
+from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
 from .table import REACTION_NAMES, initiative_skills, usual_skill
 from tracker.rules.text import t
 
@@ -154,7 +154,7 @@ def choices(state: dict) -> dict:
         "initiative": [_initiative(state, d) for d in state["duelists"]
                        if state["phase"] == "initiative" and d["id"] not in state["rolls"]
                        and _rolls_now(state, d["id"])],
-        "tied": next(([{"id": i, "name": _name(state, i)} for i in t] for t in state["tiers"] if len(t) > 1), []),
+        "tied": next(([{"id": i, "name": _name(state, i)} for i in tier] for tier in state["tiers"] if len(tier) > 1), []),
         "turn": turn, "turn_name": _name(state, turn),
         "strike_number": state["strikes"] + 1,
         "penalty": (attack_penalty(state["strikes"], False), attack_penalty(state["strikes"], True))
@@ -162,7 +162,7 @@ def choices(state: dict) -> dict:
         "actions_left": 3 - state.get("actions", 0) if turn else 0,
         "usual": [{"name": d["name"], "skill": usual_skill(state, d["id"]).capitalize()} for d in state["duelists"]
                   if state["phase"] == "initiative" and d["id"] not in state["rolls"] and _rolls_now(state, d["id"])],
-        "demoralize": [t for t in _targets(state, turn) if [turn, t["id"]] not in state.get("demoralized", [])]
+        "demoralize": [target for target in _targets(state, turn) if [turn, target["id"]] not in state.get("demoralized", [])]
         if turn else [],
         "reactions": _strike_reactions(state, turn) if turn else [],
         "readied": REACTION_NAMES[(state.get("readied") or {})[turn]] if (state.get("readied") or {}).get(turn) else "",
@@ -186,9 +186,8 @@ def _initiative(state: dict, d: dict) -> dict:
             elif state["kind"] != "spellcasting":
                 gains = REACTION_NAMES[{"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                                         "perception": "sense_weakness"}[skill]]
-        rank = sheet.get(f"{skill}_rank", "untrained")
         options.append({"skill": skill, "label": skill.capitalize(), "modifier": sheet.get(skill, 0),
-                        "rank": rank, "rank_label": RANK_WORDS.get(rank, rank), "gains": gains})
+                        "rank": sheet.get(f"{skill}_rank", "untrained"), "gains": gains})
     return {"id": d["id"], "name": d["name"], "frightened": state["frightened"].get(d["id"], 0),
             "skills": options, "usual": usual_skill(state, d["id"])}
 

@@ -123,7 +123,7 @@ def order_tiers(state: dict) -> tuple:
 
 
 def break_tie(state: dict, cmd, dice: Dice) -> list:
-    tied = next((t for t in state["tiers"] if len(t) > 1), None)
+    tied = next((tier for tier in state["tiers"] if len(tier) > 1), None)
     if state["phase"] != "ordering" or tied is None:
         raise Refused(t("there is no initiative tie to break"))
     if cmd.first not in tied:

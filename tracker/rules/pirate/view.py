@@ -89,8 +89,8 @@ def assumptions(state: dict) -> list[Text]:
             edge,
         ]
     table = join([t("{name} {to_hit} to hit, {damage}, the insulter takes {backlash} on a miss", name=i["name"],
-                    to_hit=f"{i['to_hit']:+d}", damage=i["damage"], backlash=i["backlash"]) if i["backlash"]
-                  else t("{name} {to_hit} to hit, {damage}", name=i["name"], to_hit=f"{i['to_hit']:+d}",
+                    to_hit="%+d" % i["to_hit"], damage=i["damage"], backlash=i["backlash"]) if i["backlash"]
+                  else t("{name} {to_hit} to hit, {damage}", name=i["name"], to_hit="%+d" % i["to_hit"],
                          damage=i["damage"])
                   for i in s["insults"]], "; ")
     ending = (t("After {count} exchanges the most damage dealt wins; losing all CAR ends it at once.",
