@@ -74,13 +74,11 @@ def shipped() -> list[ModuleType]:
 
 def sealed_view(event_type: str, data: dict) -> dict:
     """An event's data as any reader may see it: the fields its ruleset seals (``SEALED``, e.g. a
-    card chosen in secret) shown as "sealed" (in the reader's language), whoever asks."""
-    from tracker.rules.text import t
-
+    card chosen in secret) shown as "sealed", whoever asks."""
     for module in RULESETS.values():
         hidden = getattr(module, "SEALED", {}).get(event_type)
         if hidden:
-            return {k: (t("sealed") if k in hidden else v) for k, v in data.items()}
+            return {k: ("sealed" if k in hidden else v) for k, v in data.items()}
     return data
 
 
