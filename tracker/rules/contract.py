@@ -218,7 +218,9 @@ class Ruleset(Protocol):
 # only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
 # side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
 # without them has no seat commands: its seats only follow the duel.
-OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
+# count_turns(n): how long a duel lasted in words, with the language's plural ("1 turn", "3 rounds");
+# without it a reader says ``n`` and ``TURNS_LABEL``.
+OPTIONAL = ("count_turns", "MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
             "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED")
 
 

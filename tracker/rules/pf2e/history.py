@@ -3,9 +3,14 @@ and whether it won that round's initiative."""
 from __future__ import annotations
 
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
-from tracker.rules.text import t
+from tracker.rules.text import t, tn
 
 TURNS_LABEL = t("rounds")
+
+
+def count_turns(count: int):
+    """How many rounds a duel lasted, in words ("1 round", "3 rounds")."""
+    return tn("{count} round", "{count} rounds", count)
 HISTORY_EVENTS = ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")
 STATISTICS = (Statistic("skills", sums={"duels_won": "duel_won"}),)
 

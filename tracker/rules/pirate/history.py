@@ -4,9 +4,14 @@ from __future__ import annotations
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
 from .terms import ACTS, round_name
-from tracker.rules.text import t
+from tracker.rules.text import t, tn
 
 TURNS_LABEL = t("rounds")
+
+
+def count_turns(count: int):
+    """How many rounds a duel lasted, in words ("1 round", "3 rounds")."""
+    return tn("{count} round", "{count} rounds", count)
 HISTORY_EVENTS = ("PirateInsultTraded",)
 STATISTICS = (Statistic("insults", sums={"damage": "amount"}),)
 

@@ -4,9 +4,14 @@ from __future__ import annotations
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
 from .terms import critical, fumble
-from tracker.rules.text import t
+from tracker.rules.text import t, tn
 
 TURNS_LABEL = t("turns")
+
+
+def count_turns(count: int):
+    """How many turns a duel lasted, in words ("1 turn", "3 turns")."""
+    return tn("{count} turn", "{count} turns", count)
 HISTORY_EVENTS = ("RocetTurnResolved",)
 STATISTICS = (Statistic("cards"),)
 
