@@ -89,9 +89,18 @@ def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
         fields = ev.__dict__
         fields.update(defaults)
         for k, v in data.items():
-            fields[k] = _freeze(v) if type(v) is list else v
+            fields[k] = _freeze(v) if type(v) is list else _text(v) if type(v) is dict else v
         return ev
-    return cls(**{k: (_freeze(v) if type(v) is list else v) for k, v in data.items() if k in known})
+    return cls(**{k: (_freeze(v) if type(v) is list else _text(v) if type(v) is dict else v)
+                  for k, v in data.items() if k in known})
+
+
+def _text(value: dict) -> Any:
+    """A Text a rule wrote into an event (an ending's detail: a message id with its values) comes
+    back a Text."""
+    from tracker.rules.text import revive
+
+    return revive(value)
 
 
 def _freeze(value: list) -> tuple:

@@ -436,7 +436,7 @@ def describe(state: dict | None, ev: Any) -> Any:
 
 def _title(ruleset: str) -> Any:
     module = rules.RULESETS.get(ruleset)
-    return module.TITLE if module else ruleset
+    return str(module.TITLE) if module else ruleset
 
 
 # --- retraction -------------------------------------------------------------------------

@@ -136,8 +136,6 @@ def test_each_narrative_line_is_the_rules_line_read_in_spanish(app, night):
     db.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the rules' words are English until the rules' catalogs hold Spanish: "
-                                       "once they do, this passes; remove this mark then")
 def test_the_rules_words_are_spanish_too(client, night):
     data = json.loads(get(client, night["session"], "json", "gm"))
     english_kinds = {"Sword duel", "Pistol duel", "Combat duel", "Spellcasting duel", "Relojes", "Clock duel"}

@@ -12,7 +12,7 @@ from tracker import demo
 from tracker.db import open_db
 from tracker.projections import engine, rebuild
 from tracker import bootstrap
-from tracker.store import EventStore, loads
+from tracker.store import EventStore, load_state as loads
 from tracker.projections.timetravel import Memo, state_at
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")

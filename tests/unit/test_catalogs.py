@@ -15,8 +15,6 @@ def test_the_core_catalog_is_complete_and_up_to_date(problems):
     assert not core, "run python -m tracker.catalogs update, translate, compile:\n" + "\n".join(core)
 
 
-@pytest.mark.xfail(reason="issue 12: the shared rules' and rulesets' catalogs are completed on their own branch; "
-                          "remove this mark once it is merged", strict=False)
 def test_every_catalog_is_complete_and_up_to_date(problems):
     assert not problems, "run python -m tracker.catalogs update, translate, compile:\n" + "\n".join(problems)
 

@@ -18,7 +18,7 @@ def test_a_refusal_names_its_field_or_the_whole_form():
 @pytest.mark.parametrize("winner, ending, detail, results, summary", [
     (None, "abandoned", "", "abandoned", "abandoned"),
     (None, "abandoned", "rain", "abandoned", "abandoned"),
-    (None, "points_tied", "", "draw", "a draw (points_tied)"),
+    (None, "points_tied", "", "draw", "a draw (points tied)"),
     (None, "out_of_shots", "both fired 6", "draw", "a draw (both fired 6)"),
     ("a", "first_blood", "", None, "Inés won by first blood"),
     ("b", "points", "5 to 3", None, "Lope won by points (5 to 3)"),

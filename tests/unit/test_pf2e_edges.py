@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-import json
+from tests import plain_json as json
 
 import pytest
 

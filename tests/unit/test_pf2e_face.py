@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-import json
+from tests import plain_json as json
 
 import pytest
 
@@ -81,7 +81,7 @@ def test_public_never_reveals_an_initiative_skill_nor_what_it_granted():
     assert view["waiting"] is True
     for key in ("reaction", "reacted", "focus", "refocus", "pending"):
         assert key not in view
-    log = " ".join(entry["text"] for entry in view["history"]).lower()
+    log = " ".join(str(entry["text"]) for entry in view["history"]).lower()
     assert not any(skill in log for skill in SKILLS)
     assert "skill" not in keys(view)
 

@@ -2,7 +2,7 @@
 and the reaction prompt goes to the defender's seat."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 from tests.unit.test_pf2e_support import Duel, fighter, play
 from tracker import rules

@@ -1,7 +1,7 @@
 """Helpers for the Pathfinder 2e duel tests: sheets, a scripted duel and its replay."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

@@ -2,7 +2,7 @@
 secret; once both have chosen, the exchange is thrown in initiative order, the words quoted."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 from tests.unit.test_pirate import Duel, play
 from tracker import rules

@@ -1,7 +1,7 @@
 """Rocèt rules one at a time: who may duel, the Ventaja cycle, the roll, the deck, refusals."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

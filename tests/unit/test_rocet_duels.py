@@ -1,7 +1,7 @@
 """Rocèt duels played turn by turn with fixed dice, in every variant and both card modes."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

@@ -1,7 +1,7 @@
 """Rocèt at its edges: every rule for both sides, every comparison at exact equality, every setting both ways."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

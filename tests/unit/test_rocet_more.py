@@ -2,7 +2,7 @@
 a hand at 0 cards, the meter one step out, broken decks and reshuffles named."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

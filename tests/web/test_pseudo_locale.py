@@ -223,8 +223,7 @@ def test_pseudo_marks_every_word_of_the_core_s_own_pages(walk):
         f"{url}:\n  " + "\n  ".join(words) for url, words in core.items() if words)
 
 
-@pytest.mark.xfail(reason="issue 12: passes once the rules' words (i18n of tracker/rules) and the recaps', "
-                          "players' and seats' words are wrapped too; remove this mark after that merge",
+@pytest.mark.xfail(reason="issue 12: game terms, skill keys, redirect bodies and event data still to sort out",
                    strict=False)
 def test_no_page_shows_a_word_that_never_went_through_a_catalog(walk):
     """Every page and fragment of the walk, in the pseudo-locale: a word outside ⟦…⟧ is an offender

@@ -32,7 +32,11 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
 - ``recovery.py``: ``RECOVERIES`` and ``recover``, how a character gets points back between duels
   (every ruleset has a ``rest``; each rule marked [base] or [assumed] as the rules page marks it).
 
-Its page templates live in ``templates/duels/<NAME>/``.
+Its page templates live in ``templates/duels/<NAME>/``, and its words in its own gettext catalog,
+``translations/<lang>/LC_MESSAGES/messages.po`` (its Python and its templates; ``tracker.catalogs``
+extracts and compiles it). Every word a ruleset gives a person to read is a ``text.Text``: a
+message id with its values, read in the reader's language when rendered; game terms (card names,
+PG, PV, Strike…) keep their original names in every language.
 
 Anything else in a package is a helper of one game (Rocèt's ``effects``, the pirate ``rolls``,
 PF2e's ``checks``, ``table``, ``rounds``, ``strikes``, ``spells``, ``ending``, ``conditions``). What every

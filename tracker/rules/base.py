@@ -9,12 +9,14 @@ service injects, and every value drawn from it is written into the event that us
 from __future__ import annotations
 
 from tracker.errors import Rejected
+from tracker.rules.text import join
 
 
 class Refused(Rejected):
-    """A command the rules will not accept, with the reason the GM reads."""
+    """A command the rules will not accept, with the reason the GM reads (a ``Text``: a message id
+    and its values, read in the reader's language)."""
 
-    def __init__(self, reason: str, field: str | None = None):
+    def __init__(self, reason, field: str | None = None):
         super().__init__(reason, {field or "__all__": reason})
         self.reason = reason
         self.field = field
@@ -27,11 +29,17 @@ class ImpossibleHistory(Exception):
 
 
 class Invalid(Rejected):
-    """Input that does not parse: a message per field."""
+    """Input that does not parse: a message per field (each a ``Text`` or a plain string)."""
 
-    def __init__(self, errors: dict[str, str]):
-        super().__init__("; ".join(f"{k} {v}" for k, v in errors.items()), errors)
+    def __init__(self, errors: dict):
+        super().__init__(join([join([k, v], " ") for k, v in errors.items()], "; "), errors)
         self.errors = errors
 
     def __str__(self) -> str:
         return "; ".join(f"{k}: {v}" for k, v in self.errors.items())
+
+
+def why(problem: Exception):
+    """The reason a ``ValueError`` of the rules carries: the Text it was raised with (read in the
+    reader's language), or its plain words when it carries no Text."""
+    return problem.args[0] if len(problem.args) == 1 else str(problem)

@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from tracker.rules.dice import Dice
 from tracker.rules.fields import Field as FormField
+from tracker.rules.text import Text
 
 
 @dataclass(frozen=True)
@@ -114,16 +115,20 @@ class Samples(Protocol):
 
 @runtime_checkable
 class Ruleset(Protocol):
-    """What the core asks of a ruleset module."""
+    """What the core asks of a ruleset module.
+
+    Every word it gives a person to read (titles, labels, log lines, refusals, progress,
+    assumptions, headlines) is a ``tracker.rules.text.Text``: a message id with its values, read in
+    the reader's language when rendered (``str``), from the ruleset's own catalog."""
 
     NAME: str  # stored in DuelStarted
-    TITLE: str
-    KINDS: Mapping[str, str]  # kind -> label
+    TITLE: Text
+    KINDS: Mapping[str, Text]  # kind -> label
     STATS: Sequence[FormField]  # the character stats block it needs
     TRACKS: Sequence[Mapping[str, Any]]  # {"track", "label", "max_stat", "persists"}
     SETUP: Sequence[FormField]  # the duel set-up form
     COMMANDS: Mapping[str, type]  # command name -> command class (with its FIELDS)
-    TURNS_LABEL: str  # what its duels count: "turns", "rounds"
+    TURNS_LABEL: Text  # what its duels count: "turns", "rounds"
     HISTORY_EVENTS: tuple[str, ...]  # the event types ``history_facts`` reads
     STATISTICS: tuple[Statistic, ...]  # its sections on the statistics and record pages
     HIDDEN_FROM_PLAYERS: tuple[str, ...]  # event types whose log line alone gives a secret away
@@ -148,15 +153,15 @@ class Ruleset(Protocol):
         the duel page draws its forms from this list and the API answers it. An audience that may
         send nothing gets ``[]``, and never a value that is secret from it (a card in hand)."""
 
-    def describe(self, state: dict, event: Any) -> str: ...
+    def describe(self, state: dict, event: Any) -> Text: ...
 
     def public(self, state: dict) -> dict: ...
 
-    def progress(self, state: dict) -> str: ...
+    def progress(self, state: dict) -> Text: ...
 
-    def assumptions(self, state: dict) -> list[str]: ...
+    def assumptions(self, state: dict) -> list[Text]: ...
 
-    def secrets(self, state: dict) -> list[str]: ...
+    def secrets(self, state: dict) -> list[Text]: ...
 
     def seen_by(self, state: dict, audience: str) -> dict:
         """The state as one reader may see it ("gm", "seat:a", "seat:b", "display", "recap", "api"):
@@ -213,7 +218,9 @@ class Ruleset(Protocol):
 # only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
 # side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
 # without them has no seat commands: its seats only follow the duel.
-OPTIONAL = ("MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
+# count_turns(n): how long a duel lasted in words, with the language's plural ("1 turn", "3 rounds");
+# without it a reader says ``n`` and ``TURNS_LABEL``.
+OPTIONAL = ("count_turns", "MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
             "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Callable, Mapping, Sequence
 
 from tracker.rules.base import Refused
+from tracker.rules.text import Text, t
 
 class Dice:
     """Where a command's dice come from: values typed at the table, else a source.
@@ -26,34 +27,36 @@ class Dice:
         self._source = source
         self._shuffle = shuffle
 
-    def roll(self, sides: int, who: str = "a", what: str = "") -> int:
+    def roll(self, sides: int, who: str = "a", what: str | Text = "") -> int:
         """One die of ``sides`` for ``who``."""
         queue = self._typed.get(who)
         if queue:
             value = queue.pop(0)
             if not 1 <= value <= sides:
-                raise Refused(f"a d{sides} cannot show {value}" + (f" ({what})" if what else ""),
-                              field=f"dice_{who}")
+                reason = (t("a d{sides} cannot show {value} ({what})", sides=sides, value=value, what=what) if what
+                          else t("a d{sides} cannot show {value}", sides=sides, value=value))
+                raise Refused(reason, field=f"dice_{who}")
             return value
         if self._source is None:
-            label = f" for {what}" if what else ""
-            raise Refused(f"type another d{sides}{label}, or let the server roll", field=f"dice_{who}")
+            reason = (t("type another d{sides} for {what}, or let the server roll", sides=sides, what=what) if what
+                      else t("type another d{sides}, or let the server roll", sides=sides))
+            raise Refused(reason, field=f"dice_{who}")
         return self._source(sides)
 
     def can_roll(self, who: str = "a") -> bool:
         """True when a die for ``who`` would come without a refusal: typed values are left, or a source rolls."""
         return bool(self._typed.get(who)) or self._source is not None
 
-    def roll_many(self, sizes: Sequence[int], who: str = "a", what: str = "") -> tuple[int, ...]:
+    def roll_many(self, sizes: Sequence[int], who: str = "a", what: str | Text = "") -> tuple[int, ...]:
         return tuple(self.roll(s, who, what) for s in sizes)
 
     def permutation(self, n: int) -> list[int]:
         """A shuffled order of range(n) (for decks); refused when no source is given."""
         if self._shuffle is None:
-            raise Refused("shuffling needs the server (virtual cards)")
+            raise Refused(t("shuffling needs the server (virtual cards)"))
         order = list(self._shuffle(n))
         if sorted(order) != list(range(n)):
-            raise Refused("a shuffle must be an order of every card")
+            raise Refused(t("a shuffle must be an order of every card"))
         return order
 
     def with_typed(self, extra: Mapping[str, Sequence[int]]) -> "Dice":

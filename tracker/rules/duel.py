@@ -13,6 +13,7 @@ from tracker.events import event, to_data
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.fields import Field, command
 from tracker.rules.state import update
+from tracker.rules.text import N_, Text, t
 
 SIDES = ("a", "b")
 
@@ -78,7 +79,7 @@ class DuelAbandoned:
 
 ENDING_EVENTS = (DuelWon, DuelDrawn, DuelYielded, DuelDisqualified, DuelAbandoned)
 
-SIDE_CHOICES = (("a", "Side A"), ("b", "Side B"))
+SIDE_CHOICES = (("a", t("Side A")), ("b", t("Side B")))
 
 
 @event
@@ -108,38 +109,51 @@ class DuelTrackAdjusted:
     reason: str
 
 
-ADJUST_FALLS = "an adjustment corrects numbers; a duelist falls through the duel's own actions"
+ADJUST_FALLS = N_("an adjustment corrects numbers; a duelist falls through the duel's own actions")
 
 
 @command
 class Yield:
-    FIELDS = (Field("side", "Who yields", "choice", choices=SIDE_CHOICES),
-              Field("detail", "Words spoken", "text", required=False, maximum=500))
+    FIELDS = (Field("side", t("Who yields"), "choice", choices=SIDE_CHOICES),
+              Field("detail", t("Words spoken"), "text", required=False, maximum=500))
     side: str
     detail: str | None = None
 
 
 @command
 class Disqualify:
-    FIELDS = (Field("side", "Who cheated", "choice", choices=SIDE_CHOICES),
-              Field("reason", "What the judge found", "text", required=False, maximum=500))
+    FIELDS = (Field("side", t("Who cheated"), "choice", choices=SIDE_CHOICES),
+              Field("reason", t("What the judge found"), "text", required=False, maximum=500))
     side: str
     reason: str | None = None
 
 
 @command
 class Abandon:
-    FIELDS = (Field("reason", "Why", "text", required=False, maximum=500),)
+    FIELDS = (Field("reason", t("Why"), "text", required=False, maximum=500),)
     reason: str | None = None
 
 
 ENDING_COMMANDS = {"Yield": Yield, "Disqualify": Disqualify, "Abandon": Abandon}
 
-ENDING_LABELS = {
-    "yield": "yield",
-    "disqualification": "disqualification",
-    "abandoned": "abandoned",
+# How each ending is said ("won by {ending}"): the common ones here, each ruleset adds its own
+# (``name_endings``) so a summary never shows an internal key such as ``first_blood``.
+ENDING_LABELS: dict[str, Text] = {
+    "yield": t("yield"),
+    "disqualification": t("disqualification"),
+    "abandoned": t("abandoned"),
 }
+
+
+def name_endings(labels: dict[str, Text]) -> None:
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
+    """Add a ruleset's endings (key -> how a summary says it) to ``ENDING_LABELS``."""
+    ENDING_LABELS.update(labels)
+
+
+def ending_label(ending: str) -> Text | str:
+    """How a summary says ``ending``: its label, or the key in words when nobody named it."""
+    return ENDING_LABELS.get(ending, ending.replace("_", " "))
 
 
 def other(side: str) -> str:
@@ -175,7 +189,7 @@ def names(state: dict, side: str) -> str:
 
 def require_running(state: dict) -> None:
     if state.get("outcome"):
-        raise Refused("this duel is over: " + state["outcome"]["summary"])
+        raise Refused(t("this duel is over: {summary}", summary=state["outcome"]["summary"]))
 
 
 def decide_ending(state: dict, cmd: Any) -> list:
@@ -187,7 +201,7 @@ def decide_ending(state: dict, cmd: Any) -> list:
         return [DuelDisqualified(side=cmd.side, reason=cmd.reason or "")]
     if isinstance(cmd, Abandon):
         return [DuelAbandoned(reason=cmd.reason or "")]
-    raise Refused(f"unknown command {type(cmd).__name__}")
+    raise Refused(t("unknown command {command}", command=type(cmd).__name__))
 
 
 Handler = Callable[[dict, Any, Any], list]
@@ -197,7 +211,7 @@ def handled_by(handlers: Mapping[type, Handler], state: dict, cmd: Any, dice: An
     """Hand ``cmd`` to its handler in a ruleset's table (command type -> handler), or refuse it."""
     handler = handlers.get(type(cmd))
     if handler is None:
-        raise Refused(f"unknown command {type(cmd).__name__}")
+        raise Refused(t("unknown command {command}", command=type(cmd).__name__))
     return handler(state, cmd, dice)
 
 
@@ -225,12 +239,15 @@ def evolve_ending(state: dict, ev: Any) -> dict | None:
     if isinstance(ev, DuelDrawn):
         return finish(state, None, ev.ending, ev.detail)
     if isinstance(ev, DuelYielded):
-        return finish(state, other(ev.side), "yield", f"{names(state, ev.side)} yielded")
+        return finish(state, other(ev.side), "yield", t("{names} yielded", names=names(state, ev.side)))
     if isinstance(ev, DuelDisqualified):
-        detail = f"{names(state, ev.side)} disqualified" + (f": {ev.reason}" if ev.reason else "")
+        who = names(state, ev.side)
+        detail = (t("{names} disqualified: {reason}", names=who, reason=ev.reason) if ev.reason
+                  else t("{names} disqualified", names=who))
         return finish(state, other(ev.side), "disqualification", detail)
     if isinstance(ev, DuelAbandoned):
-        return finish(state, None, "abandoned", "abandoned" + (f": {ev.reason}" if ev.reason else ""))
+        detail = t("abandoned: {reason}", reason=ev.reason) if ev.reason else t("abandoned")
+        return finish(state, None, "abandoned", detail)
     return None
 
 
@@ -340,26 +357,26 @@ def decide_adjustment(state: dict, tracks: list[dict], cmd: AdjustTrackInDuel) -
     down to 0 (that is the duel's own actions' to do)."""
     require_running(state)
     if not cmd.amount:
-        raise Refused("adjust by a number other than 0", field="amount")
+        raise Refused(t("adjust by a number other than 0"), field="amount")
     if not (cmd.reason or "").strip():
-        raise Refused("say why (the log shows it)", field="reason")
+        raise Refused(t("say why (the log shows it)"), field="reason")
     track = _track(tracks, cmd.character, cmd.track)
     if track is None:
-        raise Refused("choose a track this duel lets you adjust", field="target")
+        raise Refused(t("choose a track this duel lets you adjust"), field="target")
     value = min(track["value"] + cmd.amount, track["max"])
     if track["value"] <= 0:
-        raise Refused(f"{track['name']} is down: {ADJUST_FALLS}", field="target")
+        raise Refused(t("{name} is down: {why}", name=track["name"], why=t(ADJUST_FALLS)), field="target")
     if value <= 0:
-        raise Refused(ADJUST_FALLS, field="amount")
+        raise Refused(t(ADJUST_FALLS), field="amount")
     if value == track["value"]:
-        raise Refused(f"{track['name']}'s {track['label']} is already at its maximum ({track['max']})",
-                      field="amount")
+        raise Refused(t("{name}'s {track} is already at its maximum ({maximum})", name=track["name"],
+                        track=track["label"], maximum=track["max"]), field="amount")
     return [DuelTrackAdjusted(character=cmd.character, track=cmd.track, amount=cmd.amount, value=value,
                               reason=cmd.reason.strip())]
 
 
 def _track(tracks: list[dict], character: str, track: str) -> dict | None:
-    return next((t for t in tracks if t["character"] == character and t["track"] == track), None)
+    return next((found for found in tracks if found["character"] == character and found["track"] == track), None)
 
 
 def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adjustable | None,
@@ -386,9 +403,9 @@ def adjusted(state: dict | None, ev: DuelTrackAdjusted, at: int, adjustable: Adj
     return dict(new, adjustments=state.get("adjustments", []) + [entry], history=new["history"] + [line])
 
 
-def adjustment_line(name: str, label: str, change: int, reason: str) -> str:
+def adjustment_line(name: str, label: Any, change: int, reason: str) -> Text:
     """The adjustment as the log and recap tell it: "Lope's PG +2 (forgot the +2)"."""
-    return f"{name}'s {label} {change:+d} ({reason})"
+    return t("{name}'s {track} {change} ({reason})", name=name, track=label, change="%+d" % change, reason=reason)
 
 
 def adjusted_by(state: dict, character: str, track: str) -> int:
@@ -422,10 +439,12 @@ def finish(state: dict, winner: str | None, ending: str, detail: str) -> dict:
     if winner is None:
         result = "abandoned" if ending == "abandoned" else "draw"
         results = {d["id"]: result for d in state["duelists"]}
-        summary = "abandoned" if ending == "abandoned" else f"a draw ({detail or ending})"
+        summary = t("abandoned") if ending == "abandoned" else t("a draw ({detail})", detail=detail or ending_label(ending))
     else:
         results = {d["id"]: ("win" if d["side"] == winner else "loss") for d in state["duelists"]}
-        summary = f"{names(state, winner)} won by {ending.replace('_', ' ')}" + (f" ({detail})" if detail else "")
+        how = ending_label(ending)
+        summary = (t("{names} won by {ending} ({detail})", names=names(state, winner), ending=how, detail=detail)
+                   if detail else t("{names} won by {ending}", names=names(state, winner), ending=how))
     return update(state, outcome={"winner": winner, "ending": ending, "detail": detail,
                                   "results": results, "summary": summary})
 
@@ -442,13 +461,19 @@ def describe_ending(state: dict, ev: Any) -> str | None:
     """Plain language for the common endings (and the GM's notes and adjustments); None for other
     events."""
     if isinstance(ev, DuelNoted):
-        about = f" on event {ev.about}" if ev.about else ""
-        return f"GM note{about}{' (players see it)' if ev.public else ''}: {ev.text}"
+        if ev.about:
+            if ev.public:
+                return t("GM note on event {about} (players see it): {text}", about=ev.about, text=ev.text)
+            return t("GM note on event {about}: {text}", about=ev.about, text=ev.text)
+        if ev.public:
+            return t("GM note (players see it): {text}", text=ev.text)
+        return t("GM note: {text}", text=ev.text)
     if isinstance(ev, DuelTrackAdjusted):  # the fold tells it with the change made; this is its fallback
         name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
-        return f"{name}'s {ev.track} adjusted to {ev.value} ({ev.reason})"
+        return t("{name}'s {track} adjusted to {value} ({reason})", name=name, track=ev.track, value=ev.value,
+                 reason=ev.reason)
     after = evolve_ending(state, ev)
-    return None if after is None else "Duel ended: " + after["outcome"]["summary"] + "."
+    return None if after is None else t("Duel ended: {summary}.", summary=after["outcome"]["summary"])
 
 
 # --- what a retraction carries ------------------------------------------------------------------

@@ -9,7 +9,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from tracker.rules.base import Invalid
+from tracker.rules.base import Invalid, why
+from tracker.rules.text import Text, join, t, tn
 
 
 @dataclass(frozen=True)
@@ -21,14 +22,14 @@ class Field:
     """
 
     name: str
-    label: str
+    label: str | Text
     kind: str = "int"
     default: Any = None
     choices: tuple[tuple[str, str], ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     required: bool = True
-    help: str = ""
+    help: str | Text = ""
     columns: tuple[str, ...] = ()  # a table field's keys, in the order its text lines give them
 
 
@@ -46,7 +47,8 @@ def parse_fields(fields: Sequence[Field], raw: Mapping[str, Any]) -> dict[str, A
         try:
             clean[f.name] = _coerce(f, value)
         except ValueError as problem:
-            errors[f.name] = str(problem)
+            # The reason stays a Text (read in the reader's language), as the rules raised it.
+            errors[f.name] = why(problem)
     if errors:
         raise Invalid(errors)
     return clean
@@ -69,12 +71,12 @@ def _coerce(f: Field, value: Any) -> Any:
             return True
         if str(value).lower() in ("0", "false", "off", "no", "n"):
             return False
-        raise ValueError("must be yes or no")
+        raise ValueError(t("must be yes or no"))
     if _blank(value):
         if f.default is not None:
             return f.default
         if f.required:
-            raise ValueError("is required")
+            raise ValueError(t("is required"))
         return None
     if f.kind == "int":
         number = _int(value)
@@ -82,32 +84,32 @@ def _coerce(f: Field, value: Any) -> Any:
         minimum = -LARGEST_INT if f.minimum is None else f.minimum
         maximum = LARGEST_INT if f.maximum is None else f.maximum
         if number < minimum:
-            raise ValueError(f"must be at least {minimum}")
+            raise ValueError(t("must be at least {minimum}", minimum=minimum))
         if number > maximum:
-            raise ValueError(f"must be at most {maximum}")
+            raise ValueError(t("must be at most {maximum}", maximum=maximum))
         return number
     if f.kind == "die":
         text = str(value).strip().lower().lstrip("d")
-        size = _int(text, "a die such as d8")
+        size = _int(text, t("a die such as d8"))
         if size not in DIE_SIZES:
-            raise ValueError("must be d6, d8, d10 or d12")
+            raise ValueError(t("must be d6, d8, d10 or d12"))
         return size
     if f.kind == "dice":
         return parse_dice(value)
     if f.kind == "choice":
         allowed = [key for key, _ in f.choices]
         if str(value) not in allowed:
-            raise ValueError("must be one of " + ", ".join(str(label) for _, label in f.choices))
+            raise ValueError(t("must be one of {choices}", choices=join(label for _, label in f.choices)))
         return str(value)
     if f.kind in ("text", "character"):
         if not isinstance(value, str):
-            raise ValueError("must be text")
+            raise ValueError(t("must be text"))
         if not is_text(value):
-            raise ValueError("holds a character that is not valid text (a lone surrogate)")
+            raise ValueError(t("holds a character that is not valid text (a lone surrogate)"))
         text = value.strip()
         limit = f.maximum or 2000
         if len(text) > limit:
-            raise ValueError(f"must be at most {limit} characters")
+            raise ValueError(tn("must be at most {count} character", "must be at most {count} characters", limit))
         return text
     if f.kind == "weapons":
         return value
@@ -123,15 +125,16 @@ def is_text(value: str) -> bool:
     return True
 
 
-def _int(value: Any, what: str = "a whole number") -> int:
+def _int(value: Any, what: Text | None = None) -> int:
+    what = what or t("a whole number")
     if isinstance(value, bool):
-        raise ValueError(f"must be {what}")
+        raise ValueError(t("must be {what}", what=what))
     if isinstance(value, int):
         return value
     try:
         return int(str(value).strip())
     except ValueError:  # also a string of more digits than Python converts (4,300)
-        raise ValueError(f"must be {what}") from None
+        raise ValueError(t("must be {what}", what=what)) from None
 
 
 def parse_dice(value: Any) -> tuple[int, ...]:
@@ -140,9 +143,9 @@ def parse_dice(value: Any) -> tuple[int, ...]:
         items = list(value)
     else:
         items = str(value).replace(",", " ").replace("/", " ").split()
-    dice = tuple(_int(v, "die values such as 3 5") for v in items)
+    dice = tuple(_int(v, t("die values such as 3 5")) for v in items)
     if any(d < 1 or d > 100 for d in dice):
-        raise ValueError("each die shows a number from 1 up")
+        raise ValueError(t("each die shows a number from 1 up"))
     return dice
 
 

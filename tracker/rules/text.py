@@ -42,6 +42,9 @@ def install(translator: Callable[[], tuple[Gettext, Ngettext]] | None) -> None:
     _translator = translator or (lambda: (_identity, _english_plural))
 
 
+_OWN = frozenset({"msgid", "args", "plural", "count", "parts", "separator", "render", "as_data"})
+
+
 class Text:
     """A message id with its values (and, for a plural, the other form and the count)."""
 
@@ -84,6 +87,29 @@ class Text:
 
     def __contains__(self, part: str) -> bool:
         return part in str(self)
+
+    def startswith(self, prefix) -> bool:
+        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
+        return str(self).startswith(prefix)
+
+    def endswith(self, suffix) -> bool:
+        return str(self).endswith(suffix)
+
+    def lower(self) -> str:
+        return str(self).lower()
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __getitem__(self, index):
+        return str(self)[index]
+
+    def __getattr__(self, name: str):
+        # Code written for the English strings the rules used to return (``summary[1:]``,
+        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
+        if name.startswith("_") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(str(self), name)
 
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
@@ -131,6 +157,29 @@ class Joined:
     def __contains__(self, part: str) -> bool:
         return part in str(self)
 
+    def startswith(self, prefix) -> bool:
+        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
+        return str(self).startswith(prefix)
+
+    def endswith(self, suffix) -> bool:
+        return str(self).endswith(suffix)
+
+    def lower(self) -> str:
+        return str(self).lower()
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __getitem__(self, index):
+        return str(self)[index]
+
+    def __getattr__(self, name: str):
+        # Code written for the English strings the rules used to return (``summary[1:]``,
+        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
+        if name.startswith("_") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(str(self), name)
+
     def __add__(self, other: object) -> Joined:
         return Joined([self, other], "")
 
@@ -150,6 +199,11 @@ def tn(singular: str, plural: str, count: int, **args: Any) -> Text:
     """A message with a singular and a plural form, chosen by ``count`` in the reader's language
     (``{count}`` in either form is the count): ``tn("{count} card", "{count} cards", n)``."""
     return Text(singular, args, plural, count)
+
+
+def N_(msgid: str) -> str:
+    """Mark an English constant as a message (extracted, left as is): ``t(CONSTANT)`` renders it."""
+    return msgid
 
 
 def join(parts: Iterable[Any], separator: str = ", ") -> Joined:

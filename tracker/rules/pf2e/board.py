@@ -9,8 +9,9 @@ from __future__ import annotations
 from .checks import attack_penalty
 from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
 from .table import REACTION_NAMES, initiative_skills, usual_skill
+from tracker.rules.text import t
 
-SIDE_LABELS = {"a": "Side A", "b": "Side B"}
+SIDE_LABELS = {"a": t("Side A"), "b": t("Side B")}
 
 
 def board(state: dict) -> dict:
@@ -63,18 +64,23 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
     ranks = sorted(set(slots) | set(expended), key=int)
     conditions = []
     if frightened:
-        conditions.append({"name": f"Frightened {frightened}",
-                           "lasts": "−1 at the end of each of their turns"})
+        conditions.append({"name": t("Frightened {value}", value=frightened),
+                           "lasts": t("−1 at the end of each of their turns")})
     if who in (state.get("off_guard") or []):
-        conditions.append({"name": "Off-guard (−2 AC)", "lasts": "until the start of their next turn"})
+        conditions.append({"name": t("Off-guard (−2 AC)"), "lasts": t("until the start of their next turn")})
     for x in state.get("exposures") or []:
         if x["who"] == who:
-            owner = "this" if x["ends"] <= 1 and state.get("turn") == x["owner"] else "their next"
-            lasts = (f"{_name(state, x['against'])}'s next melee attack this turn" if x["once"] else
-                     f"until the end of {_name(state, x['owner'])}'s {owner} turn")
-            conditions.append({"name": f"Off-guard (−2 AC) against {_name(state, x['against'])}", "lasts": lasts})
+            this_turn = x["ends"] <= 1 and state.get("turn") == x["owner"]
+            if x["once"]:
+                lasts = t("{name}'s next melee attack this turn", name=_name(state, x["against"]))
+            elif this_turn:
+                lasts = t("until the end of {name}'s this turn", name=_name(state, x["owner"]))
+            else:
+                lasts = t("until the end of {name}'s their next turn", name=_name(state, x["owner"]))
+            conditions.append({"name": t("Off-guard (−2 AC) against {name}", name=_name(state, x["against"])),
+                               "lasts": lasts})
     if state["hp"].get(who, 0) <= 0:
-        conditions.append({"name": "Knocked out", "lasts": "0 HP"})
+        conditions.append({"name": t("Knocked out"), "lasts": "0 HP"})
     return {
         "id": who, "name": d["name"], "npc": d.get("rank") != "pj",
         "hp": state["hp"].get(who, 0), "hp_max": sheet.get("hp_max", 0),
@@ -93,15 +99,16 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
     }
 
 
-def _pending(state: dict) -> str:
+def _pending(state: dict):
     pending = state.get("pending")
     if not pending:
         return ""
     if pending["kind"] == "strike":
-        return (f"{_name(state, pending['target'])} may use Deceptive Sidestep against "
-                f"{_name(state, pending['attacker'])}'s hit ({pending['die'] + pending['modifier']} against AC {pending['ac']}).")
-    return (f"{pending['spell']} ({pending['tradition']}, rank {pending['rank']}) waits: an opponent "
-            "focused on that tradition may use Dueling Counter.")
+        return t("{target} may use Deceptive Sidestep against {attacker}'s hit ({total} against AC {ac}).",
+                 target=_name(state, pending["target"]), attacker=_name(state, pending["attacker"]),
+                 total=pending["die"] + pending["modifier"], ac=pending["ac"])
+    return t("{spell} ({tradition}, rank {rank}) waits: an opponent focused on that tradition may use Dueling Counter.",
+             spell=pending["spell"], tradition=pending["tradition"], rank=pending["rank"])
 
 
 def _spells(state: dict) -> list[dict]:
@@ -109,32 +116,32 @@ def _spells(state: dict) -> list[dict]:
     waiting = (state.get("pending") or {}).get("kind") == "spell"  # only the GM's state knows
     for n, s in enumerate(state.get("spells") or [], start=1):
         if s.get("countered"):
-            result = "countered"
+            result = t("countered")
         elif waiting and n == len(state["spells"]):
-            result = "waiting for a counter"
+            result = t("waiting for a counter")
         else:
-            result = "cast"
+            result = t("cast")
         spells.append({"caster": _name(state, s["caster"]), "spell": s["spell"], "rank": s["rank"],
                        "tradition": s["tradition"], "cantrip": s["cantrip"], "result": result})
     return spells
 
 
-def terms(state: dict) -> list[str]:
+def terms(state: dict) -> list:
     """The agreed terms, in a few words each."""
     s = state["settings"]
     out = []
     if s.get("melee_only"):
-        out.append("melee only")
+        out.append(t("melee only"))
     if s.get("no_poison"):
-        out.append("no poison")
+        out.append(t("no poison"))
     if s.get("no_reach"):
-        out.append("no reach weapons")
+        out.append(t("no reach weapons"))
     if s.get("item_level_cap") is not None:
-        out.append(f"items up to level {s['item_level_cap']}")
+        out.append(t("items up to level {level}", level=s["item_level_cap"]))
     if s.get("banned_spells"):
-        out.append(f"banned spells: {s['banned_spells']}")
+        out.append(t("banned spells: {spells}", spells=s["banned_spells"]))
     if s.get("penalty"):
-        out.append(f"penalty for cheating: {s['penalty']}")
+        out.append(t("penalty for cheating: {penalty}", penalty=s["penalty"]))
     return out
 
 
@@ -147,7 +154,7 @@ def choices(state: dict) -> dict:
         "initiative": [_initiative(state, d) for d in state["duelists"]
                        if state["phase"] == "initiative" and d["id"] not in state["rolls"]
                        and _rolls_now(state, d["id"])],
-        "tied": next(([{"id": i, "name": _name(state, i)} for i in t] for t in state["tiers"] if len(t) > 1), []),
+        "tied": next(([{"id": i, "name": _name(state, i)} for i in tier] for tier in state["tiers"] if len(tier) > 1), []),
         "turn": turn, "turn_name": _name(state, turn),
         "strike_number": state["strikes"] + 1,
         "penalty": (attack_penalty(state["strikes"], False), attack_penalty(state["strikes"], True))
@@ -155,7 +162,7 @@ def choices(state: dict) -> dict:
         "actions_left": 3 - state.get("actions", 0) if turn else 0,
         "usual": [{"name": d["name"], "skill": usual_skill(state, d["id"]).capitalize()} for d in state["duelists"]
                   if state["phase"] == "initiative" and d["id"] not in state["rolls"] and _rolls_now(state, d["id"])],
-        "demoralize": [t for t in _targets(state, turn) if [turn, t["id"]] not in state.get("demoralized", [])]
+        "demoralize": [target for target in _targets(state, turn) if [turn, target["id"]] not in state.get("demoralized", [])]
         if turn else [],
         "reactions": _strike_reactions(state, turn) if turn else [],
         "readied": REACTION_NAMES[(state.get("readied") or {})[turn]] if (state.get("readied") or {}).get(turn) else "",
@@ -175,7 +182,7 @@ def _initiative(state: dict, d: dict) -> dict:
         gains = ""
         if trained(sheet, skill):
             if skill in MAGIC_SKILLS:
-                gains = f"Dueling Counter, {TRADITIONS[skill]} focus"
+                gains = t("Dueling Counter, {tradition} focus", tradition=TRADITIONS[skill])
             elif state["kind"] != "spellcasting":
                 gains = REACTION_NAMES[{"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                                         "perception": "sense_weakness"}[skill]]

@@ -1,9 +1,11 @@
 """The four degrees of success and what a counteract check can counteract."""
 from __future__ import annotations
 
+from tracker.rules.text import t
+
 DEGREES = ("critical_failure", "failure", "success", "critical_success")
-DEGREE_LABELS = {"critical_failure": "critical failure", "failure": "failure",
-                 "success": "success", "critical_success": "critical success"}
+DEGREE_LABELS = {"critical_failure": t("critical failure"), "failure": t("failure"),
+                 "success": t("success"), "critical_success": t("critical success")}
 HITS = ("success", "critical_success")
 
 

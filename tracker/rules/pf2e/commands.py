@@ -5,38 +5,39 @@ from tracker.rules.fields import Field, command
 from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 
 from .sheet import SKILLS, TRADITION_CHOICES
+from tracker.rules.text import Text, t
 
 SKILL_CHOICES = tuple((s, s.capitalize()) for s in SKILLS)
-REACTION_CHOICES = (("", "none"), ("bullying_press", "Bullying Press"), ("sense_weakness", "Sense Weakness"))
-EFFECT_CHOICES = (("full", "full damage (failed save / hit)"), ("half", "half (successful save)"),
-                  ("double", "double (critical)"), ("none", "none (critical success on the save)"))
+REACTION_CHOICES = (("", t("none")), ("bullying_press", "Bullying Press"), ("sense_weakness", "Sense Weakness"))
+EFFECT_CHOICES = (("full", t("full damage (failed save / hit)")), ("half", t("half (successful save)")),
+                  ("double", t("double (critical)")), ("none", t("none (critical success on the save)")))
 
 
-def _who(name: str, label: str) -> Field:
+def _who(name: str, label: Text) -> Field:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     return Field(name, label, "character", required=False,
-                 help="leave empty for whoever's turn it is" if name != "target" else
+                 help=t("leave empty for whoever's turn it is") if name != "target" else
                  "leave empty when there is a single opponent")
 
 
-SERVER_ROLL = Field("server_roll", "Let the server roll what was not typed", "bool", default=False)
-DAMAGE_DICE = Field("dice_damage", "Damage dice (as rolled)", "dice", required=False,
-                    help="the die faces of the damage expression, e.g. 3 5")
-DAMAGE_TYPED = Field("damage", "Damage total (typed)", "int", required=False, minimum=0, maximum=999,
-                     help="instead of the dice: the damage before doubling")
+SERVER_ROLL = Field("server_roll", t("Let the server roll what was not typed"), "bool", default=False)
+DAMAGE_DICE = Field("dice_damage", t("Damage dice (as rolled)"), "dice", required=False,
+                    help=t("the die faces of the damage expression, e.g. 3 5"))
+DAMAGE_TYPED = Field("damage", t("Damage total (typed)"), "int", required=False, minimum=0, maximum=999,
+                     help=t("instead of the dice: the damage before doubling"))
 
 
-END_TURN = Field("end_turn", "Then end the turn", "bool", default=False)
+END_TURN = Field("end_turn", t("Then end the turn"), "bool", default=False)
 
 
 @command
 class RollInitiative:
-    FIELDS = (Field("duelist", "Duelist", "character", required=False,
-                    help="leave empty to roll for everyone still to roll, each with their usual skill"),
-              Field("skill", "Skill (secret)", "choice", required=False, choices=SKILL_CHOICES,
-                    help="leave empty for the duelist's usual skill: the one they last rolled"),
-              Field("dice_roll", "d20 (as rolled)", "dice", required=False,
-                    help="for everyone: one d20 per duelist, in the order the page lists them"), SERVER_ROLL)
+    FIELDS = (Field("duelist", t("Duelist"), "character", required=False,
+                    help=t("leave empty to roll for everyone still to roll, each with their usual skill")),
+              Field("skill", t("Skill (secret)"), "choice", required=False, choices=SKILL_CHOICES,
+                    help=t("leave empty for the duelist's usual skill: the one they last rolled")),
+              Field("dice_roll", t("d20 (as rolled)"), "dice", required=False,
+                    help=t("for everyone: one d20 per duelist, in the order the page lists them")), SERVER_ROLL)
     duelist: str | None = None
     skill: str | None = None
     dice_roll: tuple | None = None
@@ -47,11 +48,11 @@ class RollInitiative:
 class ChooseSkill:
     """A duelist's secret initiative skill for the round: from their seat, or an NPC's from the GM's page."""
 
-    FIELDS = (Field("duelist", "Duelist", "character"),
-              Field("skill", "Skill (secret)", "choice", choices=SKILL_CHOICES),
-              Field("round", "For round", "int", required=False, minimum=1, maximum=100_000),
-              Field("dice_roll", "Your d20", "dice", required=False,
-                    help="When each seat rolls its own: the d20 as it fell, sealed with the skill"))
+    FIELDS = (Field("duelist", t("Duelist"), "character"),
+              Field("skill", t("Skill (secret)"), "choice", choices=SKILL_CHOICES),
+              Field("round", t("For round"), "int", required=False, minimum=1, maximum=100_000),
+              Field("dice_roll", t("Your d20"), "dice", required=False,
+                    help=t("When each seat rolls its own: the d20 as it fell, sealed with the skill")))
     duelist: str
     skill: str
     round: int | None = None
@@ -64,14 +65,14 @@ class ChooseSkill:
 class RevealSkills:
     """The GM rolls every sealed skill (the server's d20s, or the table's typed in duelist order)."""
 
-    FIELDS = (Field("dice_roll", "d20s (as rolled, in duelist order)", "dice", required=False), SERVER_ROLL)
+    FIELDS = (Field("dice_roll", t("d20s (as rolled, in duelist order)"), "dice", required=False), SERVER_ROLL)
     dice_roll: tuple | None = None
     server_roll: bool = False
 
 
 @command
 class BreakTie:
-    FIELDS = (Field("first", "Who acts first", "character"),)
+    FIELDS = (Field("first", t("Who acts first"), "character"),)
     first: str
 
 
@@ -82,13 +83,13 @@ class ActSecond:
 
 @command
 class Strike:
-    FIELDS = (_who("attacker", "Attacker"), _who("target", "Target"),
-              Field("reaction", "Dueling reaction declared before the roll", "choice", default="",
+    FIELDS = (_who("attacker", t("Attacker")), _who("target", t("Target")),
+              Field("reaction", t("Dueling reaction declared before the roll"), "choice", default="",
                     choices=REACTION_CHOICES),
-              Field("melee", "Melee Strike", "bool", default=True),
-              Field("agile", "Agile weapon (multiple attack penalty −4/−8)", "bool", default=False),
-              Field("modifier", "Other modifiers to the attack", "int", default=0, minimum=-30, maximum=30),
-              Field("dice_attack", "d20 (as rolled)", "dice", required=False),
+              Field("melee", t("Melee Strike"), "bool", default=True),
+              Field("agile", t("Agile weapon (multiple attack penalty −4/−8)"), "bool", default=False),
+              Field("modifier", t("Other modifiers to the attack"), "int", default=0, minimum=-30, maximum=30),
+              Field("dice_attack", t("d20 (as rolled)"), "dice", required=False),
               DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL, END_TURN)
     attacker: str | None = None
     target: str | None = None
@@ -103,16 +104,16 @@ class Strike:
     end_turn: bool = False
 
 
-def _skill_check_against(who: str) -> tuple:
+def _skill_check_against(who: Text) -> tuple:
     """The fields of a one-action skill check against an opponent's DC (Demoralize, Feint)."""
-    return (_who("duelist", who), _who("target", "Target"),
-            Field("modifier", "Other modifiers to the check", "int", default=0, minimum=-30, maximum=30),
-            Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    return (_who("duelist", who), _who("target", t("Target")),
+            Field("modifier", t("Other modifiers to the check"), "int", default=0, minimum=-30, maximum=30),
+            Field("dice_check", t("d20 (as rolled)"), "dice", required=False), SERVER_ROLL, END_TURN)
 
 
 @command
 class Demoralize:
-    FIELDS = _skill_check_against("Who demoralizes")
+    FIELDS = _skill_check_against(t("Who demoralizes"))
     duelist: str | None = None
     target: str | None = None
     modifier: int = 0
@@ -123,7 +124,7 @@ class Demoralize:
 
 @command
 class Feint:
-    FIELDS = _skill_check_against("Who feints")
+    FIELDS = _skill_check_against(t("Who feints"))
     duelist: str | None = None
     target: str | None = None
     modifier: int = 0
@@ -132,19 +133,19 @@ class Feint:
     end_turn: bool = False
 
 
-COST_CHOICES = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"), ("0", "free action"))
+COST_CHOICES = (("1", t("1 action")), ("2", t("2 actions")), ("3", t("3 actions")), ("0", t("free action")))
 
 
 @command
 class OtherAction:
-    FIELDS = (_who("duelist", "Who acts"),
-              Field("action", "Action", "text", maximum=80, help="e.g. Stride, Raise a Shield, Recall Knowledge"),
-              Field("cost", "Cost", "choice", default="1", choices=COST_CHOICES),
-              Field("check_modifier", "Check modifier", "int", required=False, minimum=-30, maximum=60,
-                    help="only for an action with a check: the modifier before frightened"),
-              Field("dc", "DC of the check", "int", required=False, minimum=1, maximum=70),
-              Field("attack", "Attack trait (counts for the multiple attack penalty)", "bool", default=False),
-              Field("dice_check", "d20 (as rolled)", "dice", required=False), SERVER_ROLL, END_TURN)
+    FIELDS = (_who("duelist", t("Who acts")),
+              Field("action", t("Action"), "text", maximum=80, help=t("e.g. Stride, Raise a Shield, Recall Knowledge")),
+              Field("cost", t("Cost"), "choice", default="1", choices=COST_CHOICES),
+              Field("check_modifier", t("Check modifier"), "int", required=False, minimum=-30, maximum=60,
+                    help=t("only for an action with a check: the modifier before frightened")),
+              Field("dc", t("DC of the check"), "int", required=False, minimum=1, maximum=70),
+              Field("attack", t("Attack trait (counts for the multiple attack penalty)"), "bool", default=False),
+              Field("dice_check", t("d20 (as rolled)"), "dice", required=False), SERVER_ROLL, END_TURN)
     action: str
     duelist: str | None = None
     cost: str = "1"
@@ -158,7 +159,7 @@ class OtherAction:
 
 @command
 class DeceptiveSidestep:
-    FIELDS = (Field("dice_attack", "The attacker's new d20", "dice", required=False),
+    FIELDS = (Field("dice_attack", t("The attacker's new d20"), "dice", required=False),
               DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
     dice_attack: tuple | None = None
     dice_damage: tuple | None = None
@@ -179,8 +180,8 @@ class ReadyReaction:
     """A player readies their duelist's dueling reaction (Bullying Press, Sense Weakness) from their
     seat, on their own turn: the duelist's next melee Strike declares it, without the GM asking."""
 
-    FIELDS = (Field("duelist", "Duelist", "character"),
-              Field("reaction", "Dueling reaction", "choice", choices=REACTION_CHOICES[1:]))
+    FIELDS = (Field("duelist", t("Duelist"), "character"),
+              Field("reaction", t("Dueling reaction"), "choice", choices=REACTION_CHOICES[1:]))
     duelist: str
     reaction: str
 
@@ -189,24 +190,24 @@ class ReadyReaction:
 class WithdrawReaction:
     """A player takes back the reaction they readied, before the Strike."""
 
-    FIELDS = (Field("duelist", "Duelist", "character"),)
+    FIELDS = (Field("duelist", t("Duelist"), "character"),)
     duelist: str
 
 
 @command
 class CastSpell:
-    FIELDS = (_who("caster", "Caster"),
-              Field("spell", "Spell", "text", maximum=80),
-              Field("rank", "Spell rank", "int", minimum=1, maximum=10,
-                    help="for a cantrip, its heightened rank"),
-              Field("tradition", "Tradition", "choice", choices=TRADITION_CHOICES),
-              Field("cantrip", "Cantrip (no slot)", "bool", default=False),
-              Field("actions", "Actions it costs", "int", default=2, minimum=1, maximum=3),
-              _who("target", "Target"),
-              Field("damage_expr", "Damage dice", "text", required=False, maximum=40,
-                    help="e.g. 2d6+4; empty for no damage"),
+    FIELDS = (_who("caster", t("Caster")),
+              Field("spell", t("Spell"), "text", maximum=80),
+              Field("rank", t("Spell rank"), "int", minimum=1, maximum=10,
+                    help=t("for a cantrip, its heightened rank")),
+              Field("tradition", t("Tradition"), "choice", choices=TRADITION_CHOICES),
+              Field("cantrip", t("Cantrip (no slot)"), "bool", default=False),
+              Field("actions", t("Actions it costs"), "int", default=2, minimum=1, maximum=3),
+              _who("target", t("Target")),
+              Field("damage_expr", t("Damage dice"), "text", required=False, maximum=40,
+                    help=t("e.g. 2d6+4; empty for no damage")),
               DAMAGE_TYPED,
-              Field("effect", "Effect on the target", "choice", default="full", choices=EFFECT_CHOICES),
+              Field("effect", t("Effect on the target"), "choice", default="full", choices=EFFECT_CHOICES),
               DAMAGE_DICE, SERVER_ROLL)
     spell: str
     rank: int
@@ -224,9 +225,9 @@ class CastSpell:
 
 @command
 class DuelingCounter:
-    FIELDS = (Field("duelist", "Who counters", "character"),
-              Field("slot_rank", "Rank of the slot expended", "int", minimum=1, maximum=10),
-              Field("dice_check", "d20 of the counteract check", "dice", required=False),
+    FIELDS = (Field("duelist", t("Who counters"), "character"),
+              Field("slot_rank", t("Rank of the slot expended"), "int", minimum=1, maximum=10),
+              Field("dice_check", t("d20 of the counteract check"), "dice", required=False),
               DAMAGE_DICE, DAMAGE_TYPED, SERVER_ROLL)
     duelist: str
     slot_rank: int
@@ -246,44 +247,44 @@ class DeclineCounter:
 
 @command
 class ChangeTraditionFocus:
-    FIELDS = (_who("duelist", "Duelist"),
-              Field("tradition", "New tradition", "choice", choices=TRADITION_CHOICES))
+    FIELDS = (_who("duelist", t("Duelist")),
+              Field("tradition", t("New tradition"), "choice", choices=TRADITION_CHOICES))
     tradition: str
     duelist: str | None = None
 
 
 @command
 class EndTurn:
-    FIELDS = (_who("duelist", "Duelist"),)
+    FIELDS = (_who("duelist", t("Duelist")),)
     duelist: str | None = None
 
 
 @command
 class Tag:
-    FIELDS = (Field("side", "Side that tags", "choice", choices=SIDE_CHOICES),)
+    FIELDS = (Field("side", t("Side that tags"), "choice", choices=SIDE_CHOICES),)
     side: str
 
 
 @command
 class ConfirmVictory:
-    FIELDS = (Field("side", "Winning side", "choice", required=False, choices=SIDE_CHOICES,
-                    help="needed only for a custom victory condition"),
-              Field("detail", "What the judge saw", "text", required=False, maximum=500))
+    FIELDS = (Field("side", t("Winning side"), "choice", required=False, choices=SIDE_CHOICES,
+                    help=t("needed only for a custom victory condition")),
+              Field("detail", t("What the judge saw"), "text", required=False, maximum=500))
     side: str | None = None
     detail: str | None = None
 
 
 @command
 class DeclineVictory:
-    FIELDS = (Field("reason", "Why the judge does not accept it", "text", required=False, maximum=500),)
+    FIELDS = (Field("reason", t("Why the judge does not accept it"), "text", required=False, maximum=500),)
     reason: str | None = None
 
 
 @command
 class EscalateToCombat:
-    FIELDS = (Field("side", "Who fought on", "choice", required=False,
-                    choices=(("", "both / unclear"),) + SIDE_CHOICES),
-              Field("detail", "What happened", "text", required=False, maximum=500))
+    FIELDS = (Field("side", t("Who fought on"), "choice", required=False,
+                    choices=(("", t("both / unclear")),) + SIDE_CHOICES),
+              Field("detail", t("What happened"), "text", required=False, maximum=500))
     side: str | None = None
     detail: str | None = None
 

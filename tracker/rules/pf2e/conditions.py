@@ -14,8 +14,9 @@ from .describe import _line
 from .events import DUELIST
 from .fold import fold
 from .table import name
+from tracker.rules.text import t
 
-CONDITIONS = {"frightened": "Frightened", "off_guard": "Off-guard (−2 AC)"}
+CONDITIONS = {"frightened": t("Frightened"), "off_guard": t("Off-guard (−2 AC)")}
 CONDITION_CHOICES = tuple(CONDITIONS.items())
 
 
@@ -23,13 +24,13 @@ CONDITION_CHOICES = tuple(CONDITIONS.items())
 class SetCondition:
     """Add a condition (frightened N, off-guard) to a duelist, or remove it (value 0), by hand."""
 
-    FIELDS = (Field("duelist", "Duelist", "character"),
-              Field("condition", "Condition", "choice", choices=CONDITION_CHOICES),
-              Field("value", "Value", "int", default=1, minimum=0, maximum=4,
-                    help="frightened 1 to 4; 0 removes the condition (off-guard: 1 adds, 0 removes)"),
-              Field("reason", "Why", "text", required=False, maximum=200,
-                    help="e.g. the dragon's frightful presence"))
-    TITLE = "Set a condition by hand"
+    FIELDS = (Field("duelist", t("Duelist"), "character"),
+              Field("condition", t("Condition"), "choice", choices=CONDITION_CHOICES),
+              Field("value", t("Value"), "int", default=1, minimum=0, maximum=4,
+                    help=t("frightened 1 to 4; 0 removes the condition (off-guard: 1 adds, 0 removes)")),
+              Field("reason", t("Why"), "text", required=False, maximum=200,
+                    help=t("e.g. the dragon's frightful presence")))
+    TITLE = t("Set a condition by hand")
     duelist: str
     condition: str
     value: int = 1
@@ -51,14 +52,18 @@ class Pf2eConditionSet:
 def decide(state: dict, cmd: SetCondition) -> list:
     """Set the condition, or refuse: a duelist of this duel, a known condition, a real change."""
     if cmd.duelist not in state["hp"]:
-        raise Refused("choose a duelist of this duel", field="duelist")
+        raise Refused(t("choose a duelist of this duel"), field="duelist")
     value = cmd.value if cmd.condition == "frightened" else min(cmd.value, 1)
     now = state["frightened"][cmd.duelist] if cmd.condition == "frightened" \
         else int(cmd.duelist in state["off_guard"])
     if value == now:
-        said = f"frightened {now}" if cmd.condition == "frightened" and now else \
-            ("off-guard" if now else f"not {CONDITIONS[cmd.condition].split(' ')[0].lower()}")
-        raise Refused(f"{name(state, cmd.duelist)} is already {said}", field="value")
+        who = name(state, cmd.duelist)
+        if cmd.condition == "frightened":
+            reason = (t("{name} is already frightened {value}", name=who, value=now) if now
+                      else t("{name} is already not frightened", name=who))
+        else:
+            reason = t("{name} is already off-guard", name=who) if now else t("{name} is already not off-guard", name=who)
+        raise Refused(reason, field="value")
     return [Pf2eConditionSet(duelist=cmd.duelist, condition=cmd.condition, value=value, reason=cmd.reason or "")]
 
 
@@ -76,10 +81,13 @@ def _(e: Pf2eConditionSet, state, at):
 def _(e: Pf2eConditionSet, state):
     who = name(state, e.duelist)
     if e.condition == "frightened":
-        what = f"{who} is frightened {e.value}" if e.value else f"{who} is no longer frightened"
+        what = t("{name} is frightened {value}", name=who, value=e.value) if e.value \
+            else t("{name} is no longer frightened", name=who)
     else:
-        what = f"{who} is off-guard (−2 AC)" if e.value else f"{who} is no longer off-guard"
-    return f"{what} (set by hand{': ' + e.reason if e.reason else ''})."
+        what = t("{name} is off-guard (−2 AC)", name=who) if e.value else t("{name} is no longer off-guard", name=who)
+    if e.reason:
+        return t("{what} (set by hand: {reason}).", what=what, reason=e.reason)
+    return t("{what} (set by hand).", what=what)
 
 
 COMMANDS["SetCondition"] = SetCondition

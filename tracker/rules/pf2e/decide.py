@@ -8,6 +8,7 @@ from tracker.rules.duel import Abandon, Disqualify, Yield, decide_ending, handle
 
 from . import commands as c
 from . import conditions, ending, maneuvers, rounds, spells, strikes
+from tracker.rules.text import t
 
 HANDLERS = {
     c.RollInitiative: rounds.roll_initiative, c.ChooseSkill: rounds.choose_skill,
@@ -22,8 +23,8 @@ HANDLERS = {
 }
 ANSWERS_PENDING = {"strike": (c.DeceptiveSidestep, c.DeclineSidestep),
                    "spell": (c.DuelingCounter, c.DeclineCounter)}
-WAITING = {"strike": "the target must first use or decline Deceptive Sidestep",
-           "spell": "an opponent may first use Dueling Counter or let the spell take effect"}
+WAITING = {"strike": t("the target must first use or decline Deceptive Sidestep"),
+           "spell": t("an opponent may first use Dueling Counter or let the spell take effect")}
 
 
 def decide(state: dict, command, dice: Dice) -> list:
@@ -38,7 +39,8 @@ def decide(state: dict, command, dice: Dice) -> list:
     if isinstance(command, (Yield, Abandon)):
         return decide_ending(state, command)
     if state["proposal"] and not isinstance(command, (c.ConfirmVictory, c.DeclineVictory)):
-        raise Refused(f"{state['proposal']['detail']}: the judge must first confirm or decline the victory")
+        raise Refused(t("{detail}: the judge must first confirm or decline the victory",
+                        detail=state["proposal"]["detail"]))
     pending = state["pending"]
     if pending and not isinstance(command, ANSWERS_PENDING[pending["kind"]]):
         raise Refused(WAITING[pending["kind"]])

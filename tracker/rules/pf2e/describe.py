@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from functools import singledispatch
 
-from tracker.rules.duel import DuelStarted, describe_ending, names
+from tracker.rules.duel import DuelStarted, describe_ending, ending_label, names
+from tracker.rules.text import N_, Text, join, t, tn
 
 from . import events as ev
 from .checks import DEGREE_LABELS
@@ -12,7 +13,7 @@ from .table import REACTION_NAMES, name
 from .terms import KINDS, VICTORIES
 
 
-def describe(state: dict, event) -> str:
+def describe(state: dict, event) -> Text:
     """One plain line for the log, given the state before the event."""
     return describe_ending(state, event) or _line(event, state)
 
@@ -22,7 +23,7 @@ def _signed(n: int) -> str:
 
 
 @singledispatch
-def _line(event, state: dict) -> str:
+def _line(event, state: dict):
     return type(event).__name__
 
 
@@ -30,187 +31,225 @@ def _line(event, state: dict) -> str:
 def _(e: DuelStarted, state):
     state = state or {"duelists": [dict(d) for d in e.duelists], "judge": e.judge}  # nothing before the start
     victory = VICTORIES[e.settings["victory"]]
-    return (f"{KINDS[e.kind]}: {names(state, 'a')} against {names(state, 'b')}, until {victory}; "
-            f"judge: {judge_name(state)}.")
+    return t("{kind}: {a} against {b}, until {victory}; judge: {judge}.", kind=KINDS[e.kind], a=names(state, "a"),
+             b=names(state, "b"), victory=victory, judge=judge_name(state))
 
 
 @_line.register
 def _(e: ev.Pf2eSkillChosen, state):
     # Sealed: the line says only that a choice was made (or changed), never the skill.
-    again = e.duelist in (state.get("sealed") or {})
-    return (f"Round {e.round}: {name(state, e.duelist)} has {'changed their' if again else 'chosen a'} "
-            "skill for initiative.")
+    if e.duelist in (state.get("sealed") or {}):
+        return t("Round {round}: {name} has changed their skill for initiative.", round=e.round,
+                 name=name(state, e.duelist))
+    return t("Round {round}: {name} has chosen a skill for initiative.", round=e.round, name=name(state, e.duelist))
 
 
 @_line.register
 def _(e: ev.Pf2eInitiativeRolled, state):
     # The skill stays out of the log: the opponent must never learn it.
-    return f"Round {e.round}: {name(state, e.duelist)} rolls {e.total} for initiative."
+    return t("Round {round}: {name} rolls {total} for initiative.", round=e.round, name=name(state, e.duelist),
+             total=e.total)
 
 
 @_line.register
 def _(e: ev.Pf2eRoundOrdered, state):
     # Totals only, never the skills: players may read this line in a recap.
-    def score(who: str) -> str:
+    def score(who: str):
         roll = state["rolls"].get(who)
         return f"{name(state, who)} {roll['total']}" if roll else name(state, who)
 
-    tiers = [" = ".join(score(i) for i in tier) for tier in e.tiers]
-    tied = any(len(t) > 1 for t in e.tiers)
-    return f"Round {e.round} initiative: " + ", ".join(tiers) + ("; the GM breaks the tie." if tied else ".")
+    tiers = join([join([score(i) for i in tier], " = ") for tier in e.tiers])
+    if any(len(tier) > 1 for tier in e.tiers):
+        return t("Round {round} initiative: {order}; the GM breaks the tie.", round=e.round, order=tiers)
+    return t("Round {round} initiative: {order}.", round=e.round, order=tiers)
 
 
 @_line.register
 def _(e: ev.Pf2eTieBroken, state):
-    return f"Round {e.round}: the GM has {name(state, e.first)} act first among the tied."
+    return t("Round {round}: the GM has {name} act first among the tied.", round=e.round, name=name(state, e.first))
 
 
 @_line.register
 def _(e: ev.Pf2eActedSecond, state):
-    return f"Round {e.round}: {name(state, e.duelist)} won initiative and chooses to act second."
+    return t("Round {round}: {name} won initiative and chooses to act second.", round=e.round,
+             name=name(state, e.duelist))
 
 
 @_line.register
 def _(e: ev.Pf2eStrikeRolled, state):
-    reaction = f" with {REACTION_NAMES[e.reaction]}" if e.reaction else ""
-    return (f"{name(state, e.attacker)} Strikes {name(state, e.target)}{reaction}: "
-            f"{e.die}{_signed(e.modifier)} = {e.total} vs AC {e.ac}, {DEGREE_LABELS[e.degree]}.")
+    values = dict(attacker=name(state, e.attacker), target=name(state, e.target), die=e.die,
+                  modifier=_signed(e.modifier), total=e.total, ac=e.ac, degree=DEGREE_LABELS[e.degree])
+    if e.reaction:
+        return t("{attacker} Strikes {target} with {reaction}: {die}{modifier} = {total} vs AC {ac}, {degree}.",
+                 reaction=REACTION_NAMES[e.reaction], **values)
+    return t("{attacker} Strikes {target}: {die}{modifier} = {total} vs AC {ac}, {degree}.", **values)
 
 
 @_line.register
 def _(e: ev.Pf2eSidestepUsed, state):
     penalty = f" {_signed(e.penalty)}" if e.penalty else ""
-    return (f"{name(state, e.defender)} uses Deceptive Sidestep: {name(state, e.attacker)} rolls again, "
-            f"{e.die}{_signed(e.modifier)}{penalty} = {e.total} vs AC {e.ac}, {DEGREE_LABELS[e.degree]}.")
+    return t("{defender} uses Deceptive Sidestep: {attacker} rolls again, {die}{modifier}{penalty} = {total} vs AC "
+             "{ac}, {degree}.", defender=name(state, e.defender), attacker=name(state, e.attacker), die=e.die,
+             modifier=_signed(e.modifier), penalty=penalty, total=e.total, ac=e.ac, degree=DEGREE_LABELS[e.degree])
 
 
 @_line.register
 def _(e: ev.Pf2eReactionReadied, state):
-    return f"{name(state, e.duelist)} readies {REACTION_NAMES[e.reaction]} for their next melee Strike."
+    return t("{name} readies {reaction} for their next melee Strike.", name=name(state, e.duelist),
+             reaction=REACTION_NAMES[e.reaction])
 
 
 @_line.register
 def _(e: ev.Pf2eReactionWithdrawn, state):
-    return f"{name(state, e.duelist)} no longer readies {REACTION_NAMES[e.reaction]}."
+    return t("{name} no longer readies {reaction}.", name=name(state, e.duelist), reaction=REACTION_NAMES[e.reaction])
 
 
 @_line.register
 def _(e: ev.Pf2eSidestepDeclined, state):
-    return f"{name(state, e.defender)} lets the hit stand."
+    return t("{name} lets the hit stand.", name=name(state, e.defender))
+
+
+MULTIPLIED = {"full": "", "double": t(", doubled"), "half": t(", halved"), "none": t(", none taken")}
 
 
 @_line.register
 def _(e: ev.Pf2eDamageDealt, state):
-    how = f"{e.expression} ({' '.join(map(str, e.dice))}) = {e.base}" if e.expression else f"{e.base} typed"
-    times = {"full": "", "double": ", doubled", "half": ", halved", "none": ", none taken"}[e.multiplier]
+    how = (t("{expression} ({dice}) = {base}", expression=e.expression, dice=" ".join(map(str, e.dice)), base=e.base)
+           if e.expression else t("{base} typed", base=e.base))
     left = max(state["hp"][e.target] - e.amount, 0)  # as the fold counts it, also after a retraction
-    return (f"{e.source}: {name(state, e.attacker)} deals {e.amount} damage to {name(state, e.target)} "
-            f"[{how}{times}]: {left} HP left.")
+    return t("{source}: {attacker} deals {amount} damage to {target} [{how}{times}]: {left} HP left.",
+             source=e.source, attacker=name(state, e.attacker), amount=e.amount, target=name(state, e.target),
+             how=how, times=MULTIPLIED[e.multiplier], left=left)
 
 
 @_line.register
 def _(e: ev.Pf2eFrightened, state):
-    return f"{name(state, e.duelist)} is frightened {e.value}" + (f" ({e.cause})." if e.cause else ".")
+    if e.cause:
+        return t("{name} is frightened {value} ({cause}).", name=name(state, e.duelist), value=e.value, cause=e.cause)
+    return t("{name} is frightened {value}.", name=name(state, e.duelist), value=e.value)
 
 
 @_line.register
 def _(e: ev.Pf2eOffGuard, state):
-    return f"{name(state, e.duelist)} is off-guard until the start of their next turn ({e.cause})."
+    return t("{name} is off-guard until the start of their next turn ({cause}).", name=name(state, e.duelist),
+             cause=e.cause)
 
 
 @_line.register
 def _(e: ev.Pf2eTurnEnded, state):
-    text = f"{name(state, e.duelist)} ends the turn"
-    if state["frightened"][e.duelist]:
-        text += f" (frightened {e.frightened})"
+    who = name(state, e.duelist)
+    text = (t("{name} ends the turn (frightened {value})", name=who, value=e.frightened)
+            if state["frightened"][e.duelist] else t("{name} ends the turn", name=who))
     if not e.next:
-        return text + f"; round {state['round']} is over: roll initiative."
-    return text + ("; a new round: " if e.new_round else "; ") + f"{name(state, e.next)} acts."
+        return t("{ended}; round {round} is over: roll initiative.", ended=text, round=state["round"])
+    if e.new_round:
+        return t("{ended}; a new round: {name} acts.", ended=text, name=name(state, e.next))
+    return t("{ended}; {name} acts.", ended=text, name=name(state, e.next))
 
 
 @_line.register
 def _(e: ev.Pf2eTagged, state):
-    return f"Tag: {name(state, e.out)} steps out and {name(state, e.into)} steps in."
+    return t("Tag: {out} steps out and {into} steps in.", out=name(state, e.out), into=name(state, e.into))
 
 
 @_line.register
 def _(e: ev.Pf2eSpellCast, state):
-    slot = "cantrip" if e.cantrip else f"rank {e.rank} slot"
-    at = f" at {name(state, e.target)}" if e.target else ""
-    return f"{name(state, e.caster)} casts {e.spell} (rank {e.rank}, {e.tradition}, {slot}){at}."
+    slot = t("cantrip") if e.cantrip else t("rank {rank} slot", rank=e.rank)
+    values = dict(caster=name(state, e.caster), spell=e.spell, rank=e.rank, tradition=e.tradition, slot=slot)
+    if e.target:
+        return t("{caster} casts {spell} (rank {rank}, {tradition}, {slot}) at {target}.", target=name(state, e.target),
+                 **values)
+    return t("{caster} casts {spell} (rank {rank}, {tradition}, {slot}).", **values)
 
 
 @_line.register
 def _(e: ev.Pf2eCounterAttempted, state):
-    result = "counteracted" if e.counteracted else "not counteracted"
-    return (f"{name(state, e.duelist)} uses Dueling Counter with a rank {e.slot_rank} slot: "
-            f"{e.die}{_signed(e.modifier)} = {e.total} vs DC {e.dc}, {DEGREE_LABELS[e.degree]}: "
-            f"{e.spell} (rank {e.spell_rank}) is {result}.")
+    values = dict(name=name(state, e.duelist), slot=e.slot_rank, die=e.die, modifier=_signed(e.modifier), total=e.total,
+                  dc=e.dc, degree=DEGREE_LABELS[e.degree], spell=e.spell, rank=e.spell_rank)
+    if e.counteracted:
+        return t("{name} uses Dueling Counter with a rank {slot} slot: {die}{modifier} = {total} vs DC {dc}, "
+                 "{degree}: {spell} (rank {rank}) is counteracted.", **values)
+    return t("{name} uses Dueling Counter with a rank {slot} slot: {die}{modifier} = {total} vs DC {dc}, "
+             "{degree}: {spell} (rank {rank}) is not counteracted.", **values)
 
 
 @_line.register
 def _(e: ev.Pf2eCounterDeclined, state):
-    return f"No Dueling Counter: {e.spell} takes effect."
+    return t("No Dueling Counter: {spell} takes effect.", spell=e.spell)
 
 
-def _check(e) -> str:
-    return f"{e.die}{_signed(e.modifier)} = {e.total} vs DC {e.dc}, {DEGREE_LABELS[e.degree]}"
+def _check(e):
+    return t("{die}{modifier} = {total} vs DC {dc}, {degree}", die=e.die, modifier=_signed(e.modifier), total=e.total,
+             dc=e.dc, degree=DEGREE_LABELS[e.degree])
 
 
 @_line.register
 def _(e: ev.Pf2eDemoralized, state):
-    text = f"{name(state, e.duelist)} Demoralizes {name(state, e.target)}: Intimidation {_check(e)}"
+    values = dict(name=name(state, e.duelist), target=name(state, e.target), check=_check(e))
     if not e.frightened:
-        return text + "."
+        return t("{name} Demoralizes {target}: Intimidation {check}.", **values)
     now = max(e.frightened, state["frightened"][e.target])
-    return text + f": {name(state, e.target)} is frightened {now}."
+    return t("{name} Demoralizes {target}: Intimidation {check}: {target} is frightened {value}.", value=now, **values)
 
 
 FEINT_RESULTS = {
-    "critical_success": "{target} is off-guard against {actor}'s melee attacks until the end of {actor}'s next turn",
-    "success": "{target} is off-guard against {actor}'s next melee attack this turn",
-    "critical_failure": "{actor} is off-guard against {target}'s melee attacks until the end of {actor}'s next turn",
+    "critical_success": N_("{name} Feints {target}: Deception {check}: {target} is off-guard against {name}'s melee "
+                           "attacks until the end of {name}'s next turn."),
+    "success": N_("{name} Feints {target}: Deception {check}: {target} is off-guard against {name}'s next melee "
+                  "attack this turn."),
+    "critical_failure": N_("{name} Feints {target}: Deception {check}: {name} is off-guard against {target}'s melee "
+                           "attacks until the end of {name}'s next turn."),
 }
 
 
 @_line.register
 def _(e: ev.Pf2eFeinted, state):
-    text = f"{name(state, e.duelist)} Feints {name(state, e.target)}: Deception {_check(e)}"
+    values = dict(name=name(state, e.duelist), target=name(state, e.target), check=_check(e))
     result = FEINT_RESULTS.get(e.degree)
     if not result:
-        return text + "."
-    return text + ": " + result.format(actor=name(state, e.duelist), target=name(state, e.target)) + "."
+        return t("{name} Feints {target}: Deception {check}.", **values)
+    return t(result, **values)
 
 
 @_line.register
 def _(e: ev.Pf2eActionTaken, state):
-    cost = {0: "free action", 1: "1 action"}.get(e.cost, f"{e.cost} actions")
-    text = f"{name(state, e.duelist)}: {e.action} ({cost})"
-    return text + (f": {_check(e)}." if e.die else ".")
+    cost = t("free action") if e.cost == 0 else tn("{count} action", "{count} actions", e.cost)
+    values = dict(name=name(state, e.duelist), action=e.action, cost=cost)
+    if e.die:
+        return t("{name}: {action} ({cost}): {check}.", check=_check(e), **values)
+    return t("{name}: {action} ({cost}).", **values)
 
 
 @_line.register
 def _(e: ev.Pf2eFocusChanged, state):
-    return f"{name(state, e.duelist)} uses Change Tradition Focus."
+    return t("{name} uses Change Tradition Focus.", name=name(state, e.duelist))
 
 
 @_line.register
 def _(e: ev.Pf2eVictoryProposed, state):
-    return (f"Victory condition met ({e.ending.replace('_', ' ')}: {e.detail}): "
-            f"{judge_name(state)} must confirm that {names(state, e.side)} won.")
+    return t("Victory condition met ({ending}: {detail}): {judge} must confirm that {names} won.",
+             ending=ending_label(e.ending), detail=e.detail, judge=judge_name(state), names=names(state, e.side))
 
 
 @_line.register
 def _(e: ev.Pf2eVictoryDeclined, state):
-    return f"{judge_name(state)} does not confirm the victory" + (f": {e.reason}." if e.reason else ".")
+    if e.reason:
+        return t("{judge} does not confirm the victory: {reason}.", judge=judge_name(state), reason=e.reason)
+    return t("{judge} does not confirm the victory.", judge=judge_name(state))
 
 
 @_line.register
 def _(e: ev.Pf2ePenaltyImposed, state):
-    return f"The agreed penalty falls on {names(state, e.side)}: {e.penalty}."
+    return t("The agreed penalty falls on {names}: {penalty}.", names=names(state, e.side), penalty=e.penalty)
 
 
 @_line.register
 def _(e: ev.Pf2eDuelEscalated, state):
-    who = f"{names(state, e.side)} fought on" if e.side else "The fight went on"
-    return f"{who} after the duel's end: it is now normal combat" + (f" ({e.detail})." if e.detail else ".")
+    if e.side:
+        if e.detail:
+            return t("{names} fought on after the duel's end: it is now normal combat ({detail}).",
+                     names=names(state, e.side), detail=e.detail)
+        return t("{names} fought on after the duel's end: it is now normal combat.", names=names(state, e.side))
+    if e.detail:
+        return t("The fight went on after the duel's end: it is now normal combat ({detail}).", detail=e.detail)
+    return t("The fight went on after the duel's end: it is now normal combat.")

@@ -9,6 +9,7 @@ from tracker.rules.duel import DuelDisqualified, DuelWon, names, other, require_
 from . import events as ev
 from .setup import judge_name
 from .table import name, side
+from tracker.rules.text import t
 
 
 def after_damage(state: dict, damage: ev.Pf2eDamageDealt) -> list:
@@ -19,13 +20,14 @@ def after_damage(state: dict, damage: ev.Pf2eDamageDealt) -> list:
     winner = side(state, damage.attacker)
     if victory == "first_blood":
         return [ev.Pf2eVictoryProposed(side=winner, ending="first_blood",
-                                       detail=f"{name(state, damage.attacker)} drew first blood "
-                                              f"from {name(state, damage.target)}")]
+                                       detail=t("{attacker} drew first blood from {target}",
+                                                attacker=name(state, damage.attacker),
+                                                target=name(state, damage.target)))]
     hp = dict(state["hp"], **{damage.target: damage.hp_after})
     loser = other(winner)
     if all(hp[d["id"]] <= 0 for d in state["duelists"] if d["side"] == loser):
         return [ev.Pf2eVictoryProposed(side=winner, ending="knockout",
-                                       detail=f"{names(state, loser)} knocked out")]
+                                       detail=t("{names} knocked out", names=names(state, loser)))]
     return []
 
 
@@ -33,23 +35,23 @@ def confirm_victory(state: dict, cmd, dice: Dice) -> list:
     proposal = state["proposal"]
     if proposal:
         if cmd.side and cmd.side != proposal["side"]:
-            raise Refused(f"the rules propose victory for {names(state, proposal['side'])}; "
-                          "decline it first if the judge sees otherwise", field="side")
+            raise Refused(t("the rules propose victory for {names}; decline it first if the judge sees otherwise",
+                            names=names(state, proposal["side"])), field="side")
         detail = cmd.detail or proposal["detail"]
         return [DuelWon(side=proposal["side"], ending=proposal["ending"], detail=detail)]
     if state["settings"]["victory"] != "custom":
-        what = "nobody has drawn first blood" if state["settings"]["victory"] == "first_blood" \
-            else "no side is knocked out"
-        raise Refused(f"the victory condition is not met yet: {what}")
+        what = t("nobody has drawn first blood") if state["settings"]["victory"] == "first_blood" \
+            else t("no side is knocked out")
+        raise Refused(t("the victory condition is not met yet: {what}", what=what))
     if not cmd.side:
-        raise Refused("name the side that met the victory condition", field="side")
+        raise Refused(t("name the side that met the victory condition"), field="side")
     detail = cmd.detail or state["settings"]["victory_text"]
-    return [DuelWon(side=cmd.side, ending="custom", detail=f"{judge_name(state)} confirmed: {detail}")]
+    return [DuelWon(side=cmd.side, ending="custom", detail=t("{judge} confirmed: {detail}", judge=judge_name(state), detail=detail))]
 
 
 def decline_victory(state: dict, cmd, dice: Dice) -> list:
     if not state["proposal"]:
-        raise Refused("no victory is waiting for the judge")
+        raise Refused(t("no victory is waiting for the judge"))
     return [ev.Pf2eVictoryDeclined(reason=cmd.reason or "")]
 
 
@@ -63,7 +65,7 @@ def disqualify(state: dict, cmd) -> list:
 
 def escalate(state: dict, cmd) -> list:
     if not state.get("outcome"):
-        raise Refused("the duel has not ended: there is nothing to escalate yet")
+        raise Refused(t("the duel has not ended: there is nothing to escalate yet"))
     if state["escalated"]:
-        raise Refused("this duel has already escalated to normal combat")
+        raise Refused(t("this duel has already escalated to normal combat"))
     return [ev.Pf2eDuelEscalated(side=cmd.side or "", detail=cmd.detail or "")]

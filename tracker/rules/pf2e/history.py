@@ -3,8 +3,14 @@ and whether it won that round's initiative."""
 from __future__ import annotations
 
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
+from tracker.rules.text import t, tn
 
-TURNS_LABEL = "rounds"
+TURNS_LABEL = t("rounds")
+
+
+def count_turns(count: int):
+    """How many rounds a duel lasted, in words ("1 round", "3 rounds")."""
+    return tn("{count} round", "{count} rounds", count)
 HISTORY_EVENTS = ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")
 STATISTICS = (Statistic("skills", sums={"duels_won": "duel_won"}),)
 
@@ -35,11 +41,11 @@ def step_of(state: dict, event) -> Step:
     """Each round opens with initiative; then each duelist's turn; what follows the end belongs
     to the duel's aftermath."""
     if state.get("outcome"):
-        return Step("After the duel")
+        return Step(t("After the duel"))
     if state["turn"]:
         who = next(d["name"] for d in state["duelists"] if d["id"] == state["turn"])
-        return Step(f"Round {state['round']}", f"{who}'s turn")
-    return Step(f"Round {state['round']}", "initiative")
+        return Step(t("Round {round}", round=state["round"]), t("{name}'s turn", name=who))
+    return Step(t("Round {round}", round=state["round"]), t("initiative"))
 
 
 CHECKS = {"Pf2eStrikeRolled": ("attacker", "Strike"), "Pf2eSidestepUsed": ("attacker", "Strike"),
@@ -61,9 +67,10 @@ def headline(state: dict, events) -> Headline:
             round_ += 1
         elif kind in CHECKS and ev.degree in ("critical_success", "critical_failure"):
             who, what = CHECKS[kind]
-            word = "critical hit" if what == "Strike" and ev.degree == "critical_success" else \
-                "critical failure" if ev.degree == "critical_failure" else "critical success"
-            marks.append(f"{names[getattr(ev, who)]}'s {what} on {names[ev.target]}: {word} (round {round_})")
+            word = t("critical hit") if what == "Strike" and ev.degree == "critical_success" else \
+                t("critical failure") if ev.degree == "critical_failure" else t("critical success")
+            marks.append(t("{name}'s {action} on {target}: {degree} (round {round})", name=names[getattr(ev, who)],
+                           action=what, target=names[ev.target], degree=word, round=round_))
         elif kind == "Pf2eDamageDealt" and ev.amount:
             last_damage = (ev, round_)
             hits.append((ev.amount, round_, ev))
@@ -79,6 +86,8 @@ def headline(state: dict, events) -> Headline:
                     criticals=tuple(marks))
 
 
-def _hit(names: dict, ev, round_: int) -> str:
-    doubled = " (doubled)" if ev.multiplier == "double" else ""
-    return f"{names[ev.attacker]}'s {ev.source} for {ev.amount} damage{doubled} on {names[ev.target]} in round {round_}"
+def _hit(names: dict, ev, round_: int):
+    values = dict(name=names[ev.attacker], source=ev.source, amount=ev.amount, target=names[ev.target], round=round_)
+    if ev.multiplier == "double":
+        return t("{name}'s {source} for {amount} damage (doubled) on {target} in round {round}", **values)
+    return t("{name}'s {source} for {amount} damage on {target} in round {round}", **values)

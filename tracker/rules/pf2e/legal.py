@@ -50,5 +50,5 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         fields = {"duelist": [turn]} if name == "EndTurn" else {}
         return offer(command, name, for_side=_side(state, turn), **fields)
     if name == "Tag":
-        return offer(command, name, side=[t["side"] for t in offered["tag_sides"]])
+        return offer(command, name, side=[tag["side"] for tag in offered["tag_sides"]])
     return offer(command, name)

@@ -9,6 +9,7 @@ from . import events as ev
 from .checks import attack_penalty, degree
 from .rounds import then_end_turn
 from .table import name, spend, stats, target_of, turn_holder
+from tracker.rules.text import t
 
 # Demoralize [base]: critical success frightened 2, success frightened 1, otherwise nothing.
 DEMORALIZE_FRIGHTENS = {"critical_success": 2, "success": 1}
@@ -17,7 +18,7 @@ DEMORALIZE_FRIGHTENS = {"critical_success": 2, "success": 1}
 def _actor(state: dict, who: str | None, what: str) -> str:
     actor = turn_holder(state, who, what)
     if state["hp"][actor] <= 0:
-        raise Refused(f"{name(state, actor)} is knocked out")
+        raise Refused(t("{name} is knocked out", name=name(state, actor)))
     return actor
 
 
@@ -37,11 +38,11 @@ def demoralize(state: dict, cmd, dice: Dice) -> list:
     target = target_of(state, actor, cmd.target)
     if [actor, target] in state.get("demoralized", []):
         # [base] the target is then immune to your Demoralize for 10 minutes: longer than a duel.
-        raise Refused(f"{name(state, target)} is immune to {name(state, actor)}'s Demoralize "
-                      "for the rest of the duel (10 minutes)", field="target")
+        raise Refused(t("{target} is immune to {actor}'s Demoralize for the rest of the duel (10 minutes)",
+                        target=name(state, target), actor=name(state, actor)), field="target")
     modifier = _check(state, actor, "intimidation", cmd.modifier)
     dc = _dc(state, target, "will")
-    die = dice.roll(20, "check", f"{name(state, actor)}'s Intimidation check")
+    die = dice.roll(20, "check", t("{name}'s Intimidation check", name=name(state, actor)))
     result = degree(die + modifier, dc, die)
     frightened = DEMORALIZE_FRIGHTENS.get(result, 0)
     events = [ev.Pf2eDemoralized(duelist=actor, target=target, die=die, modifier=modifier, total=die + modifier,
@@ -51,11 +52,11 @@ def demoralize(state: dict, cmd, dice: Dice) -> list:
 
 def feint(state: dict, cmd, dice: Dice) -> list:
     actor = _actor(state, cmd.duelist, "Feint")
-    spend(state, actor, 1, "a Feint")
+    spend(state, actor, 1, t("a Feint"))
     target = target_of(state, actor, cmd.target)
     modifier = _check(state, actor, "deception", cmd.modifier)
     dc = _dc(state, target, "perception")
-    die = dice.roll(20, "check", f"{name(state, actor)}'s Deception check")
+    die = dice.roll(20, "check", t("{name}'s Deception check", name=name(state, actor)))
     result = degree(die + modifier, dc, die)
     exposed = {"critical_success": target, "success": target, "critical_failure": actor}.get(result, "")
     events = [ev.Pf2eFeinted(duelist=actor, target=target, die=die, modifier=modifier, total=die + modifier,
@@ -69,14 +70,14 @@ def other_action(state: dict, cmd, dice: Dice) -> list:
     spend(state, actor, cost, cmd.action)
     if (cmd.dc is None) != (cmd.check_modifier is None):
         missing = "dc" if cmd.dc is None else "check_modifier"
-        raise Refused("a check needs both its modifier and its DC (or neither, for no check)", field=missing)
+        raise Refused(t("a check needs both its modifier and its DC (or neither, for no check)"), field=missing)
     if cmd.dc is None and cmd.dice_check:
-        raise Refused("a d20 was typed for an action without a check", field="dice_check")
+        raise Refused(t("a d20 was typed for an action without a check"), field="dice_check")
     taken = {"duelist": actor, "action": cmd.action, "cost": cost, "attack": cmd.attack}
     if cmd.dc is not None:
         penalty = attack_penalty(state["strikes"], False) if cmd.attack and state["settings"]["attack_penalty"] else 0
         modifier = cmd.check_modifier + penalty - state["frightened"][actor]
-        die = dice.roll(20, "check", f"{name(state, actor)}'s {cmd.action} check")
+        die = dice.roll(20, "check", t("{name}'s {action} check", name=name(state, actor), action=cmd.action))
         taken.update(die=die, modifier=modifier, total=die + modifier, dc=cmd.dc,
                      degree=degree(die + modifier, cmd.dc, die))
     return then_end_turn(state, [ev.Pf2eActionTaken(**taken)], actor, cmd.end_turn)

@@ -12,26 +12,28 @@ from tracker.rules.contract import Recovered, Recovery, within_max
 from tracker.rules.fields import Field
 from tracker.rules.pf2e.checks import degree
 from tracker.rules.pf2e.sheet import TRACKS
+from tracker.rules.text import t
 
-REST_SETTING = Field("rest_full_hp", "A rest restores all HP", "bool", default=False,
-                     help="[assumed] off by default: the rules restore Constitution modifier × level")
+REST_SETTING = Field("rest_full_hp", t("A rest restores all HP"), "bool", default=False,
+                     help=t("[assumed] off by default: the rules restore Constitution modifier × level"))
 
 # DC -> bonus HP on a success (PF2e Treat Wounds: trained 15, expert 20, master 30, legendary 40).
 TREAT_DCS = {15: 0, 20: 10, 30: 30, 40: 50}
 TREAT_FIELDS = (
-    Field("medicine", "Healer's Medicine modifier", "int", minimum=-10, maximum=60),
-    Field("dc", "DC", "choice", default="15",
-          choices=(("15", "15 (trained)"), ("20", "20 (expert, +10 HP)"), ("30", "30 (master, +30 HP)"),
-                   ("40", "40 (legendary, +50 HP)"))),
-    Field("dice", "Dice", "dice", required=False, help="the d20, then the healing d8s, e.g. “14 5 3”"),
-    Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+    Field("medicine", t("Healer's Medicine modifier"), "int", minimum=-10, maximum=60),
+    Field("dc", t("DC"), "choice", default="15",
+          choices=(("15", t("15 (trained)")), ("20", t("20 (expert, +10 HP)")), ("30", t("30 (master, +30 HP)")),
+                   ("40", t("40 (legendary, +50 HP)")))),
+    Field("dice", t("Dice"), "dice", required=False, help=t("the d20, then the healing d8s, e.g. “14 5 3”")),
+    Field("server_roll", t("Let the server roll what was not typed"), "bool", default=False),
 )
 
 RECOVERIES = {
-    "rest": Recovery("Night's rest", "[base] A full night's rest restores Constitution modifier (minimum 1) × level HP; "
-                                     "[assumed] a campaign setting can make it restore all HP (off by default)."),
-    "treat_wounds": Recovery("Treat Wounds", "[base] Medicine against DC 15: critical success 4d8 HP, success 2d8, "
-                                             "critical failure 1d8 damage; once an hour per target.",
+    "rest": Recovery(t("Night's rest"), t("[base] A full night's rest restores Constitution modifier (minimum 1) × "
+                                          "level HP; [assumed] a campaign setting can make it restore all HP (off by "
+                                          "default).")),
+    "treat_wounds": Recovery(t("Treat Wounds"), t("[base] Medicine against DC 15: critical success 4d8 HP, success "
+                                                  "2d8, critical failure 1d8 damage; once an hour per target."),
                              TREAT_FIELDS),
 }
 
@@ -42,10 +44,10 @@ def recover(kind, stats, current, settings, values, dice) -> Recovered:
         gain = stats["hp_max"] if settings.get("rest_full_hp") else max(1, stats.get("con", 0)) * max(1, stats["level"])
         return Recovered(within_max(TRACKS, stats, current, {"HP": gain}))
     dc = int(values.get("dc") or 15)
-    d20 = dice.roll(20, "a", "the Medicine check")
+    d20 = dice.roll(20, "a", t("the Medicine check"))
     result = degree(d20 + values["medicine"], dc, d20)
     count = {"critical_success": 4, "success": 2, "critical_failure": 1}.get(result, 0)
-    d8s = tuple(dice.roll(8, "a", "Treat Wounds") for _ in range(count))
+    d8s = tuple(dice.roll(8, "a", t("Treat Wounds")) for _ in range(count))
     healed = sum(d8s) + (TREAT_DCS[dc] if result in ("success", "critical_success") else 0)
     gain = -healed if result == "critical_failure" else healed
     return Recovered(within_max(TRACKS, stats, current, {"HP": gain}), rolls=(d20, *d8s), result=result)

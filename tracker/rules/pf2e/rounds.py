@@ -7,6 +7,7 @@ from tracker.rules.dice import Dice
 from . import events as ev
 from .fold import evolve, fold
 from .table import able, contenders, initiative_skills, is_npc, name, partner, stats, turn_holder, usual_skill
+from tracker.rules.text import N_, join, t
 
 
 def sealed_choices(state: dict) -> bool:
@@ -18,17 +19,17 @@ def roll_initiative(state: dict, cmd, dice: Dice) -> list:
     """One duelist's initiative, or (no duelist named) everyone's still to roll, each with their
     usual skill, in the order of the duel's duelists."""
     if sealed_choices(state):
-        raise Refused("in this duel each duelist chooses their skill in secret (on a seat, or the NPC's on "
-                      "this page): choose, then roll", field="skill")
+        raise Refused(t("in this duel each duelist chooses their skill in secret (on a seat, or the NPC's on "
+                        "this page): choose, then roll"), field="skill")
     if state["phase"] != "initiative":
         if state["kind"] == "spellcasting":
-            raise Refused("in a spellcasting duel initiative is rolled once, at the start, and holds")
-        raise Refused(f"initiative for round {state['round']} is already rolled")
+            raise Refused(t("in a spellcasting duel initiative is rolled once, at the start, and holds"))
+        raise Refused(t("initiative for round {round} is already rolled", round=state["round"]))
     if cmd.duelist:
         return _rolled(state, [(cmd.duelist, cmd.skill or usual_skill(state, cmd.duelist))], dice)
     if cmd.skill:
-        raise Refused("a skill is one duelist's choice: name the duelist, or leave the skill empty "
-                      "to roll everyone's usual one", field="skill")
+        raise Refused(t("a skill is one duelist's choice: name the duelist, or leave the skill empty "
+                        "to roll everyone's usual one"), field="skill")
     waiting = [who for who in contenders(state) if who not in state["rolls"]]
     return _rolled(state, [(who, usual_skill(state, who)) for who in waiting], dice)
 
@@ -38,14 +39,13 @@ def _rolled(state: dict, choices: list[tuple[str, str]], dice: Dice) -> list:
     allowed = initiative_skills(state["kind"])
     for who, skill in choices:
         if who not in contenders(state):
-            raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+            raise Refused(t("{name} is not fighting this round", name=name(state, who)), field="duelist")
         if who in after["rolls"]:
-            raise Refused(f"{name(state, who)} has already rolled initiative this round", field="duelist")
+            raise Refused(t("{name} has already rolled initiative this round", name=name(state, who)), field="duelist")
         if skill not in allowed:
-            raise Refused(f"a {state['kind']} duel's initiative uses "
-                          + ", ".join(s.capitalize() for s in allowed), field="skill")
+            raise Refused(_skills_allowed(state), field="skill")
         modifier = stats(state, who)[skill] - state["frightened"][who]
-        die = dice.roll(20, "roll", f"{name(state, who)}'s initiative")
+        die = dice.roll(20, "roll", t("{name}'s initiative", name=name(state, who)))
         rolled = ev.Pf2eInitiativeRolled(round=state["round"], duelist=who, skill=skill, die=die,
                                          modifier=modifier, total=die + modifier)
         events.append(rolled)
@@ -58,21 +58,20 @@ def _rolled(state: dict, choices: list[tuple[str, str]], dice: Dice) -> list:
 def choose_skill(state: dict, cmd, dice: Dice) -> list:
     """A sealed skill for this round's initiative; the last one chosen rolls them all (auto reveal)."""
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records each initiative roll and its skill", field="skill")
+        raise Refused(t("in this duel the GM records each initiative roll and its skill"), field="skill")
     if state["phase"] != "initiative":
-        raise Refused(f"initiative for round {state['round']} is already rolled", field="skill")
+        raise Refused(t("initiative for round {round} is already rolled", round=state["round"]), field="skill")
     if cmd.round is not None and cmd.round != state["round"]:
-        raise Refused(f"that choice was for round {cmd.round}, and the duel is now at round {state['round']}: "
-                      "choose again", field="skill")
+        raise Refused(t("that choice was for round {chosen}, and the duel is now at round {round}: choose again",
+                        chosen=cmd.round, round=state["round"]), field="skill")
     who = cmd.duelist
     if who not in contenders(state):
-        raise Refused(f"{name(state, who)} is not fighting this round", field="duelist")
+        raise Refused(t("{name} is not fighting this round", name=name(state, who)), field="duelist")
     if cmd.skill not in initiative_skills(state["kind"]):
-        raise Refused(f"a {state['kind']} duel's initiative uses "
-                      + ", ".join(s.capitalize() for s in initiative_skills(state["kind"])), field="skill")
+        raise Refused(_skills_allowed(state), field="skill")
     by_seat = state["settings"].get("dice_by") == "seats"
     if by_seat and (len(cmd.dice_roll or ()) != 1 or not 1 <= cmd.dice_roll[0] <= 20):
-        raise Refused("type the d20 you rolled, e.g. 14", field="dice_roll")
+        raise Refused(t("type the d20 you rolled, e.g. 14"), field="dice_roll")
     chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill,
                                 die=cmd.dice_roll[0] if by_seat else 0)
     after = fold(chosen, state, 0)
@@ -86,12 +85,14 @@ def choose_skill(state: dict, cmd, dice: Dice) -> list:
 def reveal_skills(state: dict, cmd, dice: Dice) -> list:
     """The GM rolls every sealed skill: the server's d20s or the table's."""
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records each initiative roll and its skill")
+        raise Refused(t("in this duel the GM records each initiative roll and its skill"))
     if state["phase"] != "initiative":
-        raise Refused(f"initiative for round {state['round']} is already rolled")
+        raise Refused(t("initiative for round {round} is already rolled", round=state["round"]))
     waiting = [name(state, who) for who in contenders(state) if who not in state.get("sealed", {})]
     if waiting:
-        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+        if len(waiting) == 1:
+            raise Refused(t("waiting for {name} to choose", name=waiting[0]))
+        raise Refused(t("waiting for {first} and {second} to choose", first=join(waiting[:-1]), second=waiting[-1]))
     return _roll_sealed(state, dice)
 
 
@@ -99,6 +100,15 @@ def _roll_sealed(state: dict, dice: Dice) -> list:
     if state["settings"].get("dice_by") == "seats":  # each seat's own d20, in the order they are rolled
         dice = dice.with_typed({"roll": [state["sealed_dice"][who] for who in contenders(state)]})
     return _rolled(state, [(who, state["sealed"][who]) for who in contenders(state)], dice)
+
+
+SKILLS_ALLOWED = {"combat": N_("a combat duel's initiative uses {skills}"),
+                  "spellcasting": N_("a spellcasting duel's initiative uses {skills}"),
+                  "mixed": N_("a mixed duel's initiative uses {skills}")}
+
+
+def _skills_allowed(state: dict):
+    return t(SKILLS_ALLOWED[state["kind"]], skills=", ".join(s.capitalize() for s in initiative_skills(state["kind"])))
 
 
 def order_tiers(state: dict) -> tuple:
@@ -113,21 +123,21 @@ def order_tiers(state: dict) -> tuple:
 
 
 def break_tie(state: dict, cmd, dice: Dice) -> list:
-    tied = next((t for t in state["tiers"] if len(t) > 1), None)
+    tied = next((tier for tier in state["tiers"] if len(tier) > 1), None)
     if state["phase"] != "ordering" or tied is None:
-        raise Refused("there is no initiative tie to break")
+        raise Refused(t("there is no initiative tie to break"))
     if cmd.first not in tied:
-        raise Refused(f"{name(state, cmd.first)} is not among the tied duelists: "
-                      + ", ".join(name(state, i) for i in tied), field="first")
+        raise Refused(t("{name} is not among the tied duelists: {tied}", name=name(state, cmd.first),
+                        tied=join(name(state, i) for i in tied)), field="first")
     return [ev.Pf2eTieBroken(round=state["round"], first=cmd.first)]
 
 
 def act_second(state: dict, cmd, dice: Dice) -> list:
     if state["kind"] == "spellcasting":
-        raise Refused("acting second is a combat-duel choice")
+        raise Refused(t("acting second is a combat-duel choice"))
     first = turn_holder(state, None, "act second")
     if state["acted"] or first != state["order"][0] or len(state["order"]) < 2:
-        raise Refused("only the initiative winner may choose to act second, before anyone acts this round")
+        raise Refused(t("only the initiative winner may choose to act second, before anyone acts this round"))
     return [ev.Pf2eActedSecond(round=state["round"], duelist=first)]
 
 
@@ -166,15 +176,15 @@ def turn_ended(state: dict, who: str) -> ev.Pf2eTurnEnded:
 
 def tag(state: dict, cmd, dice: Dice) -> list:
     if state["active"] is None:
-        raise Refused("tagging is only for tag-team duels")
+        raise Refused(t("tagging is only for tag-team duels"))
     out = state["active"][cmd.side]
     into = partner(state, out)
     if state["hp"][into] <= 0:
-        raise Refused(f"{name(state, into)} is knocked out: nobody to tag in", field="side")
+        raise Refused(t("{name} is knocked out: nobody to tag in", name=name(state, into)), field="side")
     knocked_out = state["hp"][out] <= 0
     if state["turn"] != out and not knocked_out:
-        raise Refused(f"{name(state, out)} can tag {name(state, into)} in only on their own turn "
-                      "(or at once if knocked out)", field="side")
+        raise Refused(t("{out} can tag {into} in only on their own turn (or at once if knocked out)",
+                        out=name(state, out), into=name(state, into)), field="side")
     tagged = ev.Pf2eTagged(side=cmd.side, out=out, into=into)
     if state["turn"] != out:
         return [tagged]

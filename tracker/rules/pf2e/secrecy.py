@@ -2,21 +2,23 @@
 and which log lines would give them away."""
 from __future__ import annotations
 
+from tracker.rules.text import t
+
 # A declined reaction is only ever logged when the defender (or an opponent) could have
 # reacted, so the line alone tells players which secret skill or focus was behind it.
 HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")
 
 # What the GM's narrative adds beside a line: the secret the event holds and the line omits.
-GM_DETAILS = {"Pf2eInitiativeRolled": lambda data: f"rolled {str(data.get('skill', '?')).capitalize()}"}
+GM_DETAILS = {"Pf2eInitiativeRolled": lambda data: t("rolled {skill}", skill=str(data.get("skill", "?")).capitalize())}
 
 
-def secrets(state: dict) -> list[str]:
+def secrets(state: dict) -> list:
     """The last round's initiative skills and each tradition focus, in words."""
     names = {d["id"]: d["name"] for d in state["duelists"]}
-    found = [f"{names.get(who, who)} rolled {roll['skill']} for initiative in the last round"
+    found = [t("{name} rolled {skill} for initiative in the last round", name=names.get(who, who), skill=roll["skill"])
              for who, roll in sorted((state.get("rolls") or {}).items())
              if isinstance(roll, dict) and roll.get("skill")]
-    found += [f"{names.get(who, who)}'s tradition focus: {focus}"
+    found += [t("{name}'s tradition focus: {focus}", name=names.get(who, who), focus=focus)
               for who, focus in sorted((state.get("focus") or {}).items()) if focus]
     return found
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Invalid
+from tracker.rules.base import Invalid, why
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.text import t
 
 RANKS = ("untrained", "trained", "expert", "master", "legendary")
-RANK_CHOICES = tuple((r, r.capitalize()) for r in RANKS)
+RANK_LABELS = {"untrained": t("Untrained"), "trained": t("Trained"), "expert": t("Expert"), "master": t("Master"),
+               "legendary": t("Legendary")}
+RANK_CHOICES = tuple((r, RANK_LABELS[r]) for r in RANKS)
+RANK_WORDS = {"untrained": t("untrained"), "trained": t("trained"), "expert": t("expert"), "master": t("master"),
+              "legendary": t("legendary")}  # a rank within a sentence
 
 # Perception is not a skill in PF2e, but for initiative it is chosen like one.
 SKILLS = ("deception", "intimidation", "perception", "arcana", "nature", "occultism", "religion")
@@ -17,36 +22,36 @@ MAGIC_SKILLS = ("arcana", "nature", "occultism", "religion")
 
 TRADITIONS = {"arcana": "arcane", "nature": "primal", "occultism": "occult", "religion": "divine"}
 SKILL_OF_TRADITION = {tradition: skill for skill, tradition in TRADITIONS.items()}
-TRADITION_CHOICES = tuple((t, t.capitalize()) for t in SKILL_OF_TRADITION)
+TRADITION_CHOICES = tuple((tradition, tradition.capitalize()) for tradition in SKILL_OF_TRADITION)
 
-SLOT_HELP = 'spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none'
+SLOT_HELP = t('spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none')
 
 
 def _skill_fields() -> tuple[Field, ...]:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     fields = []
     for skill in SKILLS:
-        fields.append(Field(skill, f"{skill.capitalize()} modifier", "int", default=0,
+        fields.append(Field(skill, t("{skill} modifier", skill=skill.capitalize()), "int", default=0,
                             minimum=-10, maximum=60))
-        fields.append(Field(f"{skill}_rank", f"{skill.capitalize()} proficiency", "choice",
+        fields.append(Field(f"{skill}_rank", t("{skill} proficiency", skill=skill.capitalize()), "choice",
                             default="untrained", choices=RANK_CHOICES))
     return tuple(fields)
 
 
 STATS = (
-    Field("level", "Level", "int", minimum=-1, maximum=25),
-    Field("hp_max", "Hit Points (max)", "int", minimum=1, maximum=999),
-    Field("con", "Constitution modifier", "int", default=0, minimum=-5, maximum=10,
-          help="a night's rest restores this (minimum 1) × level HP"),
-    Field("ac", "AC", "int", minimum=1, maximum=70),
-    Field("attack_bonus", "Melee attack bonus", "int", minimum=-10, maximum=60),
-    Field("weapon", "Weapon", "text", required=False, maximum=80, help="e.g. Rapier"),
-    Field("damage", "Weapon damage", "text", maximum=40, help="dice such as 1d8+4"),
+    Field("level", t("Level"), "int", minimum=-1, maximum=25),
+    Field("hp_max", t("Hit Points (max)"), "int", minimum=1, maximum=999),
+    Field("con", t("Constitution modifier"), "int", default=0, minimum=-5, maximum=10,
+          help=t("a night's rest restores this (minimum 1) × level HP")),
+    Field("ac", t("AC"), "int", minimum=1, maximum=70),
+    Field("attack_bonus", t("Melee attack bonus"), "int", minimum=-10, maximum=60),
+    Field("weapon", t("Weapon"), "text", required=False, maximum=80, help=t("e.g. Rapier")),
+    Field("damage", t("Weapon damage"), "text", maximum=40, help=t("dice such as 1d8+4")),
     *_skill_fields(),
-    Field("will", "Will save modifier", "int", default=0, minimum=-10, maximum=60,
-          help="the Will DC a Demoralize must beat is 10 + this"),
-    Field("spell_dc", "Spell DC", "int", required=False, minimum=5, maximum=70),
-    Field("spell_slots", "Spell slots", "text", required=False, maximum=80, help=SLOT_HELP),
+    Field("will", t("Will save modifier"), "int", default=0, minimum=-10, maximum=60,
+          help=t("the Will DC a Demoralize must beat is 10 + this")),
+    Field("spell_dc", t("Spell DC"), "int", required=False, minimum=5, maximum=70),
+    Field("spell_slots", t("Spell slots"), "text", required=False, maximum=80, help=SLOT_HELP),
 )
 
 TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp_max", "persists": True},)
@@ -62,11 +67,11 @@ def validate_stats(raw: Mapping[str, Any]) -> dict:
     try:
         clean["damage"] = dice_expr.check(clean["damage"])
     except ValueError as problem:
-        errors["damage"] = str(problem)
+        errors["damage"] = why(problem)
     try:
         clean["spell_slots"] = _format_slots(parse_slots(clean["spell_slots"] or ""))
     except ValueError as problem:
-        errors["spell_slots"] = str(problem)
+        errors["spell_slots"] = why(problem)
     if errors:
         raise Invalid(errors)
     clean["weapon"] = clean["weapon"] or "weapon"
@@ -83,11 +88,11 @@ def parse_slots(text: str) -> dict[str, int]:
         try:
             rank_n, count_n = int(rank), int(count)
         except ValueError:
-            raise ValueError(f'"{part.strip()}" is not rank:slots, e.g. 2:3') from None
+            raise ValueError(t('"{part}" is not rank:slots, e.g. 2:3', part=part.strip())) from None
         if not 1 <= rank_n <= 10:
-            raise ValueError(f"spell ranks go from 1 to 10, not {rank_n}")
+            raise ValueError(t("spell ranks go from 1 to 10, not {rank}", rank=rank_n))
         if not 0 <= count_n <= 9:
-            raise ValueError(f"rank {rank_n} cannot have {count_n} slots")
+            raise ValueError(t("rank {rank} cannot have {count} slots", rank=rank_n, count=count_n))
         slots[str(rank_n)] = count_n
     return slots
 
@@ -100,7 +105,7 @@ def trained(stats: dict, skill: str) -> bool:
     return stats.get(f"{skill}_rank", "untrained") != "untrained"
 
 
-FOLDED_LABEL = "untrained skills"
+FOLDED_LABEL = t("untrained skills")
 
 
 def folded_stats(block: Mapping[str, Any]) -> tuple[str, ...]:

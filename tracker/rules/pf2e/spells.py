@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Refused
+from tracker.rules.base import Refused, why
 from tracker.rules.dice import Dice
 
 from . import events as ev
@@ -11,25 +11,27 @@ from .ending import after_damage
 from .sheet import SKILL_OF_TRADITION, trained
 from .strikes import damage_dealt
 from .table import able, can_react, spend, name, opponents, slots_left, stats, target_of, turn_holder
+from tracker.rules.text import t
 
 
 def cast(state: dict, cmd, dice: Dice) -> list:
     if state["kind"] == "combat":
-        raise Refused("this is a combat duel: spells belong to spellcasting or mixed duels")
+        raise Refused(t("this is a combat duel: spells belong to spellcasting or mixed duels"))
     caster = turn_holder(state, cmd.caster, "cast a spell")
     if state["hp"][caster] <= 0:
-        raise Refused(f"{name(state, caster)} is knocked out")
+        raise Refused(t("{name} is knocked out", name=name(state, caster)))
     spend(state, caster, cmd.actions, cmd.spell)
     if stats(state, caster).get("spell_dc") is None:
-        raise Refused(f"{name(state, caster)} has no spell DC on the sheet")
+        raise Refused(t("{name} has no spell DC on the sheet", name=name(state, caster)))
     if not cmd.cantrip and state["slots"][caster].get(str(cmd.rank), 0) <= 0:
-        raise Refused(f"{name(state, caster)} has no rank-{cmd.rank} spell slot left", field="rank")
+        raise Refused(t("{name} has no rank-{rank} spell slot left", name=name(state, caster), rank=cmd.rank),
+                      field="rank")
     expression = ""
     if cmd.damage_expr:
         try:
             expression = dice_expr.check(cmd.damage_expr)
         except ValueError as problem:
-            raise Refused(f"damage {problem}", field="damage_expr") from None
+            raise Refused(t("damage {problem}", problem=why(problem)), field="damage_expr") from None
     hurts = bool(expression) or cmd.damage is not None
     target = target_of(state, caster, cmd.target) if hurts or cmd.target else ""
     pending = any(can_counter(state, foe, cmd.tradition) for foe in opponents(state, caster))
@@ -50,18 +52,20 @@ def counter(state: dict, cmd, dice: Dice) -> list:
     spell = _pending_spell(state)
     who = cmd.duelist
     if who not in opponents(state, spell["caster"]):
-        raise Refused(f"{name(state, who)} cannot counter a spell cast by their own side", field="duelist")
-    if state["reacted"].get(who):
-        raise Refused(f"{name(state, who)} has already used a reaction this round", field="duelist")
-    if state["reaction"].get(who) != "dueling_counter" or state["focus"].get(who) != spell["tradition"]:
-        raise Refused(f"{name(state, who)} has no Dueling Counter against {spell['tradition']} spells",
+        raise Refused(t("{name} cannot counter a spell cast by their own side", name=name(state, who)),
                       field="duelist")
+    if state["reacted"].get(who):
+        raise Refused(t("{name} has already used a reaction this round", name=name(state, who)), field="duelist")
+    if state["reaction"].get(who) != "dueling_counter" or state["focus"].get(who) != spell["tradition"]:
+        raise Refused(t("{name} has no Dueling Counter against {tradition} spells", name=name(state, who),
+                        tradition=spell["tradition"]), field="duelist")
     if state["slots"][who].get(str(cmd.slot_rank), 0) <= 0:
-        raise Refused(f"{name(state, who)} has no rank-{cmd.slot_rank} slot left to expend", field="slot_rank")
+        raise Refused(t("{name} has no rank-{rank} slot left to expend", name=name(state, who), rank=cmd.slot_rank),
+                      field="slot_rank")
     caster = spell["caster"]
     modifier = _counter_modifier(state, who) - state["frightened"][who]
     dc = stats(state, caster)["spell_dc"] - state["frightened"][caster]
-    die = dice.roll(20, "check", f"{name(state, who)}'s counteract check")
+    die = dice.roll(20, "check", t("{name}'s counteract check", name=name(state, who)))
     result = degree(die + modifier, dc, die)
     done = counteracts(result, cmd.slot_rank, spell["rank"])
     attempt = ev.Pf2eCounterAttempted(duelist=who, caster=caster, spell=spell["spell"], slot_rank=cmd.slot_rank,
@@ -87,7 +91,7 @@ def decline_counter(state: dict, cmd, dice: Dice) -> list:
 def _pending_spell(state: dict) -> dict:
     pending = state["pending"]
     if not pending or pending["kind"] != "spell":
-        raise Refused("no spell is waiting for a Dueling Counter")
+        raise Refused(t("no spell is waiting for a Dueling Counter"))
     return pending
 
 
@@ -110,12 +114,13 @@ def change_focus(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "Change Tradition Focus")
     spend(state, who, 1, "Change Tradition Focus")
     if not state["refocus"].get(who):
-        raise Refused(f"{name(state, who)} did not gain Change Tradition Focus "
-                      "(it needs a trained magic skill for initiative)")
+        raise Refused(t("{name} did not gain Change Tradition Focus (it needs a trained magic skill for initiative)",
+                        name=name(state, who)))
     if state["focus"].get(who) == cmd.tradition:
-        raise Refused(f"{name(state, who)}'s focus is already {cmd.tradition}", field="tradition")
+        raise Refused(t("{name}'s focus is already {tradition}", name=name(state, who), tradition=cmd.tradition),
+                      field="tradition")
     skill = SKILL_OF_TRADITION[cmd.tradition]
     if not trained(stats(state, who), skill):
-        raise Refused(f"{name(state, who)} is untrained in {skill.capitalize()} and cannot focus on "
-                      f"the {cmd.tradition} tradition", field="tradition")
+        raise Refused(t("{name} is untrained in {skill} and cannot focus on the {tradition} tradition",
+                        name=name(state, who), skill=skill.capitalize(), tradition=cmd.tradition), field="tradition")
     return [ev.Pf2eFocusChanged(duelist=who, tradition=cmd.tradition)]

@@ -10,17 +10,18 @@ from .checks import HITS, attack_penalty, degree
 from .ending import after_damage
 from .rounds import then_end_turn
 from .table import REACTION_NAMES, can_react, exposed_to, name, rolled_skill, spend, stats, target_of, turn_holder
+from tracker.rules.text import t
 
 
 def strike(state: dict, cmd, dice: Dice) -> list:
     if state["kind"] == "spellcasting":
-        raise Refused("this is a spellcasting duel: only spells, no Strikes")
+        raise Refused(t("this is a spellcasting duel: only spells, no Strikes"))
     attacker = turn_holder(state, cmd.attacker, "Strike")
     if state["hp"][attacker] <= 0:
-        raise Refused(f"{name(state, attacker)} is knocked out")
-    spend(state, attacker, 1, "a Strike")
+        raise Refused(t("{name} is knocked out", name=name(state, attacker)))
+    spend(state, attacker, 1, t("a Strike"))
     if not cmd.melee and state["settings"]["melee_only"]:
-        raise Refused("the agreed terms allow melee weapons only", field="melee")
+        raise Refused(t("the agreed terms allow melee weapons only"), field="melee")
     target = target_of(state, attacker, cmd.target)
     # A reaction the player readied on their seat is declared by their next melee Strike.
     reaction = cmd.reaction or (readied(state, attacker) if cmd.melee else "")
@@ -31,7 +32,7 @@ def strike(state: dict, cmd, dice: Dice) -> list:
     exposed = (target in state["off_guard"] or reaction == "sense_weakness"
                or (cmd.melee and exposed_to(state, target, attacker)))
     ac = stats(state, target)["ac"] - state["frightened"][target] - (2 if exposed else 0)
-    die = dice.roll(20, "attack", f"{name(state, attacker)}'s attack roll")
+    die = dice.roll(20, "attack", t("{name}'s attack roll", name=name(state, attacker)))
     result = degree(die + modifier, ac, die)
     pending = result == "success" and cmd.melee and can_react(state, target, "deceptive_sidestep")
     events = [ev.Pf2eStrikeRolled(attacker=attacker, target=target, die=die, modifier=modifier,
@@ -49,11 +50,12 @@ def strike(state: dict, cmd, dice: Dice) -> list:
 def _check_reaction(state: dict, attacker: str, reaction: str, melee: bool) -> None:
     label = REACTION_NAMES[reaction]
     if not melee:
-        raise Refused(f"{label} works only with a melee Strike", field="reaction")
+        raise Refused(t("{reaction} works only with a melee Strike", reaction=label), field="reaction")
     if state["reacted"].get(attacker):
-        raise Refused(f"{name(state, attacker)} has already used a reaction this round", field="reaction")
+        raise Refused(t("{name} has already used a reaction this round", name=name(state, attacker)), field="reaction")
     if state["reaction"].get(attacker) != reaction:
-        raise Refused(f"{name(state, attacker)} did not gain {label} this round", field="reaction")
+        raise Refused(t("{name} did not gain {reaction} this round", name=name(state, attacker), reaction=label),
+                      field="reaction")
 
 
 def readied(state: dict, who: str) -> str:
@@ -64,20 +66,20 @@ def readied(state: dict, who: str) -> str:
 def ready_reaction(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "ready a reaction")
     if state["kind"] == "spellcasting":
-        raise Refused("this is a spellcasting duel: no Strikes, so no reaction to ready before one")
+        raise Refused(t("this is a spellcasting duel: no Strikes, so no reaction to ready before one"))
     if readied(state, who):
-        raise Refused(f"{name(state, who)} has already readied {REACTION_NAMES[readied(state, who)]}",
-                      field="reaction")
+        raise Refused(t("{name} has already readied {reaction}", name=name(state, who),
+                        reaction=REACTION_NAMES[readied(state, who)]), field="reaction")
     _check_reaction(state, who, cmd.reaction, melee=True)
     if not can_react(state, who, cmd.reaction):
-        raise Refused(f"{name(state, who)} cannot react now", field="reaction")
+        raise Refused(t("{name} cannot react now", name=name(state, who)), field="reaction")
     return [ev.Pf2eReactionReadied(round=state["round"], duelist=who, reaction=cmd.reaction)]
 
 
 def withdraw_reaction(state: dict, cmd, dice: Dice) -> list:
     who = turn_holder(state, cmd.duelist, "withdraw a reaction")
     if not readied(state, who):
-        raise Refused(f"{name(state, who)} has no reaction readied")
+        raise Refused(t("{name} has no reaction readied", name=name(state, who)))
     return [ev.Pf2eReactionWithdrawn(round=state["round"], duelist=who, reaction=readied(state, who))]
 
 
@@ -85,7 +87,7 @@ def sidestep(state: dict, cmd, dice: Dice) -> list:
     pending = _pending_strike(state)
     attacker, defender = pending["attacker"], pending["target"]
     penalty = -2 if rolled_skill(state, attacker) == "intimidation" else 0
-    die = dice.roll(20, "attack", f"{name(state, attacker)}'s second attack roll")
+    die = dice.roll(20, "attack", t("{name}'s second attack roll", name=name(state, attacker)))
     total = die + pending["modifier"] + penalty
     result = degree(total, pending["ac"], die)
     used = ev.Pf2eSidestepUsed(defender=defender, attacker=attacker, die=die, modifier=pending["modifier"],
@@ -105,7 +107,7 @@ def decline_sidestep(state: dict, cmd, dice: Dice) -> list:
 def _pending_strike(state: dict) -> dict:
     pending = state["pending"]
     if not pending or pending["kind"] != "strike":
-        raise Refused("no hit is waiting for Deceptive Sidestep")
+        raise Refused(t("no hit is waiting for Deceptive Sidestep"))
     return pending
 
 
@@ -138,7 +140,7 @@ def damage_dealt(state: dict, attacker: str, target: str, source: str, expressio
     if typed is not None:
         expression, rolled, base = "", (), typed
     elif expression:
-        roll = dice_expr.roll(expression, dice, "damage", f"{source} damage")
+        roll = dice_expr.roll(expression, dice, "damage", t("{source} damage", source=source))
         rolled, base = roll.dice, roll.total
     else:
         rolled, base = (), 0

@@ -5,6 +5,7 @@ from tracker.rules.base import Refused
 from tracker.rules.duel import other
 
 from .sheet import COMBAT_SKILLS, MAGIC_SKILLS, TRADITIONS, trained
+from tracker.rules.text import N_, t, tn
 
 DUELING_REACTIONS = {"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                      "perception": "sense_weakness"}
@@ -16,7 +17,7 @@ def duelist(state: dict, who: str | None) -> dict:
     for d in state["duelists"]:
         if d["id"] == who:
             return d
-    raise Refused(f"no duelist {who!r} in this duel")
+    raise Refused(t("no duelist {who} in this duel", who=repr(who)))
 
 
 def name(state: dict, who: str) -> str:
@@ -92,15 +93,30 @@ def rolled_skill(state: dict, who: str) -> str | None:
     return roll["skill"] if roll else None
 
 
+# What cannot be done out of turn, each said whole (the action is a verb in one language, a noun in another).
+OUT_OF_TURN = {
+    "Strike": N_("{name} cannot Strike out of turn: it is {current}'s turn"),
+    "Demoralize": N_("{name} cannot Demoralize out of turn: it is {current}'s turn"),
+    "Feint": N_("{name} cannot Feint out of turn: it is {current}'s turn"),
+    "act": N_("{name} cannot act out of turn: it is {current}'s turn"),
+    "act second": N_("{name} cannot act second out of turn: it is {current}'s turn"),
+    "end a turn": N_("{name} cannot end a turn out of turn: it is {current}'s turn"),
+    "cast a spell": N_("{name} cannot cast a spell out of turn: it is {current}'s turn"),
+    "ready a reaction": N_("{name} cannot ready a reaction out of turn: it is {current}'s turn"),
+    "withdraw a reaction": N_("{name} cannot withdraw a reaction out of turn: it is {current}'s turn"),
+    "Change Tradition Focus": N_("{name} cannot Change Tradition Focus out of turn: it is {current}'s turn"),
+}
+
+
 def turn_holder(state: dict, who: str | None, what: str) -> str:
     """The duelist whose turn it is, refusing when ``who`` names someone else."""
     current = state["turn"]
     if current is None:
         if state["phase"] == "ordering":
-            raise Refused("the initiative tie must be broken first")
-        raise Refused(f"nobody's turn yet: roll initiative for round {state['round']}")
+            raise Refused(t("the initiative tie must be broken first"))
+        raise Refused(t("nobody's turn yet: roll initiative for round {round}", round=state["round"]))
     if who and who != current:
-        raise Refused(f"{name(state, who)} cannot {what} out of turn: it is {name(state, current)}'s turn")
+        raise Refused(t(OUT_OF_TURN[what], name=name(state, who), current=name(state, current)))
     return current
 
 
@@ -109,14 +125,15 @@ def target_of(state: dict, attacker: str, target: str | None, field: str = "targ
     if not target:
         if len(foes) == 1:
             return foes[0]
-        raise Refused("choose a target: there is more than one opponent" if foes
-                      else "no opponent left standing", field=field)
+        raise Refused(t("choose a target: there is more than one opponent") if foes
+                      else t("no opponent left standing"), field=field)
     if side(state, target) == side(state, attacker):
-        raise Refused(f"{name(state, target)} is on {name(state, attacker)}'s own side", field=field)
+        raise Refused(t("{target} is on {attacker}'s own side", target=name(state, target),
+                        attacker=name(state, attacker)), field=field)
     if not on_the_floor(state, target):
-        raise Refused(f"{name(state, target)} is tagged out", field=field)
+        raise Refused(t("{name} is tagged out", name=name(state, target)), field=field)
     if state["hp"][target] <= 0:
-        raise Refused(f"{name(state, target)} is already knocked out", field=field)
+        raise Refused(t("{name} is already knocked out", name=name(state, target)), field=field)
     return target
 
 
@@ -131,12 +148,13 @@ def actions_left(state: dict) -> int:
     return ACTIONS_PER_TURN - state.get("actions", 0)
 
 
-def spend(state: dict, who: str, cost: int, what: str) -> None:
+def spend(state: dict, who: str, cost: int, what) -> None:
     """Refuse an action costing more than what is left of ``who``'s three actions this turn."""
     left = actions_left(state)
     if cost > left:
-        have = f"only {left} action{'s' if left != 1 else ''}" if left else "no action"
-        raise Refused(f"{name(state, who)} has {have} left this turn: {what} costs {cost}")
+        have = tn("only {count} action", "only {count} actions", left) if left else t("no action")
+        raise Refused(t("{name} has {have} left this turn: {what} costs {cost}", name=name(state, who), have=have,
+                        what=what, cost=cost))
 
 
 def exposed_to(state: dict, target: str, attacker: str) -> bool:

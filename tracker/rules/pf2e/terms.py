@@ -1,10 +1,14 @@
 """Pathfinder 2e duels' vocabulary: the name, the kinds of duel, the teams and the victories."""
 from __future__ import annotations
+from tracker.rules.duel import name_endings
+from tracker.rules.text import t
 
 NAME = "pf2e"
-TITLE = "Pathfinder 2e"
+TITLE = t("Pathfinder 2e")
 MAX_PER_SIDE = 2  # pairs fighting together, or tag teams
 
-KINDS = {"combat": "Combat duel", "spellcasting": "Spellcasting duel", "mixed": "Mixed duel (combat and spells)"}
-TEAMS = {"single": "one against one", "together": "pairs fighting together", "tag": "pairs as tag teams"}
-VICTORIES = {"first_blood": "first blood", "knockout": "knockout", "custom": "a custom condition"}
+KINDS = {"combat": t("Combat duel"), "spellcasting": t("Spellcasting duel"),
+         "mixed": t("Mixed duel (combat and spells)")}
+TEAMS = {"single": t("one against one"), "together": t("pairs fighting together"), "tag": t("pairs as tag teams")}
+VICTORIES = {"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("a custom condition")}
+name_endings({"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("custom")})

@@ -6,6 +6,7 @@ from .results import public_line, secret_line
 from .setup import judge_name
 from .table import can_react, able, actions_left, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
+from tracker.rules.text import Text, t
 
 ATTACKER_REACTIONS = ("bullying_press", "sense_weakness")  # declared before the attacker's own Strike
 SECRET_KEYS = ("reaction", "reacted", "readied", "focus", "refocus", "pending", "usual_skill", "sealed", "sealed_dice")
@@ -20,16 +21,16 @@ def public(state: dict) -> dict:
     return view
 
 
-def progress(state: dict) -> str:
+def progress(state: dict) -> Text:
     if state.get("outcome"):
-        return "Over" + (", escalated to combat" if state["escalated"] else "")
+        return t("Over, escalated to combat") if state["escalated"] else t("Over")
     if state["proposal"]:
-        return f"Round {state['round']}, the judge must confirm"
+        return t("Round {round}, the judge must confirm", round=state["round"])
     if state["turn"]:
-        return f"Round {state['round']}, {name(state, state['turn'])}'s turn"
+        return t("Round {round}, {name}'s turn", round=state["round"], name=name(state, state["turn"]))
     if state["phase"] == "ordering":
-        return f"Round {state['round']}, initiative tie"
-    return f"Round {state['round']}, initiative"
+        return t("Round {round}, initiative tie", round=state["round"])
+    return t("Round {round}, initiative", round=state["round"])
 
 
 def actions(state: dict) -> list[str]:
@@ -128,48 +129,53 @@ def _side(state: dict, who: str) -> str:
     return next(d["side"] for d in state["duelists"] if d["id"] == who)
 
 
-FEINT = ("Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against "
-        "the feinter's next melee Strike this turn; critical success: against their melee Strikes until the "
-        "end of the feinter's next turn; critical failure: the feinter is off-guard against the target's "
-        "melee Strikes until the end of their next turn.")
+FEINT = t("Feint: Deception against the target's Perception DC (10 + Perception); success: off-guard against "
+          "the feinter's next melee Strike this turn; critical success: against their melee Strikes until the "
+          "end of the feinter's next turn; critical failure: the feinter is off-guard against the target's "
+          "melee Strikes until the end of their next turn.")
 
 
-def assumptions(state: dict) -> list[str]:
+def assumptions(state: dict) -> list[Text]:
     """The readings this duel runs under where the source leaves room, with their settings."""
     s = state["settings"]
-    victory = VICTORIES[s["victory"]] + (f": {s['victory_text']}" if s["victory"] == "custom" else "")
+    victory = (t("{victory}: {text}", victory=VICTORIES[s["victory"]], text=s["victory_text"])
+               if s["victory"] == "custom" else VICTORIES[s["victory"]])
     notes = [
-        f"Duelists: {TEAMS[s['teams']]}.",
-        f"Victory condition: {victory}; the rules propose it and {judge_name(state)} confirms it.",
-        "Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides.",
-        "Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
-        "it drops by 1 at the end of its holder's turn.",
-        "Each duelist has one reaction per round; reactions come back when a new round starts.",
-        "Deceptive Sidestep: a non-critical hit waits until the target uses or declines it.",
-        "Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell "
-        "what the GM enters (2 unless told), any other action its stated cost; the GM ends the turn.",
-        "Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical "
-        "success frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel "
-        "(10 minutes).",
-        "Frightened lowers skill checks and the DCs they are rolled against too.",
-        "Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this "
-        "duel, else [assumed] their best trained skill.",
-        "Multiple attack penalty " + ("applies (−5/−10, agile −4/−8)." if s["attack_penalty"] else "is off."),
+        t("Duelists: {teams}.", teams=TEAMS[s["teams"]]),
+        t("Victory condition: {victory}; the rules propose it and {judge} confirms it.", victory=victory,
+          judge=judge_name(state)),
+        t("Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides."),
+        t("Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
+          "it drops by 1 at the end of its holder's turn."),
+        t("Each duelist has one reaction per round; reactions come back when a new round starts."),
+        t("Deceptive Sidestep: a non-critical hit waits until the target uses or declines it."),
+        t("Each turn has three actions: a Strike, Demoralize, Feint and Change Tradition Focus cost 1, a spell "
+          "what the GM enters (2 unless told), any other action its stated cost; the GM ends the turn."),
+        t("Demoralize: Intimidation against the target's Will DC (10 + Will); success frightened 1, critical "
+          "success frightened 2; the target is then immune to that duelist's Demoralize for the rest of the duel "
+          "(10 minutes)."),
+        t("Frightened lowers skill checks and the DCs they are rolled against too."),
+        t("Initiative without a chosen skill uses the duelist's usual one: the skill they last rolled in this "
+          "duel, else [assumed] their best trained skill."),
+        t("Multiple attack penalty applies (−5/−10, agile −4/−8).") if s["attack_penalty"]
+        else t("Multiple attack penalty is off."),
     ]
     if s["kind"] != "spellcasting":
         notes.append(FEINT)
     if s["kind"] != "combat":
-        notes.append("Counteract check: d20 + " + (
-            "the focus skill's modifier" if s["counteract_with"] == "skill" else "spell attack (spell DC − 10)")
-            + " against the caster's spell DC; the counteract rank is the expended slot's rank.")
-        notes.append("A spell waits while an opponent with the matching tradition focus may counter it.")
+        notes.append(t("Counteract check: d20 + the focus skill's modifier against the caster's spell DC; the "
+                       "counteract rank is the expended slot's rank.") if s["counteract_with"] == "skill"
+                     else t("Counteract check: d20 + spell attack (spell DC − 10) against the caster's spell DC; the "
+                            "counteract rank is the expended slot's rank."))
+        notes.append(t("A spell waits while an opponent with the matching tradition focus may counter it."))
     if s["kind"] == "mixed":
-        notes.append("Mixed duel: the tradition focus comes from that round's initiative roll and lasts the round.")
+        notes.append(t("Mixed duel: the tradition focus comes from that round's initiative roll and lasts the round."))
     if s["kind"] == "spellcasting":
-        notes.append("Spellcasting duel: Strikes are not allowed; initiative holds for the whole duel.")
+        notes.append(t("Spellcasting duel: Strikes are not allowed; initiative holds for the whole duel."))
     if s["teams"] == "tag":
-        notes.append("Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be done at once when the "
-                     "active duelist is knocked out); the partner rolls initiative from the next round.")
+        notes.append(t("Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's "
+                       "turn (or may be done at once when the active duelist is knocked out); the partner rolls "
+                       "initiative from the next round."))
     if s["melee_only"]:
-        notes.append("Only melee Strikes are accepted.")
+        notes.append(t("Only melee Strikes are accepted."))
     return notes

@@ -17,7 +17,7 @@ from .events import PirateWorthinessMarked
 from .fold import evolve
 from .invariants import invariants
 from .legal import legal_actions
-from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, headline, history_facts, step_of
+from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
@@ -37,20 +37,20 @@ CAMPAIGN_SETTINGS = (*(f for f in SETUP if f.name == "insults"), REST_SETTING)
 
 def validate_campaign_settings(raw) -> dict:
     """The campaign's insult table, checked and written back as the text lines the form shows."""
-    from tracker.rules.base import Invalid
+    from tracker.rules.base import Invalid, why
 
     from tracker.rules.fields import parse_fields
 
     try:
         insults = insult_lines(parse_insults(raw.get("insults")))
     except ValueError as problem:
-        raise Invalid({"insults": str(problem)}) from None
+        raise Invalid({"insults": why(problem)}) from None
     return {"insults": insults, **parse_fields((REST_SETTING,), raw)}
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
-           "assumptions", "warnings", "progress", "TURNS_LABEL", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
+           "assumptions", "warnings", "progress", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
 

@@ -13,8 +13,14 @@ from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRoll
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .fold import evolve, fallen
 from .rolls import edge, initiative, strike
-from .terms import ACTION, VERB, round_word
+from .terms import ACTION, FATES, VERB, round_name
+from tracker.rules.text import Text, join, t
 
+
+
+WRONG_STRIKE = {"sword": t("this is a sword duel: duelists attack here"),
+                "pistol": t("this is a pistol duel: duelists shoot here"),
+                "wit": t("this is a duelo de labia: duelists insult here")}
 
 
 def _mark(state: dict, cmd: MarkWorthiness, dice: Dice) -> list:
@@ -27,9 +33,9 @@ def _not_waiting(state: dict) -> None:
     if waiting:
         name = state["fighters"][waiting]["name"]
         if state["fighters"][waiting]["fate"] is None:
-            raise Refused(f"{name} is at 0 PV: record whether they are down or dead first")
-        raise Refused(f"{name} is down: in a duel to the death, record their death or end the duel "
-                      "(yield, abandon)")
+            raise Refused(t("{name} is at 0 PV: record whether they are down or dead first", name=name))
+        raise Refused(t("{name} is down: in a duel to the death, record their death or end the duel "
+                        "(yield, abandon)", name=name))
 
 
 def _strikes_here(state: dict, cmd: Any) -> None:
@@ -37,7 +43,7 @@ def _strikes_here(state: dict, cmd: Any) -> None:
     _not_waiting(state)
     kind = state["kind"]
     if type(cmd).__name__ != ACTION[kind]:
-        raise Refused(f"this is a {kind} duel: duelists {VERB[kind]} here")
+        raise Refused(WRONG_STRIKE[kind])
 
 
 def _name(state: dict, side: str) -> str:
@@ -46,19 +52,19 @@ def _name(state: dict, side: str) -> str:
 
 def _require_turn(state: dict, side: str) -> None:
     if state["phase"] == "initiative":
-        raise Refused(f"roll initiative for {round_word(state).lower()} {state['round'] + 1} first")
+        raise Refused(t("roll initiative for {round} first", round=round_name(state, state["round"] + 1, False)))
     due = state["order"][state["turn"]]
     if side != due:
-        raise Refused(f"it is {_name(state, due)}'s turn to {VERB[state['kind']]}, not {_name(state, side)}'s",
-                      field="side")
+        raise Refused(t("it is {due}'s turn to {verb}, not {name}'s", due=_name(state, due), verb=VERB[state["kind"]],
+                        name=_name(state, side)), field="side")
 
 
 def _initiative(state: dict, cmd: RollInitiative, dice: Dice) -> list:
     _not_waiting(state)
     if state["phase"] != "initiative":
         due = state["order"][state["turn"]]
-        raise Refused(f"{round_word(state).lower()} {state['round']} is under way: "
-                      f"{_name(state, due)} is to {VERB[state['kind']]}")
+        raise Refused(t("{round} is under way: {name} is to {verb}", round=round_name(state, state["round"], False),
+                        name=_name(state, due), verb=VERB[state["kind"]]))
     stats = {d["side"]: d["stats"] for d in state["duelists"]}
     rolled = initiative(dice, {s: stats[s]["iniciativa"] for s in SIDES}, {s: _name(state, s) for s in SIDES})
     if state["kind"] == "pistol":
@@ -76,22 +82,22 @@ def _attack(state: dict, cmd: Attack, dice: Dice) -> list:
     side, foe = cmd.side, other(cmd.side)
     weapon = state["settings"]["weapons"][side]
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja), _stats(state, side)["atq"],
-                    _stats(state, foe)["def"], weapon["damage"], f"{_name(state, side)}'s attack")
+                    _stats(state, foe)["def"], weapon["damage"], t("{name}'s attack", name=_name(state, side)))
     ev = PirateSwordAttacked(round=state["round"], side=side, weapon=weapon["name"], **rolled)
     after = evolve(state, ev, 0)
     if ev.damage == 0 or after["fighters"][foe]["pv"] == 0:
         return [ev]
-    return [ev] + _sword_won(after, side, f"{_name(state, foe)} took {ev.damage} PV")
+    return [ev] + _sword_won(after, side, t("{name} took {damage} PV", name=_name(state, foe), damage=ev.damage))
 
 
-def _sword_won(state: dict, side: str, detail: str) -> list:
+def _sword_won(state: dict, side: str, detail: Text) -> list:
     """DuelWon when ``side``'s damaging hits meet the agreed condition, else nothing."""
     s = state["settings"]
     hits = state["fighters"][side]["hits"]
     if s["sword_victory"] == "first_blood" and hits >= 1:
         return [DuelWon(side=side, ending="first_blood", detail=detail)]
     if s["sword_victory"] == "hits" and hits >= s["hits"]:
-        return [DuelWon(side=side, ending="hits", detail=f"{hits} hits; {detail}")]
+        return [DuelWon(side=side, ending="hits", detail=t("{count} hits; {detail}", count=hits, detail=detail))]
     return []
 
 
@@ -100,39 +106,40 @@ def _shoot(state: dict, cmd: Shoot, dice: Dice) -> list:
     side, foe = cmd.side, other(cmd.side)
     shots = state["fighters"][side]["shots"]
     if shots <= 0:
-        raise Refused(f"{_name(state, side)} has no shots left", field="side")
+        raise Refused(t("{name} has no shots left", name=_name(state, side)), field="side")
     _require_turn(state, side)
     s = state["settings"]
     weapon = s["weapons"][side]
     beyond = s["distance"] > weapon["range"]
     damage = weapon["damage"] if s["bullet"] == "wounds" else ""
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja or beyond), _stats(state, side)["atq"],
-                    _stats(state, foe)["def"], damage, f"{_name(state, side)}'s shot")
+                    _stats(state, foe)["def"], damage, t("{name}'s shot", name=_name(state, side)))
     ev = PirateShotFired(round=state["round"], side=side, weapon=weapon["name"], distance=s["distance"],
                          range=weapon["range"], shots_left=shots - 1, **rolled)
     after = evolve(state, ev, 0)
     if ev.hit:
         if after["fighters"][foe]["pv"] == 0:
             return [ev]
-        return [ev, DuelWon(side=side, ending="hit", detail=f"{_name(state, foe)} was hit")]
+        return [ev, DuelWon(side=side, ending="hit", detail=t("{name} was hit", name=_name(state, foe)))]
     if all(after["fighters"][x]["shots"] == 0 for x in SIDES):
-        return [ev, DuelDrawn(ending="out_of_shots", detail="both pistols ran dry with no hit")]
+        return [ev, DuelDrawn(ending="out_of_shots", detail=t("both pistols ran dry with no hit"))]
     return [ev]
 
 
 def _fall(state: dict, cmd: RecordFall, dice: Dice) -> list:
     if state["kind"] == "wit":
-        raise Refused("nobody falls in a duelo de labia: CAR is not PV")
+        raise Refused(t("nobody falls in a duelo de labia: CAR is not PV"))
     f = state["fighters"][cmd.side]
     if f["pv"] > 0:
-        raise Refused(f"{f['name']} still has {f['pv']} PV: only a duelist at 0 PV falls", field="side")
+        raise Refused(t("{name} still has {pv} PV: only a duelist at 0 PV falls", name=f["name"], pv=f["pv"]),
+                      field="side")
     if f["fate"] == "dead":
-        raise Refused(f"{f['name']} is already dead", field="side")
+        raise Refused(t("{name} is already dead", name=f["name"]), field="side")
     if f["fate"] == cmd.fate:
-        raise Refused(f"{f['name']} is already {cmd.fate}", field="fate")
+        raise Refused(t("{name} is already {fate}", name=f["name"], fate=FATES[cmd.fate]), field="fate")
     ev = PirateDuelistFell(side=cmd.side, fate=cmd.fate)
     winner, s = other(cmd.side), state["settings"]
-    detail = f"{f['name']} is {cmd.fate}"
+    detail = t("{name} is {fate}", name=f["name"], fate=FATES[cmd.fate])
     if state["kind"] == "pistol":
         return [ev, DuelWon(side=winner, ending="hit", detail=detail)]
     if s["sword_victory"] == "death":
@@ -146,8 +153,8 @@ def _entry(state: dict, insult: str) -> dict:
     table = state["settings"]["insults"]
     entry = next((i for i in table if i["name"].lower() == insult.strip().lower()), None)
     if entry is None:
-        raise Refused(f"no insult called {insult} in this duel's table "
-                      f"({', '.join(i['name'] for i in table)})", field="insult")
+        raise Refused(t("no insult called {insult} in this duel's table ({table})", insult=insult,
+                        table=join(i["name"] for i in table)), field="insult")
     return entry
 
 
@@ -156,25 +163,28 @@ def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
     _require_turn(state, cmd.side)
     sealed = (state.get("sealed") or {}).get(cmd.side)
     if sealed and sealed["insult"] != cmd.insult:
-        raise Refused(f"{_name(state, cmd.side)} chose {sealed['insult']} in secret for this exchange", field="insult")
+        raise Refused(t("{name} chose {insult} in secret for this exchange", name=_name(state, cmd.side),
+                        insult=sealed["insult"]), field="insult")
     side, foe = cmd.side, other(cmd.side)
     entry = _entry(state, cmd.insult)
     mine = _stats(state, side)
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja), mine["comunicacion"] + entry["to_hit"],
-                    _stats(state, foe)["sab"], entry["damage"], f"{_name(state, side)}'s {entry['name']}")
+                    _stats(state, foe)["sab"], entry["damage"],
+                    t("{name}'s {insult}", name=_name(state, side), insult=entry["name"]))
     backlash = {}
     if not rolled["hit"] and entry["backlash"]:
-        hurt = dice_expr.roll(entry["backlash"], dice, side, f"backlash of {entry['name']}")
+        hurt = dice_expr.roll(entry["backlash"], dice, side, t("backlash of {insult}", insult=entry["name"]))
         backlash = {"backlash_expression": entry["backlash"], "backlash_dice": hurt.dice, "backlash": hurt.total}
     ev = PirateInsultTraded(round=state["round"], side=side, insult=entry["name"], **rolled, **backlash,
                             line=cmd.line or "")
     after = evolve(state, ev, 0)
     f = after["fighters"]
     if f[foe]["car"] == 0:
-        return [ev, DuelWon(side=side, ending="humiliation", detail=f"{f[foe]['name']} withdraws, humiliated")]
+        return [ev, DuelWon(side=side, ending="humiliation", detail=t("{name} withdraws, humiliated", name=f[foe]["name"]))]
     if f[side]["car"] == 0:
         return [ev, DuelWon(side=foe, ending="humiliation",
-                            detail=f"{f[side]['name']} withdraws, humiliated by their own {entry['name']}")]
+                            detail=t("{name} withdraws, humiliated by their own {insult}", name=f[side]["name"],
+                                     insult=entry["name"]))]
     return [ev] + _points(after)
 
 
@@ -187,19 +197,19 @@ def sealed_choices(state: dict) -> bool:
 
 def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records each insult in turn", field="insult")
+        raise Refused(t("in this duel the GM records each insult in turn"), field="insult")
     _not_waiting(state)
     coming = state["round"] + 1
     if state["phase"] != "initiative":
-        raise Refused(f"{round_word(state).lower()} {state['round']} is under way: choose for the next one "
-                      "once it is over", field="insult")
+        raise Refused(t("{round} is under way: choose for the next one once it is over",
+                        round=round_name(state, state["round"], False)), field="insult")
     if cmd.round is not None and cmd.round != coming:
-        raise Refused(f"that choice was for exchange {cmd.round}, and the duel is now at exchange {coming}: "
-                      "choose again", field="insult")
+        raise Refused(t("that choice was for exchange {chosen}, and the duel is now at exchange {coming}: "
+                        "choose again", chosen=cmd.round, coming=coming), field="insult")
     entry = _entry(state, cmd.insult)
     by_seat = state["settings"].get("dice_by") == "seats"
     if by_seat and (len(cmd.dice or ()) != 1 or not 1 <= cmd.dice[0] <= 20):
-        raise Refused("type the d20 you rolled for your insult, e.g. 14", field="dice")
+        raise Refused(t("type the d20 you rolled for your insult, e.g. 14"), field="dice")
     chosen = PirateInsultChosen(round=coming, side=cmd.side, insult=entry["name"], line=cmd.line or "",
                                 die=cmd.dice[0] if by_seat else 0)
     after = evolve(state, chosen, 0)
@@ -211,13 +221,15 @@ def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
 
 def _throw(state: dict, cmd: ThrowInsults, dice: Dice) -> list:
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records each insult in turn")
+        raise Refused(t("in this duel the GM records each insult in turn"))
     _not_waiting(state)
     if state["phase"] != "initiative":
-        raise Refused(f"{round_word(state).lower()} {state['round']} is under way")
+        raise Refused(t("{round} is under way", round=round_name(state, state["round"], False)))
     waiting = [_name(state, side) for side in SIDES if side not in (state.get("sealed") or {})]
     if waiting:
-        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+        if len(waiting) == 2:
+            raise Refused(t("waiting for {first} and {second} to choose", first=waiting[0], second=waiting[1]))
+        raise Refused(t("waiting for {name} to choose", name=waiting[0]))
     return _exchange(state, dice)
 
 
@@ -246,10 +258,14 @@ def _points(state: dict) -> list:
         return []
     a, b = state["fighters"]["a"]["points"], state["fighters"]["b"]["points"]
     if a != b:
-        extra = f" in sudden death (exchange {state['round']})" if state["round"] > s["exchanges"] else ""
-        return [DuelWon(side="a" if a > b else "b", ending="points", detail=f"{max(a, b)} to {min(a, b)}{extra}")]
+        if state["round"] > s["exchanges"]:
+            detail = t("{high} to {low} in sudden death (exchange {round})", high=max(a, b), low=min(a, b),
+                       round=state["round"])
+        else:
+            detail = t("{high} to {low}", high=max(a, b), low=min(a, b))
+        return [DuelWon(side="a" if a > b else "b", ending="points", detail=detail)]
     if s["tie"] == "draw":
-        return [DuelDrawn(ending="points_tied", detail=f"tied {a} to {b} after the agreed exchanges")]
+        return [DuelDrawn(ending="points_tied", detail=t("tied {a} to {b} after the agreed exchanges", a=a, b=b))]
     return []
 
 

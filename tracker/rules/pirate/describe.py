@@ -7,78 +7,114 @@ from tracker.rules.duel import DuelStarted, describe_ending, other
 
 from .events import PirateDuelistFell, PirateInitiativeRolled, PirateInsultChosen, PirateInsultTraded, PirateShotFired, PirateWorthinessMarked
 from .rolls import EDGE_TEXT
-from .terms import KINDS, round_word
+from .terms import KINDS, round_name
+from tracker.rules.text import Text, join, t, tn
 
 
-def describe(state: dict | None, ev: Any) -> str:
+def describe(state: dict | None, ev: Any) -> Text:
     """One line for the log, given the state before the event."""
     if isinstance(ev, DuelStarted):
-        names = " vs ".join(d["name"] for d in sorted(ev.duelists, key=lambda d: d["side"]))
-        return f"{KINDS[ev.kind]}: {names}" + _terms(ev.settings) + "."
+        names = join([d["name"] for d in sorted(ev.duelists, key=lambda d: d["side"])], " vs ")
+        return t("{kind}: {duelists}{terms}.", kind=KINDS[ev.kind], duelists=names, terms=_terms(ev.settings))
     ending = describe_ending(state, ev)
     if ending is not None:
         return ending
     f = state["fighters"]
     if isinstance(ev, PirateInitiativeRolled):
-        def one(side: str, rolls: tuple, total: int) -> str:
+        def one(side: str, rolls: tuple, total: int) -> Text:
             if len(rolls) > 1:
-                return f"{f[side]['name']} {total} (d20s {', '.join(map(str, rolls))}: ties rerolled)"
-            return f"{f[side]['name']} {total} (d20 {rolls[-1]})"
-        first = f[ev.order[0]]["name"] if ev.order else "nobody"
-        return (f"{round_word(state)} {ev.round} initiative: {one('a', ev.rolls_a, ev.total_a)}, "
-                f"{one('b', ev.rolls_b, ev.total_b)}; {first} goes first.")
+                return t("{name} {total} (d20s {rolls}: ties rerolled)", name=f[side]["name"], total=total,
+                         rolls=join(rolls))
+            return t("{name} {total} (d20 {roll})", name=f[side]["name"], total=total, roll=rolls[-1])
+        first = f[ev.order[0]]["name"] if ev.order else t("nobody")
+        return t("{round} initiative: {a}, {b}; {first} goes first.", round=round_name(state, ev.round),
+                 a=one("a", ev.rolls_a, ev.total_a), b=one("b", ev.rolls_b, ev.total_b), first=first)
     if isinstance(ev, PirateInsultChosen):  # sealed: the line never names the insult nor quotes the words
-        again = ev.side in (state.get("sealed") or {})
-        return (f"{round_word(state)} {ev.round}: {f[ev.side]['name']} has "
-                f"{'changed their insult' if again else 'chosen an insult'}.")
+        if ev.side in (state.get("sealed") or {}):
+            return t("{round}: {name} has changed their insult.", round=round_name(state, ev.round),
+                     name=f[ev.side]["name"])
+        return t("{round}: {name} has chosen an insult.", round=round_name(state, ev.round), name=f[ev.side]["name"])
     if isinstance(ev, PirateDuelistFell):
-        return f"{f[ev.side]['name']} is {ev.fate}" + (" (alive, out of the fight)." if ev.fate == "down" else ".")
+        if ev.fate == "down":
+            return t("{name} is down (alive, out of the fight).", name=f[ev.side]["name"])
+        return t("{name} is dead.", name=f[ev.side]["name"])
     if isinstance(ev, PirateWorthinessMarked):
-        verdict = "a worthy" if ev.worthy else "an unworthy"
-        return f"{f[ev.side]['name']} is marked {verdict} opponent" + (f": {ev.note}." if ev.note else ".")
+        name = f[ev.side]["name"]
+        if ev.worthy:
+            return (t("{name} is marked a worthy opponent: {note}.", name=name, note=ev.note) if ev.note
+                    else t("{name} is marked a worthy opponent.", name=name))
+        return (t("{name} is marked an unworthy opponent: {note}.", name=name, note=ev.note) if ev.note
+                else t("{name} is marked an unworthy opponent.", name=name))
     return _describe_strike(state, ev)
 
 
-def _terms(s: dict) -> str:
+TIES = {"sudden_death": t("sudden death"), "draw": t("draw")}
+
+
+def _terms(s: dict) -> Text:
     if s["kind"] == "sword":
-        to = {"first_blood": "first blood", "hits": f"{s.get('hits')} hits", "death": "the death"}
-        return f", to {to[s['sword_victory']]}"
+        to = {"first_blood": t("first blood"), "hits": t("{count} hits", count=s.get("hits")),
+              "death": t("the death")}
+        return t(", to {victory}", victory=to[s["sword_victory"]])
     if s["kind"] == "pistol":
-        return f", at {s['distance']} paces, {s['shots']} shots each"
+        return t(", at {distance} paces, {shots} shots each", distance=s["distance"], shots=s["shots"])
     if s["wit_end"] == "points":
-        exchanges = "1 exchange" if s["exchanges"] == 1 else f"{s['exchanges']} exchanges"
-        return f", {exchanges}, a tie goes to {s['tie'].replace('_', ' ')}"
-    return ", until one is humiliated"
+        return t(", {exchanges}, a tie goes to {tie}",
+                 exchanges=tn("{count} exchange", "{count} exchanges", s["exchanges"]), tie=TIES[s["tie"]])
+    return t(", until one is humiliated")
 
 
-def _roll_text(ev: Any, defence: str) -> str:
-    kept = f"d20 {ev.d20}" if len(ev.d20s) == 1 else \
-        f"{EDGE_TEXT[ev.edge]} {ev.d20s[0]}, {ev.d20s[1]} → {ev.d20}"
-    cancel = f" ({EDGE_TEXT[ev.edge]})" if ev.edge == "cancelled" else ""
-    return f"{kept}{cancel} {ev.bonus:+d} = {ev.total} vs {defence} {ev.defence}: {'hit' if ev.hit else 'miss'}"
+def _roll_text(ev: Any, defence: str) -> Text:
+    if len(ev.d20s) == 1:
+        kept = t("d20 {roll}", roll=ev.d20)
+    else:
+        kept = t("{edge} {first}, {second} → {kept}", edge=EDGE_TEXT[ev.edge], first=ev.d20s[0], second=ev.d20s[1],
+                 kept=ev.d20)
+    if ev.edge == "cancelled":
+        kept = t("{roll} ({edge})", roll=kept, edge=EDGE_TEXT[ev.edge])
+    values = dict(roll=kept, bonus=f"{ev.bonus:+d}", total=ev.total, defence=defence, value=ev.defence)
+    if ev.hit:
+        return t("{roll} {bonus} = {total} vs {defence} {value}: hit", **values)
+    return t("{roll} {bonus} = {total} vs {defence} {value}: miss", **values)
 
 
-def _shots(n: int) -> str:
-    return "no shots" if n == 0 else "1 shot" if n == 1 else f"{n} shots"
+def _shots(n: int) -> Text:
+    return t("no shots") if n == 0 else tn("{count} shot", "{count} shots", n)
 
 
-def _describe_strike(state: dict, ev: Any) -> str:
+def _dice(values) -> str:
+    return " ".join(map(str, values))
+
+
+def _describe_strike(state: dict, ev: Any) -> Text:
     f = state["fighters"]
     me, them = f[ev.side], f[other(ev.side)]
-    head = f"{round_word(state)} {ev.round}: "
-    damage = f", {ev.damage_expression} [{' '.join(map(str, ev.damage_dice))}] = {ev.damage}" if ev.hit else ""
+    head = round_name(state, ev.round)
+    damage = (t(", {expression} [{dice}] = {damage}", expression=ev.damage_expression, dice=_dice(ev.damage_dice),
+                damage=ev.damage) if ev.hit else "")
     if isinstance(ev, PirateInsultTraded):
-        spoken = f": “{ev.line}”" if ev.line else ""
-        text = f"{head}{me['name']} tries {ev.insult} on {them['name']}{spoken}, {_roll_text(ev, 'SAB')}{damage}"
+        values = dict(round=head, name=me["name"], insult=ev.insult, target=them["name"], roll=_roll_text(ev, "SAB"))
+        if ev.line:
+            parts = [t("{round}: {name} tries {insult} on {target}: “{line}”, {roll}", line=ev.line, **values), damage]
+        else:
+            parts = [t("{round}: {name} tries {insult} on {target}, {roll}", **values), damage]
         if ev.hit:
-            text += f"; {them['name']}'s CAR {them['car']} → {max(0, them['car'] - ev.damage)}"
+            parts.append(t("; {name}'s CAR {before} → {after}", name=them["name"], before=them["car"],
+                           after=max(0, them["car"] - ev.damage)))
         if ev.backlash:
-            text += (f"; the backlash {ev.backlash_expression} [{' '.join(map(str, ev.backlash_dice))}] "
-                     f"costs {me['name']} {ev.backlash} CAR ({me['car']} → {max(0, me['car'] - ev.backlash)})")
-        return text + "."
-    pv = f"; {them['name']}'s PV {them['pv']} → {max(0, them['pv'] - ev.damage)}" if ev.damage else ""
+            parts.append(t("; the backlash {expression} [{dice}] costs {name} {amount} CAR ({before} → {after})",
+                           expression=ev.backlash_expression, dice=_dice(ev.backlash_dice), name=me["name"],
+                           amount=ev.backlash, before=me["car"], after=max(0, me["car"] - ev.backlash)))
+        return join(parts + ["."], "")
+    pv = (t("; {name}'s PV {before} → {after}", name=them["name"], before=them["pv"],
+            after=max(0, them["pv"] - ev.damage)) if ev.damage else "")
     if isinstance(ev, PirateShotFired):
-        beyond = f", beyond its range of {ev.range}" if ev.distance > ev.range else ""
-        return (f"{head}{me['name']} fires {ev.weapon} at {them['name']} from {ev.distance} paces{beyond}, "
-                f"{_roll_text(ev, 'DEF')}{damage}{pv}; {_shots(ev.shots_left)} left.")
-    return f"{head}{me['name']} attacks {them['name']} with {ev.weapon}, {_roll_text(ev, 'DEF')}{damage}{pv}."
+        values = dict(round=head, name=me["name"], weapon=ev.weapon, target=them["name"], distance=ev.distance,
+                      roll=_roll_text(ev, "DEF"), damage=damage, pv=pv, shots=_shots(ev.shots_left))
+        if ev.distance > ev.range:
+            return t("{round}: {name} fires {weapon} at {target} from {distance} paces, beyond its range of {range}, "
+                     "{roll}{damage}{pv}; {shots} left.", range=ev.range, **values)
+        return t("{round}: {name} fires {weapon} at {target} from {distance} paces, {roll}{damage}{pv}; {shots} left.",
+                 **values)
+    return t("{round}: {name} attacks {target} with {weapon}, {roll}{damage}{pv}.", round=head, name=me["name"],
+             target=them["name"], weapon=ev.weapon, roll=_roll_text(ev, "DEF"), damage=damage, pv=pv)

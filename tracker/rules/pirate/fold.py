@@ -20,6 +20,7 @@ from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRoll
 from .invariants import ENDINGS
 from .results import result
 from .setup import current_pv
+from tracker.rules.text import t
 
 
 def _started(ev: DuelStarted) -> dict:
@@ -94,12 +95,12 @@ def _(ev: PirateInsultTraded, state, at):
         state = update(state, sealed=sealed)
     me, them = state["fighters"][ev.side], state["fighters"][other(ev.side)]
     left = max(0, them["car"] - ev.damage)
-    state = wound(state, them["id"], "CAR", them["car"] - left, at, f"{ev.insult} by {me['name']}")
+    state = wound(state, them["id"], "CAR", them["car"] - left, at, t("{insult} by {name}", insult=ev.insult, name=me["name"]))
     state = fighter(state, other(ev.side), car=left)
     state = fighter(state, ev.side, points=me["points"] + ev.damage, last_insult=ev.insult)
     if ev.backlash:
         mine = max(0, me["car"] - ev.backlash)
-        state = wound(state, me["id"], "CAR", me["car"] - mine, at, f"backlash of own {ev.insult}")
+        state = wound(state, me["id"], "CAR", me["car"] - mine, at, t("backlash of own {insult}", insult=ev.insult))
         state = fighter(state, ev.side, car=mine)
     return _next_turn(state)
 
@@ -129,7 +130,7 @@ def _blow(state: dict, ev: Any, at: int) -> dict:
     """A sword or pistol strike's damage to PV, and the hit it counts."""
     me, them = state["fighters"][ev.side], state["fighters"][other(ev.side)]
     left = max(0, them["pv"] - ev.damage)
-    state = wound(state, them["id"], "PV", them["pv"] - left, at, f"{ev.weapon} of {me['name']}")
+    state = wound(state, them["id"], "PV", them["pv"] - left, at, t("{weapon} of {name}", weapon=ev.weapon, name=me["name"]))
     state = fighter(state, other(ev.side), pv=left)
     return fighter(state, ev.side, hits=me["hits"] + (ev.damage > 0), landed=me.get("landed", 0) + ev.hit)
 

@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
-from .terms import VERB, round_word
+from .terms import ACTS, round_name
+from tracker.rules.text import t, tn
 
-TURNS_LABEL = "rounds"
+TURNS_LABEL = t("rounds")
+
+
+def count_turns(count: int):
+    """How many rounds a duel lasted, in words ("1 round", "3 rounds")."""
+    return tn("{count} round", "{count} rounds", count)
 HISTORY_EVENTS = ("PirateInsultTraded",)
 STATISTICS = (Statistic("insults", sums={"damage": "amount"}),)
 
@@ -26,30 +32,30 @@ BLOWS = ("PirateSwordAttacked", "PirateShotFired", "PirateInsultTraded")
 def step_of(state: dict, event) -> Step:
     """Initiative opens the next round (exchange); each blow, shot or insult is its duelist's turn;
     a fall or a mark belongs to the round it came in."""
-    word = round_word(state)
     kind = type(event).__name__
     if kind == "PirateInitiativeRolled":
-        return Step(f"{word} {state['round'] + 1}", "initiative")
+        return Step(round_name(state, state["round"] + 1), t("initiative"))
     if kind in BLOWS and state["phase"] == "act" and state["order"]:
         who = state["fighters"][state["order"][state["turn"]]]["name"]
-        return Step(f"{word} {state['round']}", f"{who} {VERB[state['kind']]}s")
-    return Step(f"{word} {state['round']}" if state["round"] else "Before the first round")
+        return Step(round_name(state, state["round"]), t(ACTS[state["kind"]], name=who))
+    return Step(round_name(state, state["round"]) if state["round"] else t("Before the first round"))
 
 
 def headline(state: dict, events) -> Headline:
     """DEPENDS ON the blows' ``round``, ``side``, ``d20``, ``hit``, ``damage`` (and an insult's
     ``insult``, a sword's or pistol's ``weapon``); ``fighters[side]["name"]``."""
-    word = round_word(state).lower()
     names = {side: f["name"] for side, f in state["fighters"].items()}
     blows = [ev for _, ev in events if type(ev).__name__ in BLOWS]
     hits = [ev for ev in blows if ev.hit and ev.damage]
     wit = state["kind"] == "wit"
     track = "CAR" if wit else "PV"
-    marks = [f"{names[ev.side]} rolled a natural {ev.d20} in {word} {ev.round}" for ev in blows if ev.d20 in (1, 20)]
+    marks = [t("{name} rolled a natural {roll} in {round}", name=names[ev.side], roll=ev.d20,
+               round=round_name(state, ev.round, False)) for ev in blows if ev.d20 in (1, 20)]
 
-    def told(ev) -> str:
+    def told(ev):
         how = f"“{ev.insult}”" if wit else ev.weapon
-        return f"{names[ev.side]}'s {how} for {ev.damage} {track} in {word} {ev.round}"
+        return t("{name}'s {how} for {damage} {track} in {round}", name=names[ev.side], how=how, damage=ev.damage,
+                 track=track, round=round_name(state, ev.round, False))
 
     biggest = max(hits, key=lambda ev: ev.damage, default=None)
     winner = (state.get("outcome") or {}).get("winner")

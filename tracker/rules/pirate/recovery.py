@@ -8,14 +8,15 @@ from __future__ import annotations
 from tracker.rules.contract import Recovered, Recovery, within_max
 from tracker.rules.fields import Field
 from tracker.rules.pirate.sheet import TRACKS
+from tracker.rules.text import t
 
-REST_CHOICES = (("all", "All PV"), ("half", "Half the maximum PV (rounded down)"), ("none", "Nothing"))
-REST_SETTING = Field("rest_restores", "A rest restores", "choice", default="all", choices=REST_CHOICES,
-                     help="[assumed] the rules are silent: all PV unless the campaign says otherwise")
+REST_CHOICES = (("all", t("All PV")), ("half", t("Half the maximum PV (rounded down)")), ("none", t("Nothing")))
+REST_SETTING = Field("rest_restores", t("A rest restores"), "choice", default="all", choices=REST_CHOICES,
+                     help=t("[assumed] the rules are silent: all PV unless the campaign says otherwise"))
 
 RECOVERIES = {
-    "rest": Recovery("Rest", "[assumed] A rest restores all PV (a campaign setting); CAR is whole again "
-                             "after every wit duel anyway."),
+    "rest": Recovery(t("Rest"), t("[assumed] A rest restores all PV (a campaign setting); CAR is whole again "
+                                  "after every wit duel anyway.")),
 }
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tracker.rules.base import Invalid, Refused
+from tracker.rules.base import Invalid, Refused, why
 from tracker.rules.dice import Dice
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
@@ -11,47 +11,49 @@ from tracker.rules.duel import SIDES, DuelStarted
 from .rolls import max_damage
 from .sheet import DEFAULT_INSULTS, INSULT_HELP, insult_lines, parse_insults
 from .terms import KINDS, NAME
+from tracker.rules.text import Text, join, t, tn
 
 
 SETUP = (
-    Field("kind", "Kind of duel", "choice", default="sword", choices=tuple(KINDS.items())),
-    Field("sword_victory", "A sword duel is fought to", "choice", default="first_blood",
-          choices=(("first_blood", "First blood (usual)"), ("hits", "A number of hits"),
-                   ("death", "The death (rare)"))),
-    Field("hits", "Hits to win (sword duel to hits)", default=2, minimum=2, maximum=3,
-          help="2 or 3. More hits means more risk of a death, above all at low PV."),
-    Field("weapon_a", "Side A's weapon", "text", required=False, maximum=80,
-          help="A weapon name from the sheet; blank takes the first sword (or pistol) on it."),
-    Field("weapon_b", "Side B's weapon", "text", required=False, maximum=80,
-          help="A weapon name from the sheet; blank takes the first sword (or pistol) on it."),
-    Field("distance", "Distance in paces (pistol duel)", required=False, minimum=1, maximum=500,
-          help="Agreed before the duel; beyond a pistol's range its shots are at Desventaja."),
-    Field("second_a", "Side A's second (pistol duel)", "text", required=False, maximum=80,
-          help="The person who reloads side A's pistols."),
-    Field("second_b", "Side B's second (pistol duel)", "text", required=False, maximum=80,
-          help="The person who reloads side B's pistols."),
-    Field("shots", "Shots per duelist (pistol duel)", default=6, minimum=1, maximum=30,
-          help="[assumed] When both have fired them all with no hit, the duel is a draw."),
-    Field("bullet", "A bullet that hits (pistol duel)", "choice", default="wounds",
-          choices=(("wounds", "Deals the pistol's damage to PV"), ("no_damage", "Only ends the duel"))),
-    Field("wit_end", "A duelo de labia ends", "choice", default="points",
-          choices=(("points", "After the agreed exchanges: most damage dealt wins"),
-                   ("humiliation", "Only when one is humiliated (CAR 0)"))),
-    Field("exchanges", "Exchanges (duelo de labia)", default=3, minimum=1, maximum=20),
-    Field("tie", "A tie on points (duelo de labia)", "choice", default="sudden_death",
-          choices=(("sudden_death", "Sudden death: more exchanges until one leads"), ("draw", "A draw"))),
-    Field("choices", "Who chooses the insults (duelo de labia)", "choice", default="gm",
-          choices=(("gm", "The GM records each insult in turn"),
-                   ("sealed", "Each side in secret before the exchange: players on their seats, NPCs on the GM's page")),
-          help="Sealed: nobody, the GM included, sees an insult before both have chosen; then the exchange "
-               "is rolled in initiative order."),
-    Field("reveal", "Sealed insults are thrown", "choice", default="auto",
-          choices=(("auto", "as soon as both have chosen"), ("gm", "when the GM presses Throw"))),
-    Field("dice_by", "Who rolls a sealed exchange", "choice", default="server",
-          choices=(("server", "The server rolls when it is thrown"),
-                   ("seats", "Each seat types its insult's d20 with its choice (the server rolls the rest)"),
-                   ("table", "The GM types the table's dice and throws"))),
-    Field("insults", "Insult table (duelo de labia)", "weapons", default=insult_lines(DEFAULT_INSULTS),
+    Field("kind", t("Kind of duel"), "choice", default="sword", choices=tuple(KINDS.items())),
+    Field("sword_victory", t("A sword duel is fought to"), "choice", default="first_blood",
+          choices=(("first_blood", t("First blood (usual)")), ("hits", t("A number of hits")),
+                   ("death", t("The death (rare)")))),
+    Field("hits", t("Hits to win (sword duel to hits)"), default=2, minimum=2, maximum=3,
+          help=t("2 or 3. More hits means more risk of a death, above all at low PV.")),
+    Field("weapon_a", t("Side A's weapon"), "text", required=False, maximum=80,
+          help=t("A weapon name from the sheet; blank takes the first sword (or pistol) on it.")),
+    Field("weapon_b", t("Side B's weapon"), "text", required=False, maximum=80,
+          help=t("A weapon name from the sheet; blank takes the first sword (or pistol) on it.")),
+    Field("distance", t("Distance in paces (pistol duel)"), required=False, minimum=1, maximum=500,
+          help=t("Agreed before the duel; beyond a pistol's range its shots are at Desventaja.")),
+    Field("second_a", t("Side A's second (pistol duel)"), "text", required=False, maximum=80,
+          help=t("The person who reloads side A's pistols.")),
+    Field("second_b", t("Side B's second (pistol duel)"), "text", required=False, maximum=80,
+          help=t("The person who reloads side B's pistols.")),
+    Field("shots", t("Shots per duelist (pistol duel)"), default=6, minimum=1, maximum=30,
+          help=t("[assumed] When both have fired them all with no hit, the duel is a draw.")),
+    Field("bullet", t("A bullet that hits (pistol duel)"), "choice", default="wounds",
+          choices=(("wounds", t("Deals the pistol's damage to PV")), ("no_damage", t("Only ends the duel")))),
+    Field("wit_end", t("A duelo de labia ends"), "choice", default="points",
+          choices=(("points", t("After the agreed exchanges: most damage dealt wins")),
+                   ("humiliation", t("Only when one is humiliated (CAR 0)")))),
+    Field("exchanges", t("Exchanges (duelo de labia)"), default=3, minimum=1, maximum=20),
+    Field("tie", t("A tie on points (duelo de labia)"), "choice", default="sudden_death",
+          choices=(("sudden_death", t("Sudden death: more exchanges until one leads")), ("draw", t("A draw")))),
+    Field("choices", t("Who chooses the insults (duelo de labia)"), "choice", default="gm",
+          choices=(("gm", t("The GM records each insult in turn")),
+                   ("sealed", t("Each side in secret before the exchange: players on their seats, NPCs on the "
+                                "GM's page"))),
+          help=t("Sealed: nobody, the GM included, sees an insult before both have chosen; then the exchange "
+                 "is rolled in initiative order.")),
+    Field("reveal", t("Sealed insults are thrown"), "choice", default="auto",
+          choices=(("auto", t("as soon as both have chosen")), ("gm", t("when the GM presses Throw")))),
+    Field("dice_by", t("Who rolls a sealed exchange"), "choice", default="server",
+          choices=(("server", t("The server rolls when it is thrown")),
+                   ("seats", t("Each seat types its insult's d20 with its choice (the server rolls the rest)")),
+                   ("table", t("The GM types the table's dice and throws")))),
+    Field("insults", t("Insult table (duelo de labia)"), "weapons", default=insult_lines(DEFAULT_INSULTS),
           columns=("name", "to_hit", "damage", "backlash"),
           help=INSULT_HELP),
 )
@@ -64,19 +66,22 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
     by_side = _one_per_side(duelists)
     for d in duelists:
         if not d.get("stats"):
-            raise Refused(f"{d['name']} has no pirate stats on their sheet: fill them in first", field="duelists")
+            raise Refused(t("{name} has no pirate stats on their sheet: fill them in first", name=d["name"]),
+                          field="duelists")
     settings: dict = {"kind": kind}
     if kind in ("sword", "pistol"):
         for d in duelists:
             if current_pv(d) <= 0:
-                raise Refused(f"{d['name']} is at 0 PV and cannot fight a {kind} duel", field="duelists")
+                raise Refused(t("{name} is at 0 PV and cannot fight a sword duel", name=d["name"]) if kind == "sword"
+                              else t("{name} is at 0 PV and cannot fight a pistol duel", name=d["name"]),
+                              field="duelists")
         settings["weapons"] = {side: _weapon(by_side[side], kind, clean[f"weapon_{side}"]) for side in SIDES}
     if kind == "sword":
         settings["sword_victory"] = clean["sword_victory"]
         if clean["sword_victory"] == "hits":
             settings["hits"] = clean["hits"]
     elif kind == "pistol":
-        missing = {f: "is required for a pistol duel" for f in ("distance", "second_a", "second_b") if not clean[f]}
+        missing = {f: t("is required for a pistol duel") for f in ("distance", "second_a", "second_b") if not clean[f]}
         if missing:
             raise Invalid(missing)
         settings.update(distance=clean["distance"], shots=clean["shots"], bullet=clean["bullet"],
@@ -85,7 +90,7 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
         try:
             insults = parse_insults(clean["insults"])
         except ValueError as problem:
-            raise Invalid({"insults": str(problem)}) from None
+            raise Invalid({"insults": why(problem)}) from None
         settings.update(wit_end=clean["wit_end"], exchanges=clean["exchanges"], tie=clean["tie"], insults=insults)
         if clean["choices"] == "sealed":  # recorded only when chosen: a GM-recorded duel's terms stay as they were
             settings.update(choices="sealed", reveal=clean["reveal"], dice_by=clean["dice_by"])
@@ -104,10 +109,10 @@ def _one_per_side(duelists: list[dict]) -> dict[str, dict]:
     by_side: dict[str, dict] = {}
     for d in duelists:
         if d["side"] in by_side:
-            raise Refused("a pirate duel is one against one: one duelist per side", field="duelists")
+            raise Refused(t("a pirate duel is one against one: one duelist per side"), field="duelists")
         by_side[d["side"]] = d
     if set(by_side) != set(SIDES):
-        raise Refused("a duel needs a duelist on each side", field="duelists")
+        raise Refused(t("a duel needs a duelist on each side"), field="duelists")
     return by_side
 
 
@@ -117,16 +122,23 @@ def _weapon(duelist: dict, kind: str, wanted: str | None) -> dict:
     if wanted:
         named = [w for w in weapons if w["name"].lower() == wanted.lower()]
         if not named:
-            held = ", ".join(w["name"] for w in weapons) or "none"
-            raise Refused(f"{duelist['name']} has no {kind} called {wanted} (their {kind}s: {held})",
-                          field=f"weapon_{duelist['side']}")
+            held = join(w["name"] for w in weapons) if weapons else t("none")
+            if kind == "pistol":
+                reason = t("{name} has no pistol called {wanted} (their pistols: {held})", name=duelist["name"],
+                           wanted=wanted, held=held)
+            else:
+                reason = t("{name} has no sword called {wanted} (their swords: {held})", name=duelist["name"],
+                           wanted=wanted, held=held)
+            raise Refused(reason, field=f"weapon_{duelist['side']}")
         return dict(named[0])
     if not weapons:
-        raise Refused(f"{duelist['name']} has no {kind} on their sheet", field=f"weapon_{duelist['side']}")
+        reason = (t("{name} has no pistol on their sheet", name=duelist["name"]) if kind == "pistol"
+                  else t("{name} has no sword on their sheet", name=duelist["name"]))
+        raise Refused(reason, field=f"weapon_{duelist['side']}")
     return dict(weapons[0])
 
 
-def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
+def _warnings(settings: dict, by_side: dict[str, dict]) -> list[Text]:
     """Where the agreed hits can take a duelist to 0 PV (the rules warn of deaths at low PV)."""
     kind = settings["kind"]
     if kind == "pistol" and settings["bullet"] == "wounds":
@@ -141,9 +153,12 @@ def _warnings(settings: dict, by_side: dict[str, dict]) -> list[str]:
         most = max_damage(weapon["damage"]) * hits
         pv = current_pv(by_side[side])
         if most >= pv:
-            times = "one hit" if hits == 1 else f"{hits} hits"
-            found.append(f"{by_side[side]['name']} has {pv} PV: {times} of {by_side[opponent]['name']}'s "
-                         f"{weapon['name']} ({weapon['damage']}) can deal up to {most}: this duel can kill.")
+            found.append(tn("{name} has {pv} PV: one hit of {opponent}'s {weapon} ({damage}) can deal up to {most}: "
+                            "this duel can kill.",
+                            "{name} has {pv} PV: {count} hits of {opponent}'s {weapon} ({damage}) can deal up to "
+                            "{most}: this duel can kill.", hits, name=by_side[side]["name"], pv=pv,
+                            opponent=by_side[opponent]["name"], weapon=weapon["name"], damage=weapon["damage"],
+                            most=most))
     return found
 
 

@@ -4,27 +4,28 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tracker.rules import dice_expr
-from tracker.rules.base import Invalid
+from tracker.rules.base import Invalid, why
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.text import t
 
 WEAPON_KINDS = {"sword": "sword", "espada": "sword", "pistol": "pistol", "pistola": "pistol"}
 
 STATS = (
-    Field("atq", "ATQ (attack modifier)", minimum=-10, maximum=30),
-    Field("def", "DEF (defence)", minimum=1, maximum=40),
-    Field("pv", "PV (Puntos de Vida, maximum)", minimum=1, maximum=999),
-    Field("comunicacion", "Comunicación (skill modifier)", minimum=-10, maximum=30),
-    Field("sab", "SAB (defence in a duelo de labia)", minimum=0, maximum=40),
-    Field("car", "CAR (hit points in a duelo de labia)", minimum=1, maximum=99),
-    Field("iniciativa", "Iniciativa (modifier)", minimum=-10, maximum=30),
-    Field("weapons", "Weapons", "weapons", required=False, columns=("name", "kind", "damage", "range"),
-          help="One weapon per line: name | sword or pistol | damage dice | range in paces "
-               "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'"),
+    Field("atq", t("ATQ (attack modifier)"), minimum=-10, maximum=30),
+    Field("def", t("DEF (defence)"), minimum=1, maximum=40),
+    Field("pv", t("PV (maximum)"), minimum=1, maximum=999),
+    Field("comunicacion", t("Comunicación (skill modifier)"), minimum=-10, maximum=30),
+    Field("sab", t("SAB (defence in a duelo de labia)"), minimum=0, maximum=40),
+    Field("car", t("CAR (hit points in a duelo de labia)"), minimum=1, maximum=99),
+    Field("iniciativa", t("Iniciativa (modifier)"), minimum=-10, maximum=30),
+    Field("weapons", t("Weapons"), "weapons", required=False, columns=("name", "kind", "damage", "range"),
+          help=t("One weapon per line: name | sword or pistol | damage dice | range in paces "
+                 "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'")),
 )
 
 TRACKS = (
     {"track": "PV", "label": "PV", "max_stat": "pv", "persists": True},
-    {"track": "CAR", "label": "Humiliation (CAR)", "max_stat": "car", "persists": False},
+    {"track": "CAR", "label": t("Humiliation (CAR)"), "max_stat": "car", "persists": False},
 )
 
 DEFAULT_INSULTS = (
@@ -34,8 +35,8 @@ DEFAULT_INSULTS = (
     {"name": "Humillación", "to_hit": -2, "damage": "1d10", "backlash": ""},
 )
 
-INSULT_HELP = ("One insult kind per line: name | to-hit modifier | damage dice | damage the "
-               "insulter takes on a miss (blank for none), e.g. 'Provocación | +0 | 1d8 | 1d4'")
+INSULT_HELP = t("One insult kind per line: name | to-hit modifier | damage dice | damage the "
+                "insulter takes on a miss (blank for none), e.g. 'Provocación | +0 | 1d8 | 1d4'")
 
 
 def insult_lines(table=DEFAULT_INSULTS) -> str:
@@ -55,7 +56,7 @@ def validate_stats(raw: Mapping[str, Any]) -> dict:
     try:
         clean["weapons"] = parse_weapons(raw.get("weapons"))
     except ValueError as problem:
-        errors["weapons"] = str(problem)
+        errors["weapons"] = why(problem)
     if errors:
         raise Invalid(errors)
     return clean
@@ -72,10 +73,10 @@ def _rows(value: Any, keys: tuple[str, ...]) -> list[list[str]]:
         rows = []
         for item in value:
             if not isinstance(item, Mapping):
-                raise ValueError("each entry must be an object with " + ", ".join(keys))
+                raise ValueError(t("each entry must be an object with {keys}", keys=", ".join(keys)))
             rows.append(["" if item.get(k) is None else str(item.get(k)).strip() for k in keys])
         return rows
-    raise ValueError("must be text lines or a list")
+    raise ValueError(t("must be text lines or a list"))
 
 
 def parse_weapons(value: Any) -> list[dict]:
@@ -83,28 +84,30 @@ def parse_weapons(value: Any) -> list[dict]:
     weapons = []
     for n, cells in enumerate(_rows(value, ("name", "kind", "damage", "range")), start=1):
         if len(cells) > 4:
-            raise ValueError(f"line {n}: at most 4 parts (name | kind | damage | range)")
+            raise ValueError(t("line {number}: at most 4 parts (name | kind | damage | range)", number=n))
         name, kind, damage, reach = (cells + ["", "", "", ""])[:4]
         if not name:
-            raise ValueError(f"line {n}: the weapon needs a name")
+            raise ValueError(t("line {number}: the weapon needs a name", number=n))
         if kind.lower() not in WEAPON_KINDS:
-            raise ValueError(f"line {n} ({name}): the kind must be sword or pistol")
+            raise ValueError(t("line {number} ({name}): the kind must be sword or pistol", number=n, name=name))
         kind = WEAPON_KINDS[kind.lower()]
         try:
             damage = dice_expr.check(damage)
         except ValueError:
-            raise ValueError(f"line {n} ({name}): damage must be dice such as 1d8 or 1d6+1") from None
+            raise ValueError(t("line {number} ({name}): damage must be dice such as 1d8 or 1d6+1", number=n,
+                               name=name)) from None
         if kind == "pistol":
             if not reach.isdigit() or not 1 <= int(reach) <= 500:
-                raise ValueError(f"line {n} ({name}): a pistol needs its range in paces (1 to 500)")
+                raise ValueError(t("line {number} ({name}): a pistol needs its range in paces (1 to 500)", number=n,
+                                   name=name))
             reach = int(reach)
         elif reach:
-            raise ValueError(f"line {n} ({name}): only pistols have a range")
+            raise ValueError(t("line {number} ({name}): only pistols have a range", number=n, name=name))
         else:
             reach = None
         weapons.append({"name": name, "kind": kind, "damage": damage, "range": reach})
     if len({w["name"].lower() for w in weapons}) < len(weapons):
-        raise ValueError("two weapons share a name")
+        raise ValueError(t("two weapons share a name"))
     return weapons
 
 
@@ -113,24 +116,26 @@ def parse_insults(value: Any) -> list[dict]:
     insults = []
     for n, cells in enumerate(_rows(value, ("name", "to_hit", "damage", "backlash")), start=1):
         if len(cells) > 4:
-            raise ValueError(f"line {n}: at most 4 parts (name | to-hit | damage | backlash)")
+            raise ValueError(t("line {number}: at most 4 parts (name | to-hit | damage | backlash)", number=n))
         name, to_hit, damage, backlash = (cells + ["", "", "", ""])[:4]
         if not name:
-            raise ValueError(f"line {n}: the insult needs a name")
+            raise ValueError(t("line {number}: the insult needs a name", number=n))
         try:
             to_hit = int(to_hit.replace("\u2212", "-").replace(" ", "") or "0")
         except ValueError:
-            raise ValueError(f"line {n} ({name}): the to-hit modifier must be a number such as +1 or -2") from None
+            raise ValueError(t("line {number} ({name}): the to-hit modifier must be a number such as +1 or -2",
+                               number=n, name=name)) from None
         if not -10 <= to_hit <= 10:
-            raise ValueError(f"line {n} ({name}): the to-hit modifier must be from -10 to +10")
+            raise ValueError(t("line {number} ({name}): the to-hit modifier must be from -10 to +10", number=n,
+                               name=name))
         try:
             damage = dice_expr.check(damage)
             backlash = dice_expr.check(backlash) if backlash else ""
         except ValueError:
-            raise ValueError(f"line {n} ({name}): damage must be dice such as 1d6") from None
+            raise ValueError(t("line {number} ({name}): damage must be dice such as 1d6", number=n, name=name)) from None
         insults.append({"name": name, "to_hit": to_hit, "damage": damage, "backlash": backlash})
     if not insults:
-        raise ValueError("the table needs at least one insult")
+        raise ValueError(t("the table needs at least one insult"))
     if len({i["name"].lower() for i in insults}) < len(insults):
-        raise ValueError("two insults share a name")
+        raise ValueError(t("two insults share a name"))
     return insults

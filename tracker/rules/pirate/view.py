@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .fold import fallen
-from .terms import ACTION, VERB, round_word
+from .terms import ACTION, VERB, round_name
+from tracker.rules.text import Text, join, t
 
 ENDINGS = ["MarkWorthiness", "Yield", "Disqualify", "Abandon"]
 
@@ -41,63 +42,70 @@ def warnings(state: dict) -> list[str]:
     return list(state["settings"].get("warnings", []))
 
 
-def progress(state: dict) -> str:
+def progress(state: dict) -> Text:
     """Where the duel stands, e.g. "Round 2: Lope to attack"."""
     if state["outcome"]:
-        return "Over: " + state["outcome"]["summary"]
-    word = round_word(state)
-    sudden = " (sudden death)" if state["sudden_death"] else ""
+        return t("Over: {summary}", summary=state["outcome"]["summary"])
     side = fallen(state)
     if side:
-        return f"{word} {state['round']}: {state['fighters'][side]['name']} is at 0 PV"
+        return t("{round}: {name} is at 0 PV", round=round_name(state, state["round"]),
+                 name=state["fighters"][side]["name"])
+    number = state["round"] + 1 if state["phase"] == "initiative" else state["round"]
+    where = round_name(state, number)
+    if state["sudden_death"]:
+        where = t("{round} (sudden death)", round=where)
     if state["phase"] == "initiative":
-        return f"{word} {state['round'] + 1}{sudden}: initiative"
+        return t("{round}: initiative", round=where)
     due = state["order"][state["turn"]]
-    return f"{word} {state['round']}{sudden}: {state['fighters'][due]['name']} to {VERB[state['kind']]}"
+    return t("{round}: {name} to {verb}", round=where, name=state["fighters"][due]["name"], verb=VERB[state["kind"]])
 
 
-def assumptions(state: dict) -> list[str]:
+def assumptions(state: dict) -> list[Text]:
     """Every rule this duel runs under that the source leaves open, with its setting."""
     s = state["settings"]
     kind = s["kind"]
-    both = ["Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
-            "rerolled by both; the higher acts first."]
-    edge = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
+    both = [t("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
+              "rerolled by both; the higher acts first.")]
+    edge = t("Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel.")
     if kind == "sword":
-        fought = {"first_blood": "first blood", "hits": f"{s.get('hits')} hits", "death": "the death"}
+        fought = {"first_blood": t("Fought to first blood."), "hits": t("Fought to {count} hits.", count=s.get("hits")),
+                  "death": t("Fought to the death.")}
         return both + [
-            f"Fought to {fought[s['sword_victory']]}.",
-            "An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher "
-            "than DEF; a hit rolls the weapon's damage against PV. No natural 20 or 1 rules.",
-            "Only a hit that deals damage counts toward first blood or the hits.",
-            "At 0 PV the duel waits for the GM to record the duelist down or dead; in a duel to the death "
-            "only death (or a yield, disqualification or abandon) ends it.",
+            fought[s["sword_victory"]],
+            t("An attack is d20 + ATQ against the defender's DEF and hits on a total equal to or higher "
+              "than DEF; a hit rolls the weapon's damage against PV. No natural 20 or 1 rules."),
+            t("Only a hit that deals damage counts toward first blood or the hits."),
+            t("At 0 PV the duel waits for the GM to record the duelist down or dead; in a duel to the death "
+              "only death (or a yield, disqualification or abandon) ends it."),
             edge,
         ]
     if kind == "pistol":
         return both + [
-            f"Each duelist has {s['shots']} shots; both out of shots with no hit is a draw.",
-            "A shot is d20 + ATQ against the target's DEF, hitting on equal or higher; the first hit ends the duel.",
-            f"Shots from beyond the pistol's range (distance {s['distance']} paces greater than the range) "
-            "are at Desventaja.",
-            "A hit deals the pistol's damage to PV." if s["bullet"] == "wounds" else "A hit deals no PV damage.",
+            t("Each duelist has {count} shots; both out of shots with no hit is a draw.", count=s["shots"]),
+            t("A shot is d20 + ATQ against the target's DEF, hitting on equal or higher; the first hit ends the duel."),
+            t("Shots from beyond the pistol's range (distance {distance} paces greater than the range) "
+              "are at Desventaja.", distance=s["distance"]),
+            t("A hit deals the pistol's damage to PV.") if s["bullet"] == "wounds" else t("A hit deals no PV damage."),
             edge,
         ]
-    table = "; ".join(f"{i['name']} {i['to_hit']:+d} to hit, {i['damage']}"
-                      + (f", the insulter takes {i['backlash']} on a miss" if i["backlash"] else "")
-                      for i in s["insults"])
-    ending = (f"After {s['exchanges']} exchanges the most damage dealt wins; losing all CAR ends it at once."
-              if s["wit_end"] == "points" else "Only humiliation (CAR 0) ends it; exchanges are not counted.")
-    tie = ("A tie on points goes to sudden death: more exchanges until one leads after a full exchange."
-           if s["tie"] == "sudden_death" else "A tie on points is a draw.")
+    table = join([t("{name} {to_hit} to hit, {damage}, the insulter takes {backlash} on a miss", name=i["name"],
+                    to_hit="%+d" % i["to_hit"], damage=i["damage"], backlash=i["backlash"]) if i["backlash"]
+                  else t("{name} {to_hit} to hit, {damage}", name=i["name"], to_hit="%+d" % i["to_hit"],
+                         damage=i["damage"])
+                  for i in s["insults"]], "; ")
+    ending = (t("After {count} exchanges the most damage dealt wins; losing all CAR ends it at once.",
+                count=s["exchanges"])
+              if s["wit_end"] == "points" else t("Only humiliation (CAR 0) ends it; exchanges are not counted."))
+    tie = (t("A tie on points goes to sudden death: more exchanges until one leads after a full exchange.")
+           if s["tie"] == "sudden_death" else t("A tie on points is a draw."))
     rules = both + [
-        "In an exchange each duelist insults once, in initiative order.",
-        "An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or "
-        "higher; a hit rolls its damage against CAR, which never touches PV.",
-        f"Insult table: {table}.",
+        t("In an exchange each duelist insults once, in initiative order."),
+        t("An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or "
+          "higher; a hit rolls its damage against CAR, which never touches PV."),
+        t("Insult table: {table}.", table=table),
         ending,
-        "Points are the damage dealt to the opponent; damage an insulter takes on a miss is not the "
-        "opponent's point.",
+        t("Points are the damage dealt to the opponent; damage an insulter takes on a miss is not the "
+          "opponent's point."),
         edge,
     ]
     if s["wit_end"] == "points":

@@ -4,6 +4,7 @@ from __future__ import annotations
 from tracker.rules.fields import Field, command
 from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 from tracker.rules.rocet.terms import CARDS
+from tracker.rules.text import t
 
 CARD_CHOICES = tuple((card, card) for card in CARDS)
 
@@ -11,13 +12,15 @@ CARD_CHOICES = tuple((card, card) for card in CARDS)
 @command
 class PlayTurn:
     FIELDS = (
-        Field("card_a", "Side A's card", "choice", choices=CARD_CHOICES),
-        Field("card_b", "Side B's card", "choice", choices=CARD_CHOICES),
-        Field("dice_a", "Side A's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “5 3”; a tie waits for RerollTie (or add pairs for the rerolls)"),
-        Field("dice_b", "Side B's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “4 4”; a tie waits for RerollTie (or add pairs for the rerolls)"),
-        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+        Field("card_a", t("Side A's card"), "choice", choices=CARD_CHOICES),
+        Field("card_b", t("Side B's card"), "choice", choices=CARD_CHOICES),
+        Field("dice_a", t("Side A's dice"), "dice", required=False,
+              help=t("DES die then INT die, e.g. “{example}”; a tie waits for RerollTie (or add pairs for the rerolls)",
+                     example="5 3")),
+        Field("dice_b", t("Side B's dice"), "dice", required=False,
+              help=t("DES die then INT die, e.g. “{example}”; a tie waits for RerollTie (or add pairs for the rerolls)",
+                     example="4 4")),
+        Field("server_roll", t("Let the server roll what was not typed"), "bool", default=False),
     )
     card_a: str
     card_b: str
@@ -31,11 +34,11 @@ class RerollTie:
     """Reroll a tied turn: the dice of the reroll (or the server rolls them)."""
 
     FIELDS = (
-        Field("dice_a", "Side A's dice", "dice", required=False,
-              help="DES die then INT die of the reroll; add pairs if it ties again"),
-        Field("dice_b", "Side B's dice", "dice", required=False,
-              help="DES die then INT die of the reroll; add pairs if it ties again"),
-        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+        Field("dice_a", t("Side A's dice"), "dice", required=False,
+              help=t("DES die then INT die of the reroll; add pairs if it ties again")),
+        Field("dice_b", t("Side B's dice"), "dice", required=False,
+              help=t("DES die then INT die of the reroll; add pairs if it ties again")),
+        Field("server_roll", t("Let the server roll what was not typed"), "bool", default=False),
     )
     dice_a: tuple | None = None
     dice_b: tuple | None = None
@@ -47,12 +50,12 @@ class ChooseCard:
     """A duelist's card for the coming turn, face down: from their seat, or the NPC's from the GM's page."""
 
     FIELDS = (
-        Field("side", "Whose card", "choice", choices=SIDE_CHOICES),
-        Field("card", "Card", "choice", choices=CARD_CHOICES),
-        Field("turn", "For turn", "int", required=False, minimum=1, maximum=100_000,
-              help="The turn the choice was made for: a late tap never lands on the next turn"),
-        Field("dice", "Your dice", "dice", required=False,
-              help="When each seat rolls its own: DES die then INT die, e.g. “5 3”"),
+        Field("side", t("Whose card"), "choice", choices=SIDE_CHOICES),
+        Field("card", t("Card"), "choice", choices=CARD_CHOICES),
+        Field("turn", t("For turn"), "int", required=False, minimum=1, maximum=100_000,
+              help=t("The turn the choice was made for: a late tap never lands on the next turn")),
+        Field("dice", t("Your dice"), "dice", required=False,
+              help=t("When each seat rolls its own: DES die then INT die, e.g. “{example}”", example="5 3")),
     )
     side: str
     card: str
@@ -67,11 +70,11 @@ class RevealCards:
     """The GM turns both sealed cards over (when the duel waits for the GM, or for the table's dice)."""
 
     FIELDS = (
-        Field("dice_a", "Side A's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “5 3”; add pairs for tie rerolls"),
-        Field("dice_b", "Side B's dice", "dice", required=False,
-              help="DES die then INT die, e.g. “4 4”; add pairs for tie rerolls"),
-        Field("server_roll", "Let the server roll what was not typed", "bool", default=False),
+        Field("dice_a", t("Side A's dice"), "dice", required=False,
+              help=t("DES die then INT die, e.g. “{example}”; add pairs for tie rerolls", example="5 3")),
+        Field("dice_b", t("Side B's dice"), "dice", required=False,
+              help=t("DES die then INT die, e.g. “{example}”; add pairs for tie rerolls", example="4 4")),
+        Field("server_roll", t("Let the server roll what was not typed"), "bool", default=False),
     )
     dice_a: tuple | None = None
     dice_b: tuple | None = None
@@ -81,8 +84,8 @@ class RevealCards:
 @command
 class Discard:
     FIELDS = (
-        Field("side", "Who discards", "choice", choices=SIDE_CHOICES),
-        Field("card", "Card discarded (shown)", "choice", choices=CARD_CHOICES, required=False),
+        Field("side", t("Who discards"), "choice", choices=SIDE_CHOICES),
+        Field("card", t("Card discarded (shown)"), "choice", choices=CARD_CHOICES, required=False),
     )
     side: str
     card: str | None = None
@@ -91,10 +94,10 @@ class Discard:
 @command
 class DealDamage:
     FIELDS = (
-        Field("source", "Damage", "choice", required=False,
-              choices=(("attack", "Attack: TA + weapon damage"),
-                       ("clock", "Completed clock: weapon damage, TA=0")),
-              help="Leave blank for the first damage on offer"),
+        Field("source", t("Damage"), "choice", required=False,
+              choices=(("attack", t("Attack: TA + weapon damage")),
+                       ("clock", t("Completed clock: weapon damage, TA=0"))),
+              help=t("Leave blank for the first damage on offer")),
     )
     source: str | None = None
 

@@ -16,10 +16,15 @@ from tracker.rules.rocet.events import (
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.fold import deck_of, evolve, offered
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
+from tracker.rules.text import N_, Text, join, t
 
 MAX_ROLLS = 50
-WIN_DETAIL = {"clock": "completed their clock", "first_blood": "first blood",
-              "superiority": "reached their end of the superiority meter"}
+WIN_DETAIL = {"clock": N_("{name} completed their clock"), "first_blood": N_("{name} first blood"),
+              "superiority": N_("{name} reached their end of the superiority meter")}
+
+
+def _win_detail(state: dict, side: str, win: str) -> Text:
+    return t(WIN_DETAIL[win], name=_name(state, side))
 
 
 
@@ -27,18 +32,18 @@ def _name(state: dict, side: str) -> str:
     return state["sides"][side]["name"]
 
 
-def _blocking(state: dict) -> str | None:
+def _blocking(state: dict) -> Text | None:
     """Why no turn may be played yet, or None."""
     damage, down = state["pending_damage"], state["pending_down"]
     if state.get("tie"):
-        return f"turn {state['tie']['turn']}'s roll tied: reroll it first"
+        return t("turn {turn}'s roll tied: reroll it first", turn=state["tie"]["turn"])
     if damage and damage["win"]:
-        return (f"first settle the damage: {_name(state, damage['side'])} may deal it or decline, "
-                "then the duel is won")
+        return t("first settle the damage: {name} may deal it or decline, then the duel is won",
+                 name=_name(state, damage["side"]))
     if down:
-        return (f"{_name(state, down)} is at 0 PG: confirm whether they are unconscious or dead first")
+        return t("{name} is at 0 PG: confirm whether they are unconscious or dead first", name=_name(state, down))
     if state["pending_discard"]:
-        return f"{_name(state, state['pending_discard'])} must first discard a card of their choice"
+        return t("{name} must first discard a card of their choice", name=_name(state, state["pending_discard"]))
     return None
 
 
@@ -46,8 +51,8 @@ def _blocking(state: dict) -> str | None:
 
 def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
     if sealed_choices(state):
-        raise Refused("in this duel each side chooses its card in secret (on a seat, or the NPC's on "
-                      "this page): choose, then reveal", field="card_a")
+        raise Refused(t("in this duel each side chooses its card in secret (on a seat, or the NPC's on "
+                        "this page): choose, then reveal"), field="card_a")
     blocked = _blocking(state)
     if blocked:
         raise Refused(blocked)
@@ -60,9 +65,10 @@ def _play(state: dict, cmd: PlayTurn, dice: Dice) -> list:
 def _check_card(state: dict, side: str, card: str, field: str) -> None:
     held = state["sides"][side]
     if held["hand_size"] == 0:
-        raise Refused(f"{held['name']} holds no card to play", field=field)
+        raise Refused(t("{name} holds no card to play", name=held["name"]), field=field)
     if state["mode"] == "virtual" and card not in held["hand"]:
-        raise Refused(f"{held['name']} has no {card} in hand (holds: {', '.join(held['hand'])})", field=field)
+        raise Refused(t("{name} has no {card} in hand (holds: {hand})", name=held["name"], card=card,
+                        hand=join(held["hand"])), field=field)
 
 
 def _turn(state: dict, cards: dict, dice: Dice) -> list:
@@ -81,7 +87,7 @@ def _turn(state: dict, cards: dict, dice: Dice) -> list:
 def _reroll(state: dict, cmd: RerollTie, dice: Dice) -> list:
     tie = state.get("tie")
     if not tie:
-        raise Refused("no tie to reroll: only a turn whose opposed roll tied waits for a reroll")
+        raise Refused(t("no tie to reroll: only a turn whose opposed roll tied waits for a reroll"))
     return _settle(state, state["table"], dice, tuple(tuple(r) for r in tie["rolls"]))
 
 
@@ -94,7 +100,7 @@ def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
     resolved = _resolve(state, cards, tied + tuple(rolls), bonus, result)
     if resolved.win and not resolved.offers:
         return [resolved, DuelWon(side=resolved.winner, ending=resolved.win,
-                                  detail=f"{_name(state, resolved.winner)} {WIN_DETAIL[resolved.win]}")]
+                                  detail=_win_detail(state, resolved.winner, resolved.win))]
     return [resolved]
 
 
@@ -117,18 +123,18 @@ def sealed_choices(state: dict) -> bool:
 
 def _choose(state: dict, cmd: ChooseCard, dice: Dice) -> list:
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)", field="card")
+        raise Refused(t("in this duel the GM records both cards as they are revealed (Play a turn)"), field="card")
     blocked = _blocking(state)
     if blocked:
         raise Refused(blocked, field="card")
     turn = state["turn"] + 1
     if cmd.turn is not None and cmd.turn != turn:
-        raise Refused(f"that choice was for turn {cmd.turn}, and the duel is now at turn {turn}: choose again",
-                      field="card")
+        raise Refused(t("that choice was for turn {chosen}, and the duel is now at turn {turn}: choose again",
+                        chosen=cmd.turn, turn=turn), field="card")
     _check_card(state, cmd.side, cmd.card, "card")
     by_seat = state["settings"].get("dice_by") == "seats"
     if by_seat and len(cmd.dice or ()) != 2:
-        raise Refused("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)",
+        raise Refused(t("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)"),
                       field="dice")
     chosen = RocetCardChosen(turn=turn, side=cmd.side, card=cmd.card, dice=tuple(cmd.dice or ()) if by_seat else ())
     after = evolve(state, chosen, 0)
@@ -145,13 +151,15 @@ def reveals_itself(state: dict) -> bool:
 
 def _reveal(state: dict, cmd: RevealCards, dice: Dice) -> list:
     if not sealed_choices(state):
-        raise Refused("in this duel the GM records both cards as they are revealed (Play a turn)")
+        raise Refused(t("in this duel the GM records both cards as they are revealed (Play a turn)"))
     blocked = _blocking(state)
     if blocked:
         raise Refused(blocked)
     waiting = [_name(state, side) for side in SIDES if side not in state.get("sealed", {})]
     if waiting:
-        raise Refused(f"waiting for {' and '.join(waiting)} to choose")
+        if len(waiting) == 2:
+            raise Refused(t("waiting for {first} and {second} to choose", first=waiting[0], second=waiting[1]))
+        raise Refused(t("waiting for {name} to choose", name=waiting[0]))
     return _reveal_sealed(state, dice)
 
 
@@ -200,15 +208,15 @@ def _roll_off(state: dict, cards: dict, dice: Dice) -> tuple[list, str, str]:
         pairs = {}
         for side in SIDES:
             duelist = state["sides"][side]
-            what = "a tie reroll" if rolls or state.get("tie") else f"{duelist['name']}'s roll"
-            pairs[side] = (dice.roll(duelist["des"], side, f"DES, {what}"),
-                           dice.roll(duelist["int"], side, f"INT, {what}"))
+            what = t("a tie reroll") if rolls or state.get("tie") else t("{name}'s roll", name=duelist["name"])
+            pairs[side] = (dice.roll(duelist["des"], side, t("DES, {what}", what=what)),
+                           dice.roll(duelist["int"], side, t("INT, {what}", what=what)))
         rolls.append(pairs["a"] + pairs["b"])
         result = compare(pairs["a"], pairs["b"], VENTAJA if bonus == "a" else 0,
                          VENTAJA if bonus == "b" else 0)
         if result != "tie":
             return rolls, bonus, result
-    raise Refused(f"{MAX_ROLLS} ties in a row: roll again")
+    raise Refused(t("{count} ties in a row: roll again", count=MAX_ROLLS))
 
 
 def _resolve(state: dict, cards: dict, rolls: tuple, bonus: str, w: str) -> RocetTurnResolved:
@@ -229,28 +237,33 @@ def _resolve(state: dict, cards: dict, rolls: tuple, bonus: str, w: str) -> Roce
 def _discard(state: dict, cmd: Discard, dice: Dice) -> list:
     owed = state["pending_discard"]
     if owed is None:
-        raise Refused("no discard is owed: only the loser of a Treta or Finta turn discards")
+        raise Refused(t("no discard is owed: only the loser of a Treta or Finta turn discards"))
     if cmd.side != owed:
-        raise Refused(f"{_name(state, cmd.side)} owes no discard: it is {_name(state, owed)}'s to make",
-                      field="side")
+        raise Refused(t("{name} owes no discard: it is {owed}'s to make", name=_name(state, cmd.side),
+                        owed=_name(state, owed)), field="side")
     held = state["sides"][owed]
     if held["hand_size"] == 0:
         return [RocetCardDiscarded(side=owed, card="")]
     if not cmd.card:
-        raise Refused(f"say which card {held['name']} discards (it is shown to all)", field="card")
+        raise Refused(t("say which card {name} discards (it is shown to all)", name=held["name"]), field="card")
     if state["mode"] == "virtual" and cmd.card not in held["hand"]:
-        raise Refused(f"{held['name']} has no {cmd.card} in hand (holds: {', '.join(held['hand'])})",
-                      field="card")
+        raise Refused(t("{name} has no {card} in hand (holds: {hand})", name=held["name"], card=cmd.card,
+                        hand=join(held["hand"])), field="card")
     return [RocetCardDiscarded(side=owed, card=cmd.card)]
 
 
-def _no_damage(state: dict) -> str:
+def _no_damage(state: dict, declining: bool = False) -> Text:
     last = state["last_turn"]
     if last is None:
-        return "no damage to deal: no turn has been won yet"
+        return t("no damage to decline: no turn has been won yet") if declining else \
+            t("no damage to deal: no turn has been won yet")
     if effect(last["card"]) != "attack":
-        return f"no damage to deal: the winner's card was not an attack ({last['card']})"
-    return f"no damage to deal: the damage of turn {last['turn']} was already dealt or declined"
+        if declining:
+            return t("no damage to decline: the winner's card was not an attack ({card})", card=last["card"])
+        return t("no damage to deal: the winner's card was not an attack ({card})", card=last["card"])
+    if declining:
+        return t("no damage to decline: the damage of turn {turn} was already dealt or declined", turn=last["turn"])
+    return t("no damage to deal: the damage of turn {turn} was already dealt or declined", turn=last["turn"])
 
 
 def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
@@ -260,7 +273,8 @@ def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
     sources = [o["source"] for o in offered(pending)]
     source = cmd.source or sources[0]
     if source not in sources:
-        raise Refused(f"no {source} damage on offer (on offer: {', '.join(sources)})", field="source")
+        raise Refused(t("no {source} damage on offer (on offer: {offers})", source=source, offers=join(sources)),
+                      field="source")
     amount = next(o["amount"] for o in offered(pending) if o["source"] == source)
     weapon = state["sides"][pending["side"]]["weapon"]["damage"]
     events = [RocetDamageDealt(side=pending["side"], source=source, amount=amount,
@@ -273,7 +287,7 @@ def _deal(state: dict, cmd: DealDamage, dice: Dice) -> list:
 def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
     pending = state["pending_damage"]
     if pending is None:
-        raise Refused(_no_damage(state).replace("to deal", "to decline"))
+        raise Refused(_no_damage(state, declining=True))
     events = [RocetDamageDeclined(side=pending["side"], sources=tuple(o["source"] for o in offered(pending)))]
     if pending["win"]:
         events.append(_won(state, pending))
@@ -282,29 +296,29 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
 
 def _won(state: dict, pending: dict) -> DuelWon:
     return DuelWon(side=pending["side"], ending=pending["win"],
-                   detail=f"{_name(state, pending['side'])} {WIN_DETAIL[pending['win']]}")
+                   detail=_win_detail(state, pending["side"], pending["win"]))
 
 
 def _fallen(state: dict) -> str:
     down = state["pending_down"]
     if down is None:
-        raise Refused("nobody is at 0 PG")
+        raise Refused(t("nobody is at 0 PG"))
     return down
 
 
 def _unconscious(state: dict, cmd: ConfirmUnconscious, dice: Dice) -> list:
     down = _fallen(state)
     if state["variant"] == "a_muerte":
-        raise Refused("a duel to the death ends only by death, yield or disqualification: "
-                      "confirm the death, or record a yield")
+        raise Refused(t("a duel to the death ends only by death, yield or disqualification: "
+                        "confirm the death, or record a yield"))
     return [RocetDuelistFell(side=down, condition="unconscious"),
-            DuelWon(side=other(down), ending="unconscious", detail=f"{_name(state, down)} fell unconscious")]
+            DuelWon(side=other(down), ending="unconscious", detail=t("{name} fell unconscious", name=_name(state, down)))]
 
 
 def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
     down = _fallen(state)
     return [RocetDuelistFell(side=down, condition="dead"),
-            DuelWon(side=other(down), ending="death", detail=f"{_name(state, down)} died")]
+            DuelWon(side=other(down), ending="death", detail=t("{name} died", name=_name(state, down)))]
 
 
 HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,

@@ -21,6 +21,7 @@ from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
 from tracker.rules.rocet.describe import describe
 from tracker.rules.rocet.results import result
+from tracker.rules.text import t
 
 QUIET = (RocetCardsDrawn, RocetCardsPlayed)  # folded into the turn's line in the history
 
@@ -230,7 +231,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
         target = sides[loser]
         taken = min(ev.pm_damage, target["pm"])
         target["pm"] -= taken
-        state = wound(state, target["id"], "PM", taken, at, f"Insulto, turn {ev.turn}")
+        state = wound(state, target["id"], "PM", taken, at, t("Insulto, turn {turn}", turn=ev.turn))
     state["pending_discard"] = loser if ev.discard_owed else None
     weapon = sides[winner]["weapon"]["damage"]
     amounts = {"attack": ev.ta + weapon, "clock": weapon}
@@ -254,7 +255,7 @@ def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
     target = state["sides"][loser]
     taken = min(ev.amount, target["pg"])
     target["pg"] -= taken
-    note = f"{state['sides'][ev.side]['weapon']['name']}, turn {state['turn']}"
+    note = t("{weapon}, turn {turn}", weapon=state["sides"][ev.side]["weapon"]["name"], turn=state["turn"])
     state = wound(state, target["id"], "PG", taken, at, note)
     left = [o for o in offered(pending) if o["source"] != ev.source]
     state["pending_damage"] = dict(pending, offers=left) if left else None

@@ -4,8 +4,14 @@ from __future__ import annotations
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 
 from .terms import critical, fumble
+from tracker.rules.text import t, tn
 
-TURNS_LABEL = "turns"
+TURNS_LABEL = t("turns")
+
+
+def count_turns(count: int):
+    """How many turns a duel lasted, in words ("1 turn", "3 turns")."""
+    return tn("{count} turn", "{count} turns", count)
 HISTORY_EVENTS = ("RocetTurnResolved",)
 STATISTICS = (Statistic("cards"),)
 
@@ -28,8 +34,8 @@ def step_of(state: dict, event) -> Step:
     discard or a fall belong to the turn just resolved. Damage that lapsed was recorded by the next
     turn's cards, so it opens that turn."""
     if type(event).__name__ in TURN_OPENERS or getattr(event, "lapsed", False):
-        return Step(f"Turn {state['turn'] + 1}")
-    return Step(f"Turn {state['turn']}" if state["turn"] else "Before the first turn")
+        return Step(t("Turn {turn}", turn=state["turn"] + 1))
+    return Step(t("Turn {turn}", turn=state["turn"]) if state["turn"] else t("Before the first turn"))
 
 
 def headline(state: dict, events) -> Headline:
@@ -44,15 +50,16 @@ def headline(state: dict, events) -> Headline:
         if kind == "RocetTurnResolved":
             turn = ev.turn
             if ev.pm_damage:
-                hits.append((ev.pm_damage, "PM", turn, names[ev.winner], "Insulto"))
+                hits.append((ev.pm_damage, "PM", turn, names[ev.winner], t("Insulto")))
             last = ev.rolls[-1] if ev.rolls else ()
             for side, pair in (("a", tuple(last[:2])), ("b", tuple(last[2:4]))):
                 if len(pair) == 2 and critical(pair):
-                    marks.append(f"{names[side]} rolled a critical (double {pair[0]}) in turn {turn}")
+                    marks.append(t("{name} rolled a critical (double {value}) in turn {turn}", name=names[side],
+                                   value=pair[0], turn=turn))
                 elif len(pair) == 2 and fumble(pair):
-                    marks.append(f"{names[side]} fumbled (double 1s) in turn {turn}")
+                    marks.append(t("{name} fumbled (double 1s) in turn {turn}", name=names[side], turn=turn))
         elif kind == "RocetDamageDealt":
-            hits.append((ev.amount, "PG", turn, names[ev.side], "their weapon"))
+            hits.append((ev.amount, "PG", turn, names[ev.side], t("their weapon")))
     decisive = ""
     # The turn that won it; after a yield or a disqualification, the winner's last turn won.
     winner = (state.get("outcome") or {}).get("winner")
@@ -61,9 +68,11 @@ def headline(state: dict, events) -> Headline:
     if deciding is not None:
         card = deciding.card_a if deciding.winner == "a" else deciding.card_b
         beaten = deciding.card_b if deciding.winner == "a" else deciding.card_a
-        decisive = f"turn {deciding.turn}: {names[deciding.winner]}'s {card} against {beaten}"
+        decisive = t("turn {turn}: {name}'s {card} against {beaten}", turn=deciding.turn,
+                     name=names[deciding.winner], card=card, beaten=beaten)
     biggest = ""
     if hits:
         amount, track, at, who, how = max(hits, key=lambda h: h[0])  # the first of equal hits
-        biggest = f"{who} dealt {amount} {track} with {how} in turn {at}"
+        biggest = t("{name} dealt {amount} {track} with {how} in turn {turn}", name=who, amount=amount, track=track,
+                    how=how, turn=at)
     return Headline(decisive=decisive, biggest=biggest, criticals=tuple(marks))

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from tracker.rules.contract import Recovered, Recovery, within_max
 from tracker.rules.rocet.sheet import TRACKS
+from tracker.rules.text import t
 
 RECOVERIES = {
-    "rest": Recovery("Rest", "[base] Fabula Ultima: a rest (a night's sleep, an inn) restores all PG and PM. "
-                             "[assumed] Nothing else is restored between two duels unless the GM adjusts a track."),
+    "rest": Recovery(t("Rest"), t("[base] Fabula Ultima: a rest (a night's sleep, an inn) restores all PG and PM. "
+                                  "[assumed] Nothing else is restored between two duels unless the GM adjusts a "
+                                  "track.")),
 }
 
 

@@ -8,6 +8,7 @@ sees it, so the player knows what they picked).
 from __future__ import annotations
 
 import copy
+from tracker.rules.text import join, t
 
 # Every reader asks with one of these names; "seat:a" and "seat:b" are the duellists' seats.
 AUDIENCES = ("gm", "seat:a", "seat:b", "display", "recap", "api")
@@ -66,5 +67,5 @@ def secrets(state: dict) -> list[str]:
     if state.get("mode") != "virtual":
         return []
     sides = state.get("sides", {})
-    return [f"{sides[side]['name']}'s hand: {', '.join(sides[side]['hand']) or 'empty'}"
-            for side in sorted(sides) if "hand" in sides[side]]
+    return [t("{name}'s hand: {cards}", name=sides[side]["name"], cards=join(sides[side]["hand"]) if sides[side]["hand"]
+              else t("empty")) for side in sorted(sides) if "hand" in sides[side]]

@@ -9,46 +9,47 @@ from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import DuelStarted, SIDES, other
 from tracker.rules.rocet.events import RocetCardsDrawn, RocetDeckShuffled
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, KINDS, NAME, WEAPON_TYPES, deck_cards
+from tracker.rules.text import join, t
 
 MAY_DUEL = ("pj", "villano", "elite", "campeon")
 DECKS = {"shared": 36, "own": 18}
 
 SETUP = (
-    Field("kind", "Variant", "choice", default="relojes", choices=tuple(KINDS.items())),
-    Field("clock_size", "Clock intervals (Clocks variant)", "int", default=6, minimum=1, maximum=24,
-          help="Both clocks are equal; 6 unless agreed otherwise. ¡A muerte! always uses 4."),
-    Field("meter_steps", "Superiority steps to each end (Superioridad)", "int", default=6,
-          minimum=1, maximum=24, help="[assumed] The meter starts in the middle; reaching your end wins."),
-    Field("deck", "Deck", "choice", default="shared",
-          choices=(("shared", "One 36-card deck shared"), ("own", "An 18-card deck each"))),
-    Field("cards", "Cards", "choice", default="virtual",
-          choices=(("virtual", "Virtual: the server shuffles, deals and keeps the hands"),
-                   ("physical", "Physical: real cards, the GM records each one revealed"))),
-    Field("choices", "Who chooses the cards", "choice", default="gm",
-          choices=(("gm", "The GM records both cards as they are revealed"),
-                   ("sealed", "Each side in secret: players on their seats, NPCs on the GM's page")),
-          help="Sealed: nobody, the GM included, sees a card before both are chosen."),
-    Field("reveal", "Sealed cards are turned over", "choice", default="auto",
-          choices=(("auto", "as soon as both sides have chosen"), ("gm", "when the GM presses Reveal"))),
-    Field("dice_by", "Who rolls when sealed cards are turned over", "choice", default="server",
-          choices=(("server", "The server rolls at the reveal"),
-                   ("seats", "Each seat types its own dice with its card"),
-                   ("table", "The GM types the table's dice and reveals"))),
-    Field("own_weapons", "Both agreed to pick their own weapon", "bool", default=False,
-          help="Otherwise the challenged side picks the weapon type for both."),
-    Field("weapon_type", "Weapon type (picked by the challenged side)", "choice", required=False,
-          choices=tuple((t, t) for t in WEAPON_TYPES)),
-    Field("weapon_a", "Side A's weapon (name on the sheet)", "text", required=False, maximum=80,
-          help="Blank: the only eligible weapon on the sheet"),
-    Field("weapon_b", "Side B's weapon (name on the sheet)", "text", required=False, maximum=80,
-          help="Blank: the only eligible weapon on the sheet"),
-    Field("reshuffle", "Shuffle the discards into a new pile when it runs out", "bool", default=True,
-          help="[assumed] Otherwise nobody draws once the pile is empty."),
-    Field("clock_floor", "A clock never goes below 0", "bool", default=True,
-          help="[assumed] Otherwise Insulto can leave a clock in debt."),
-    Field("restart", "¡A muerte!: a completed clock", "choice", default="zero",
-          choices=(("zero", "starts again from 0"), ("carry", "keeps the intervals past its end")),
-          help="[assumed]"),
+    Field("kind", t("Variant"), "choice", default="relojes", choices=tuple(KINDS.items())),
+    Field("clock_size", t("Clock intervals (Clocks variant)"), "int", default=6, minimum=1, maximum=24,
+          help=t("Both clocks are equal; 6 unless agreed otherwise. ¡A muerte! always uses 4.")),
+    Field("meter_steps", t("Superiority steps to each end (Superioridad)"), "int", default=6,
+          minimum=1, maximum=24, help=t("[assumed] The meter starts in the middle; reaching your end wins.")),
+    Field("deck", t("Deck"), "choice", default="shared",
+          choices=(("shared", t("One 36-card deck shared")), ("own", t("An 18-card deck each")))),
+    Field("cards", t("Cards"), "choice", default="virtual",
+          choices=(("virtual", t("Virtual: the server shuffles, deals and keeps the hands")),
+                   ("physical", t("Physical: real cards, the GM records each one revealed")))),
+    Field("choices", t("Who chooses the cards"), "choice", default="gm",
+          choices=(("gm", t("The GM records both cards as they are revealed")),
+                   ("sealed", t("Each side in secret: players on their seats, NPCs on the GM's page"))),
+          help=t("Sealed: nobody, the GM included, sees a card before both are chosen.")),
+    Field("reveal", t("Sealed cards are turned over"), "choice", default="auto",
+          choices=(("auto", t("as soon as both sides have chosen")), ("gm", t("when the GM presses Reveal")))),
+    Field("dice_by", t("Who rolls when sealed cards are turned over"), "choice", default="server",
+          choices=(("server", t("The server rolls at the reveal")),
+                   ("seats", t("Each seat types its own dice with its card")),
+                   ("table", t("The GM types the table's dice and reveals")))),
+    Field("own_weapons", t("Both agreed to pick their own weapon"), "bool", default=False,
+          help=t("Otherwise the challenged side picks the weapon type for both.")),
+    Field("weapon_type", t("Weapon type (picked by the challenged side)"), "choice", required=False,
+          choices=tuple((kind, kind) for kind in WEAPON_TYPES)),
+    Field("weapon_a", t("Side A's weapon (name on the sheet)"), "text", required=False, maximum=80,
+          help=t("Blank: the only eligible weapon on the sheet")),
+    Field("weapon_b", t("Side B's weapon (name on the sheet)"), "text", required=False, maximum=80,
+          help=t("Blank: the only eligible weapon on the sheet")),
+    Field("reshuffle", t("Shuffle the discards into a new pile when it runs out"), "bool", default=True,
+          help=t("[assumed] Otherwise nobody draws once the pile is empty.")),
+    Field("clock_floor", t("A clock never goes below 0"), "bool", default=True,
+          help=t("[assumed] Otherwise Insulto can leave a clock in debt.")),
+    Field("restart", t("¡A muerte!: a completed clock"), "choice", default="zero",
+          choices=(("zero", t("starts again from 0")), ("carry", t("keeps the intervals past its end"))),
+          help=t("[assumed]")),
 )
 
 
@@ -74,19 +75,19 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
 
 def _check_duelists(duelists: list[dict]) -> dict[str, dict]:
     if len(duelists) != 2 or sorted(d["side"] for d in duelists) != ["a", "b"]:
-        raise Refused("a Rocèt duel is fought by exactly two duelists, one on each side")
+        raise Refused(t("a Rocèt duel is fought by exactly two duelists, one on each side"))
     a, b = sorted(duelists, key=lambda d: d["side"])
     if a["id"] == b["id"]:
-        raise Refused(f"{a['name']} cannot duel themselves: pick two different characters",
+        raise Refused(t("{name} cannot duel themselves: pick two different characters", name=a["name"]),
                       field="duelist_b")
     for d in (a, b):
         if d["rank"] not in MAY_DUEL:
-            raise Refused(f"{d['name']} may not duel: only player characters and Villano, Élite or "
-                          f"Campeón NPCs fight Rocèt duels (rank: {d['rank']})",
+            raise Refused(t("{name} may not duel: only player characters and Villano, Élite or "
+                            "Campeón NPCs fight Rocèt duels (rank: {rank})", name=d["name"], rank=d["rank"]),
                           field=f"duelist_{d['side']}")
         if not d.get("stats"):
-            raise Refused(f"{d['name']} has no Rocèt stats block on their sheet (DES, INT, PG, PM, weapons)",
-                          field=f"duelist_{d['side']}")
+            raise Refused(t("{name} has no Rocèt stats block on their sheet (DES, INT, PG, PM, weapons)",
+                            name=d["name"]), field=f"duelist_{d['side']}")
     return {"a": a, "b": b}
 
 
@@ -95,31 +96,34 @@ def _weapon(duelist: dict, settings: dict, challenged: str) -> dict:
     field = f"weapon_{duelist['side']}"
     name, wanted = settings[field], settings["weapon_type"]
     if not settings["own_weapons"] and not wanted:
-        picker = "the challenged side" if not challenged else f"the challenged side (side {challenged.upper()})"
-        raise Refused(f"{picker} picks the weapon type for both (Espada or Daga), "
-                      "unless both agree to pick their own", field="weapon_type")
+        if challenged:
+            raise Refused(t("the challenged side (side {side}) picks the weapon type for both (Espada or Daga), "
+                            "unless both agree to pick their own", side=challenged.upper()), field="weapon_type")
+        raise Refused(t("the challenged side picks the weapon type for both (Espada or Daga), "
+                        "unless both agree to pick their own"), field="weapon_type")
     allowed = (wanted,) if not settings["own_weapons"] else WEAPON_TYPES
     weapons = duelist["stats"].get("weapons") or []
-    listing = ", ".join(f"{w['name']} ({w['type']})" for w in weapons) or "none"
+    listing = join(f"{w['name']} ({w['type']})" for w in weapons) if weapons else t("none")
     if name:
         found = [w for w in weapons if w["name"].lower() == name.lower()]
         if not found:
-            raise Refused(f"{duelist['name']}'s sheet has no weapon called “{name}” (weapons: {listing})",
-                          field=field)
+            raise Refused(t("{name}'s sheet has no weapon called “{weapon}” (weapons: {listing})",
+                            name=duelist["name"], weapon=name, listing=listing), field=field)
         weapon = found[0]
     else:
         eligible = [w for w in weapons if w["type"] in allowed]
         if len(eligible) != 1:
-            kinds = " or ".join(allowed)
-            raise Refused(f"choose {duelist['name']}'s weapon: the sheet has {len(eligible)} of type "
-                          f"{kinds} (weapons: {listing})", field=field)
+            kinds = allowed[0] if len(allowed) == 1 else t("{first} or {second}", first=allowed[0], second=allowed[1])
+            raise Refused(t("choose {name}'s weapon: the sheet has {count} of type {kinds} (weapons: {listing})",
+                            name=duelist["name"], count=len(eligible), kinds=kinds, listing=listing), field=field)
         weapon = eligible[0]
     if weapon["type"] not in WEAPON_TYPES:
-        raise Refused(f"{duelist['name']}'s {weapon['name']} is a {weapon['type']}: only an Espada or a "
-                      "Daga may be used in a duel", field=field)
+        raise Refused(t("{name}'s {weapon} is a {type}: only an Espada or a Daga may be used in a duel",
+                        name=duelist["name"], weapon=weapon["name"], type=weapon["type"]), field=field)
     if weapon["type"] not in allowed:
-        raise Refused(f"{duelist['name']}'s {weapon['name']} is a {weapon['type']}, but the challenged "
-                      f"side picked {wanted} for both (unless both agree to pick their own)", field=field)
+        raise Refused(t("{name}'s {weapon} is a {type}, but the challenged side picked {wanted} for both (unless "
+                        "both agree to pick their own)", name=duelist["name"], weapon=weapon["name"],
+                        type=weapon["type"], wanted=wanted), field=field)
     return dict(weapon)
 
 

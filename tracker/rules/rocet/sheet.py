@@ -3,20 +3,21 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tracker.rules.base import Invalid
+from tracker.rules.base import Invalid, why
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.rocet.terms import WEAPON_TYPES
+from tracker.rules.text import t
 
 WEAPON_LINE = "Espada ropera | Espada | 3"
 
 STATS = (
-    Field("des", "DES die", "die", help="Dexterity die: d6, d8, d10 or d12"),
-    Field("int", "INT die", "die", help="Insight die: d6, d8, d10 or d12"),
-    Field("pg_max", "PG (max)", "int", minimum=1, maximum=999),
-    Field("pm_max", "PM (max)", "int", minimum=1, maximum=999),
-    Field("weapons", "Weapons", "weapons", required=False, default=(), columns=("name", "type", "damage"),
-          help="One weapon per line: name | type | fixed damage, e.g. "
-               f"“{WEAPON_LINE}”. Only types Espada and Daga may be used in a duel."),
+    Field("des", t("DES die"), "die", help=t("Dexterity die: d6, d8, d10 or d12")),
+    Field("int", t("INT die"), "die", help=t("Insight die: d6, d8, d10 or d12")),
+    Field("pg_max", t("PG (max)"), "int", minimum=1, maximum=999),
+    Field("pm_max", t("PM (max)"), "int", minimum=1, maximum=999),
+    Field("weapons", t("Weapons"), "weapons", required=False, default=(), columns=("name", "type", "damage"),
+          help=t("One weapon per line: name | type | fixed damage, e.g. “{example}”. Only types Espada and Daga "
+                 "may be used in a duel.", example=WEAPON_LINE)),
 )
 
 TRACKS = (
@@ -33,7 +34,7 @@ def validate_stats(raw: Mapping[str, Any]) -> dict:
     try:
         clean["weapons"] = parse_weapons(clean["weapons"])
     except ValueError as problem:
-        raise Invalid({"weapons": str(problem)}) from None
+        raise Invalid({"weapons": why(problem)}) from None
     return clean
 
 
@@ -47,29 +48,29 @@ def parse_weapons(value: Any) -> list[dict]:
         for number, line in enumerate(rows, 1):
             parts = [p.strip() for p in line.split("|")]
             if len(parts) != 3:
-                raise ValueError(f"line {number}: write name | type | fixed damage, e.g. {WEAPON_LINE}")
+                raise ValueError(t("line {number}: write name | type | fixed damage, e.g. {example}", number=number,
+                                   example=WEAPON_LINE))
             items.append({"name": parts[0], "type": parts[1], "damage": parts[2]})
     elif isinstance(value, (list, tuple)):
         items = list(value)
     else:
-        raise ValueError("must be a list of weapons")
+        raise ValueError(t("must be a list of weapons"))
     if len(items) > MAX_WEAPONS:
-        raise ValueError(f"at most {MAX_WEAPONS} weapons")
+        raise ValueError(t("at most {count} weapons", count=MAX_WEAPONS))
     return [_weapon(item, number) for number, item in enumerate(items, 1)]
 
 
 def _weapon(item: Any, number: int) -> dict:
-    where = f"weapon {number}"
     if not isinstance(item, Mapping):
-        raise ValueError(f"{where}: must have a name, a type and a fixed damage")
+        raise ValueError(t("weapon {number}: must have a name, a type and a fixed damage", number=number))
     name = str(item.get("name") or "").strip()
     kind = str(item.get("type") or "").strip()
     if not name:
-        raise ValueError(f"{where}: needs a name")
+        raise ValueError(t("weapon {number}: needs a name", number=number))
     if len(name) > 80:
-        raise ValueError(f"{where}: the name is too long (80 characters at most)")
+        raise ValueError(t("weapon {number}: the name is too long (80 characters at most)", number=number))
     if not kind:
-        raise ValueError(f"{where} ({name}): needs a type such as Espada or Daga")
+        raise ValueError(t("weapon {number} ({name}): needs a type such as Espada or Daga", number=number, name=name))
     for known in WEAPON_TYPES:
         if kind.lower() == known.lower():
             kind = known
@@ -79,7 +80,8 @@ def _weapon(item: Any, number: int) -> dict:
             raise ValueError
         damage = int(str(damage).strip())
     except ValueError:
-        raise ValueError(f"{where} ({name}): the fixed damage must be a whole number") from None
+        raise ValueError(t("weapon {number} ({name}): the fixed damage must be a whole number", number=number,
+                           name=name)) from None
     if not 0 <= damage <= 99:
-        raise ValueError(f"{where} ({name}): the fixed damage must be from 0 to 99")
+        raise ValueError(t("weapon {number} ({name}): the fixed damage must be from 0 to 99", number=number, name=name))
     return {"name": name, "type": kind, "damage": damage}

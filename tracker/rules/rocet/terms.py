@@ -1,14 +1,26 @@
 """Rocèt's vocabulary: the six duel cards, the Ventaja cycle and the opposed 【DES+INT】 roll."""
 from __future__ import annotations
 
+from tracker.rules.duel import name_endings
+from tracker.rules.text import Text, t
+
 NAME = "rocet"
-TITLE = "Rocèt"
+TITLE = t("Rocèt")
 KINDS = {
-    "relojes": "Clocks (first to complete their own clock)",
-    "primera_sangre": "Primera sangre (first attack won)",
-    "superioridad": "Superioridad (shared superiority meter)",
-    "a_muerte": "¡A muerte! (4-interval clocks, to the death)",
+    "relojes": t("Clocks (first to complete their own clock)"),
+    "primera_sangre": t("Primera sangre (first attack won)"),
+    "superioridad": t("Superioridad (shared superiority meter)"),
+    "a_muerte": t("¡A muerte! (4-interval clocks, to the death)"),
 }
+# Each variant's short name, as the log's opening line says it.
+VARIANT_NAMES = {
+    "relojes": t("Clocks"),
+    "primera_sangre": t("Primera sangre"),
+    "superioridad": t("Superioridad"),
+    "a_muerte": t("¡A muerte!"),
+}
+name_endings({"clock": t("clock"), "first_blood": t("first blood"), "superiority": t("superiority"),
+              "unconscious": t("unconscious"), "death": t("death")})
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")
 ATTACKS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular")
@@ -84,7 +96,10 @@ def compare(pair_a, pair_b, bonus_a: int = 0, bonus_b: int = 0) -> str:
     return "a" if total_a > total_b else "b"
 
 
-def label(pair) -> str:
+def label(pair) -> Text:
     """A roll's dice with its critical/fumble mark, e.g. "6+6 critical"."""
-    mark = " critical" if critical(pair) else " fumble" if fumble(pair) else ""
-    return f"{pair[0]}+{pair[1]}{mark}"
+    if critical(pair):
+        return t("{first}+{second} critical", first=pair[0], second=pair[1])
+    if fumble(pair):
+        return t("{first}+{second} fumble", first=pair[0], second=pair[1])
+    return t("{first}+{second}", first=pair[0], second=pair[1])

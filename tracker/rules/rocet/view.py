@@ -4,6 +4,7 @@ from __future__ import annotations
 from tracker.rules.duel import ENDING_COMMANDS
 from tracker.rules.rocet.results import roll_rows
 from tracker.rules.rocet.terms import BEATS
+from tracker.rules.text import Text, t
 
 ENDINGS = list(ENDING_COMMANDS)
 
@@ -59,37 +60,37 @@ def beats(card: str) -> str:
     return BEATS[card]
 
 
-def assumptions(state: dict) -> list[str]:
+def assumptions(state: dict) -> list[Text]:
     """Every rule this duel runs under that the seed leaves open (inferred or assumed), as set."""
     s, variant = state["settings"], state["variant"]
     found = [
-        "Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
-        "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but "
-        "another critical; double 1s are a fumble and lose to any roll but another fumble; TA is the "
-        "higher die of the winner's roll.",
-        "The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
-        "(Insulto beats Finta).",
-        "PG damage dealt “the usual way” is TA + the weapon's fixed damage.",
+        t("Where Rocèt is silent, Fabula Ultima's rules apply: a roll is the DES die plus the INT die "
+          "(+4 with Ventaja); a tie is rerolled; a double of 6 or more is a critical and beats any roll but "
+          "another critical; double 1s are a fumble and lose to any roll but another fumble; TA is the "
+          "higher die of the winner's roll."),
+        t("The Ventaja cycle's sixth card, printed as a second Estocada Profunda, is read as Insulto "
+          "(Insulto beats Finta)."),
+        t("PG damage dealt “the usual way” is TA + the weapon's fixed damage."),
     ]
     if s["reshuffle"]:
-        found.append("When a pile runs out, its discards are shuffled into a new pile.")
+        found.append(t("When a pile runs out, its discards are shuffled into a new pile."))
     else:
-        found.append("When a pile runs out, nobody draws from it again (no reshuffle).")
-    found.append("A forced discard from an empty hand does nothing.")
-    found.append("The cards played in a turn go to the discards once the turn is resolved, "
-                 "after both duelists drew back up to three.")
+        found.append(t("When a pile runs out, nobody draws from it again (no reshuffle)."))
+    found.append(t("A forced discard from an empty hand does nothing."))
+    found.append(t("The cards played in a turn go to the discards once the turn is resolved, "
+                   "after both duelists drew back up to three."))
     if variant in ("relojes", "a_muerte"):
-        found.append("A clock never goes below 0." if s["clock_floor"]
-                     else "A clock may go below 0 (Insulto can leave it in debt).")
+        found.append(t("A clock never goes below 0.") if s["clock_floor"]
+                     else t("A clock may go below 0 (Insulto can leave it in debt)."))
     if variant == "superioridad":
-        found.append(f"The superiority meter starts in the middle; a duelist wins on reaching their end, "
-                     f"{s['meter_steps']} steps out.")
+        found.append(t("The superiority meter starts in the middle; a duelist wins on reaching their end, "
+                       "{steps} steps out.", steps=s["meter_steps"]))
     if variant == "a_muerte":
-        found.append("A completed clock starts again from 0." if s["restart"] == "zero"
-                     else "A completed clock keeps the intervals past its end.")
-        found.append("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
-                     "an unconscious duelist cannot go on.")
-    found.append("PG and PM never go below 0: damage beyond what is left is not recorded.")
+        found.append(t("A completed clock starts again from 0.") if s["restart"] == "zero"
+                     else t("A completed clock keeps the intervals past its end."))
+        found.append(t("A duelist at 0 PG in a duel to the death is confirmed dead (or yields): "
+                       "an unconscious duelist cannot go on."))
+    found.append(t("PG and PM never go below 0: damage beyond what is left is not recorded."))
     return found
 
 
@@ -100,8 +101,8 @@ def public(state: dict) -> dict:
     return seen_by(state, "display")
 
 
-def progress(state: dict) -> str:
+def progress(state: dict) -> Text:
     """Where the duel stands, for duel lists."""
     if state["outcome"]:
-        return f"Over after turn {state['turn']}" if state["turn"] else "Over"
-    return f"Turn {state['turn']}" if state["turn"] else "Before the first turn"
+        return t("Over after turn {turn}", turn=state["turn"]) if state["turn"] else t("Over")
+    return t("Turn {turn}", turn=state["turn"]) if state["turn"] else t("Before the first turn")
