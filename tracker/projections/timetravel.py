@@ -14,7 +14,7 @@ from tracker import rules
 from tracker.errors import NotFound
 from tracker.projections import engine, replay
 from tracker.rules.contract import Step
-from tracker.store import EventStore
+from tracker.store import EventStore, database_identity
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
 MEMO_SIZE = 512
@@ -48,7 +48,7 @@ MEMO = Memo()
 
 def _database(store: EventStore) -> str:
     """The file behind the store, so two databases never share a remembered state."""
-    return store.db.execute("PRAGMA database_list").fetchone()[2]  # the main database comes first
+    return database_identity(store.db)
 
 
 def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) -> dict | None:
