@@ -10,6 +10,8 @@ from tracker.projections import queries, schema
 from tracker.projections.engine import rebuild
 from tracker.rules.base import Refused
 
+pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
+
 
 def snapshot(db):
     """Every read model, row for row, in a stable order."""
@@ -115,23 +117,23 @@ def test_pages_read_projections_not_the_log(table, monkeypatch):
     queries.log_page(table.service.db, table.campaign)
 
 
-def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
+def test_rebuild_equals_incremental_for_every_shipped_ruleset(new_database):
     """Duels of every shipped ruleset played at random: the rebuild (batched reads, late indexes,
     each duel's events kept for its history) leaves what the live projector left, row for row."""
     from bench.corpus import template
     from tracker.backup import import_lines
     from tracker.db import open_db
-    from tracker.store import EventStore
+    from tracker.store import EventStore, write_transaction
 
     lines = template(duels=9, max_actions=40)
-    db = open_db(str(tmp_path / "played.db"))
+    db = open_db(new_database("played"))
     import_lines(db, lines)  # imported, hence rebuilt; now replay it live, command by command
     rebuilt = snapshot(db)
-    live = open_db(str(tmp_path / "live.db"))
+    live = open_db(new_database("live"))
     from tracker.projections.engine import Projector
     store = EventStore(db)
     for rec in store.read_all():
-        with live.atomic():
+        with write_transaction(live):
             live.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [rec.position, rec.stream, rec.version, rec.type, rec.schema,
                           orjson.dumps(rec.data, option=orjson.OPT_SORT_KEYS).decode(),
@@ -143,7 +145,7 @@ def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
     assert snapshot(live) == rebuilt
 
 
-def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
+def test_each_duel_line_is_what_its_ruleset_describes(new_database):
     """The log line of a duel's event is its ruleset's ``describe`` from the state before it
     (a rebuild takes the line the fold already told instead of describing twice)."""
     from bench.corpus import template
@@ -153,7 +155,7 @@ def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
     from tracker.projections.replay import category, fold
     from tracker.store import EventStore
 
-    db = open_db(str(tmp_path / "played.db"))
+    db = open_db(new_database("played"))
     import_lines(db, template(duels=9, max_actions=40))
     lines = dict(db.execute("SELECT position, summary FROM log_entries").fetchall())
     states, checked = {}, 0

@@ -341,9 +341,8 @@ def seats_of_session(db, session_id: str) -> list[dict]:
 
 def session_closed(db, session_id: str) -> bool:
     """True once the GM closed the session (its seats stop working)."""
-    row = db.execute("SELECT json_extract(state, '$.closed') FROM stream_states WHERE stream = ?",
-                     [f"session-{session_id}"]).fetchone()
-    return bool(row and row[0])
+    state = stream_state(db, f"session-{session_id}")  # a session's state is small: read it whole
+    return bool(state and state.get("closed"))
 
 
 def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:

@@ -82,8 +82,9 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
 def duel_events(db, duel_id: str, first: int, last: int, limit: int = -1) -> list[dict]:
     """The duel's events from version ``first`` to ``last``, with their log lines and retractions."""
     return list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
-                         " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version LIMIT ?",
-                         [f"duel-{duel_id}", first, last, limit]))
+                         " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version"
+                         + (" LIMIT ?" if limit >= 0 else ""),
+                         [f"duel-{duel_id}", first, last] + ([limit] if limit >= 0 else [])))
 
 
 def duel_row(db, duel_id: str) -> dict:

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import sqlite3
 
+import psycopg
 from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
 RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = {  # what SQLite says -> what the user reads
+UNAVAILABLE = {  # what SQLite or PostgreSQL says -> what the user reads
     "database is locked": "Touché is busy writing something big (an import?).",
     "database table is locked": "Touché is busy writing something big (an import?).",
+    "lock timeout": "Touché is busy writing something big (an import?).",
+    "could not extend file": "The server's disk is full.",
+    "read-only transaction": "The database is read-only at the moment.",
     "database or disk is full": "The server's disk is full.",
     "readonly database": "The database is read-only at the moment.",
 }
@@ -26,6 +30,7 @@ def init_app(app: Flask) -> None:
     app.before_request(allow_uploads)
     app.register_error_handler(RequestEntityTooLarge, too_large)
     app.register_error_handler(sqlite3.OperationalError, unavailable)
+    app.register_error_handler(psycopg.OperationalError, unavailable)
 
 
 def allow_uploads() -> None:
@@ -44,7 +49,7 @@ def too_large(_error: RequestEntityTooLarge):
     return render_template("error.html", title="Too large", message=message), 413
 
 
-def unavailable(error: sqlite3.OperationalError):
+def unavailable(error: sqlite3.OperationalError | psycopg.OperationalError):
     reason = next((text for fragment, text in UNAVAILABLE.items() if fragment in str(error)), None)
     if reason is None:
         raise error
