@@ -22,6 +22,13 @@ def snapshot(db):
     return tables
 
 
+def intact(db) -> bool:
+    """The database file passes SQLite's own check (PostgreSQL checks its pages as it reads them)."""
+    from tracker import dialect
+
+    return dialect.is_pg(db) or db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
 def play_a_long_campaign(table, turns=120, seed=3):
     rng = random.Random(seed)
     heroes = [table.character(f"Hero {i}", hp=rng.randint(8, 20)) for i in range(4)]
