@@ -48,7 +48,7 @@ def get_db():
         path = current_app.config["DATABASE"]
         if dialect.is_postgres(path):
             # A pool per process; its connections are lent for a request and given back after.
-            g.db = dialect.pooled(path, on_first=_create_pg)
+            g.db = dialect.pooled(path, on_first=_create_pg, size=int(current_app.config.get("PG_POOL_SIZE", 20)))
         elif current_app.testing:
             g.db = open_db(path)
         else:
