@@ -26,8 +26,8 @@ def binaries() -> str | None:
 
 
 class Cluster:
-    def __init__(self, bin_dir: str):
-        self.bin_dir = bin_dir
+    def __init__(self, bin_dir: str, durable: bool = False):
+        self.bin_dir, self.durable = bin_dir, durable
         self.root = tempfile.mkdtemp(prefix="touche-pg-")
         self.data = os.path.join(self.root, "data")
         self.as_root = os.getuid() == 0
@@ -46,10 +46,12 @@ class Cluster:
     def start(self) -> "Cluster":
         self._run("initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
                   "--no-sync")
-        # Throwaway data: no fsync, no TCP, the socket beside the data.
-        options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}' -c fsync=off"
-                   " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-                   " -c shared_buffers=64MB")
+        # No TCP, the socket beside the data. Test data is thrown away: no fsync. A benchmark's
+        # cluster writes as SQLite does under Touché (WAL, synchronous=NORMAL): pages fsynced, the
+        # last commits possibly lost at a power cut (synchronous_commit=off), never the integrity.
+        options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}'"
+                   " -c synchronous_commit=off -c max_connections=300 -c shared_buffers=128MB"
+                   + ("" if self.durable else " -c fsync=off -c full_page_writes=off"))
         self._run("pg_ctl", "-D", self.data, "-o", options, "-l", os.path.join(self.root, "log"), "-w", "start")
         return self
 
