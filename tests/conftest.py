@@ -79,7 +79,9 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture
 def backend(request):
-    return getattr(request, "param", "sqlite")
+    """The test's backend: its parameter, else TOUCHE_TEST_BACKEND (to run any suite on
+    PostgreSQL by hand), else SQLite."""
+    return getattr(request, "param", None) or os.environ.get("TOUCHE_TEST_BACKEND", "sqlite")
 
 
 @pytest.fixture(scope="session")
