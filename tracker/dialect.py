@@ -161,8 +161,10 @@ class PgDatabase:
     # --- translation ---
     def translate(self, sql: str) -> str | None:
         busy = _BUSY.match(sql)
-        if busy:
-            self.connection.execute(f"SET lock_timeout = {int(busy.group(1))}")
+        if busy:  # set once per connection (a pooled one keeps it), not a round trip per request
+            if getattr(self.connection, "touche_lock_timeout", None) != busy.group(1):
+                self.connection.execute(f"SET lock_timeout = {int(busy.group(1))}")
+                self.connection.touche_lock_timeout = busy.group(1)
             return None
         return _translate(sql, self._keys)
 
@@ -277,7 +279,7 @@ def pooled(url: str, on_first=None, size: int = 20) -> PgDatabase:
         if pool is None:
             from psycopg_pool import ConnectionPool
 
-            pool = ConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True},
+            pool = ConnectionPool(url, min_size=min(4, size), max_size=size, kwargs={"autocommit": True},
                                   configure=_configure, open=True)
             if on_first is not None:
                 first = PgDatabase(url, pool.getconn(), pool)
