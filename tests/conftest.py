@@ -90,7 +90,7 @@ def pg():
     bin_dir = pg_cluster.binaries()
     if bin_dir is None:
         reason = "PostgreSQL's server is not installed (make test installs Debian's postgresql package)"
-        if os.environ.get("CI"):
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):  # CI must run them: fail, never skip
             pytest.fail(reason)
         pytest.skip(reason)
     cluster = pg_cluster.Cluster(bin_dir).start()

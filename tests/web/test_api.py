@@ -4,7 +4,6 @@ import pytest
 pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
 
 
-
 def create(client, **body):
     return client.post("/api/commands", json={"type": "CreateCampaign", "name": "Season", "ruleset": "coin", **body})
 
