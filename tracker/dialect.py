@@ -139,9 +139,12 @@ class PgDatabase:
         if self.pool is None:
             self.connection.close()
             return
-        if self.in_transaction:
+        broken = self.connection.broken or self.connection.closed
+        if not broken and self.in_transaction:
             self.connection.rollback()
-        self.pool.putconn(self.connection)
+        self.pool.putconn(self.connection)  # a broken one is thrown away
+        if broken:  # the server went away (a restart, a failover): its idle siblings most likely too
+            self.pool.check()
 
     # --- transactions ---
     @contextlib.contextmanager

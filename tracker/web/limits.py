@@ -51,6 +51,8 @@ def too_large(_error: RequestEntityTooLarge):
 
 def unavailable(error: sqlite3.OperationalError | psycopg.OperationalError):
     reason = next((text for fragment, text in UNAVAILABLE.items() if fragment in str(error)), None)
+    if reason is None and isinstance(error, psycopg.OperationalError) and (error.sqlstate or "08")[:2] in ("08", "57"):
+        reason = "The database cannot be reached at the moment."  # lost, restarting, or shut down
     if reason is None:
         raise error
     message = f"{reason} Nothing you sent was logged: try again in a few seconds."
