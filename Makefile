@@ -8,7 +8,7 @@ PORT ?= 5000
 THREADS ?= 16
 export FLASK_APP := tracker
 
-.PHONY: run test check install browser bench clean mutation
+.PHONY: run test check install browser postgres bench clean mutation
 
 $(BIN)/flask: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# Debian's PostgreSQL server for the tests on PostgreSQL: they start a throwaway cluster of their
+# own (initdb and pg_ctl in a temporary directory, a Unix socket only); no service is started here.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; fi; }
+
 run: install
 	$(BIN)/flask init-db
 	$(BIN)/flask demo --if-empty
@@ -33,10 +40,10 @@ run: install
 	@echo "Touché on http://127.0.0.1:$(PORT)"
 	$(BIN)/waitress-serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS) --call tracker:create_app
 
-test: install browser
+test: install browser postgres
 	$(BIN)/python -m pytest
 
-check: install
+check: install postgres
 	$(BIN)/python -m pytest tests/unit tests/integration tests/web
 
 # Mutation testing of the pure rules against the fast unit tier (minutes, not part of `make test`).

@@ -18,11 +18,17 @@ def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
 
 
 def write_log(path: str, lines: list[str], events: int) -> None:
-    """``events`` copied events written straight into the log (read models not rebuilt)."""
+    """``events`` copied events written straight into the log (read models not rebuilt), into a
+    SQLite file or a PostgreSQL database alike."""
+    from itertools import islice
+
+    from tracker.store import insert_rows, write_transaction
+
     db = open_db(path)
-    db.conn.execute("BEGIN")
-    db.conn.executemany(INSERT, copies(lines, events))
-    db.conn.execute("COMMIT")
+    rows = iter(copies(lines, events))
+    with write_transaction(db):
+        while batch := list(islice(rows, 10_000)):
+            insert_rows(db, batch)
     db.close()
 
 

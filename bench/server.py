@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,6 +42,9 @@ class Server:
 
     def __init__(self, database: str, port: int | None = None, threads: int | None = None):
         self.database, self.port, self.threads = database, port or free_port(), threads
+        # Beside a database file, or (a PostgreSQL URL) in the temporary directory.
+        self.log_path = (database + ".server.log" if "://" not in database
+                         else os.path.join(tempfile.gettempdir(), f"touche-server-{self.port}.log"))
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 15) -> "Server":
@@ -49,7 +53,7 @@ class Server:
         command = [sys.executable, "-m", "waitress", "--host", "127.0.0.1", f"--port={self.port}"]
         if self.threads:
             command.append(f"--threads={self.threads}")
-        self.log = open(self.database + ".server.log", "wb")  # this run's tracebacks, if any
+        self.log = open(self.log_path, "wb")  # this run's tracebacks, if any
         self.process = subprocess.Popen(command + ["--call", "tracker:create_app"], env=env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + timeout
@@ -89,7 +93,7 @@ class Server:
 
     def errors(self) -> str:
         """What the server wrote to stderr so far."""
-        with open(self.database + ".server.log", "rb") as log:
+        with open(self.log_path, "rb") as log:
             return log.read().decode(errors="replace")
 
     def __enter__(self) -> "Server":

@@ -9,7 +9,7 @@ import pytest
 # The command line speaks the terminal's language; the tests read English unless one asks otherwise.
 os.environ["TOUCHE_LANG"] = "en"
 
-from tests import coin_ruleset
+from tests import coin_ruleset, pg_cluster
 from tracker import catalogs, create_app, rules
 from tracker.services import Context
 
@@ -67,9 +67,66 @@ def logged_in(app, gm_id=GM_ID):
     return client
 
 
+# --- the backends: SQLite always; PostgreSQL for the suites marked ``both_backends`` ---------
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_backends: run the test on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "sqlite_only: in a both_backends suite, a test of something only SQLite has")
+
+
+def pytest_generate_tests(metafunc):
+    if ("backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends")
+            and not metafunc.definition.get_closest_marker("sqlite_only")):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "tracker.db"),
+def backend(request):
+    """The test's backend: its parameter, else TOUCHE_TEST_BACKEND (to run any suite on
+    PostgreSQL by hand), else SQLite."""
+    return getattr(request, "param", None) or os.environ.get("TOUCHE_TEST_BACKEND", "sqlite")
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """One throwaway PostgreSQL cluster for the whole run (started on first use)."""
+    bin_dir = pg_cluster.binaries()
+    if bin_dir is None:
+        reason = "PostgreSQL's server is not installed (make test installs Debian's postgresql package)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):  # CI must run them: fail, never skip
+            pytest.fail(reason)
+        pytest.skip(reason)
+    cluster = pg_cluster.Cluster(bin_dir).start()
+    try:
+        cluster.prepare_template()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def new_database(backend, tmp_path, request):
+    """Make a fresh, empty database of this test's backend: a file path or a PostgreSQL URL."""
+    made, names = [], itertools.count()
+    cluster = request.getfixturevalue("pg") if backend == "postgresql" else None
+
+    def make(name: str = "tracker") -> str:
+        if cluster is None:
+            return str(tmp_path / f"{name}{next(names) or ''}.db")
+        made.append(cluster.new_database())
+        return made[-1]
+
+    yield make
+    for url in made:
+        cluster.drop_database(url)
+
+
+@pytest.fixture
+def app(new_database):
+    app = create_app({"TESTING": True, "DATABASE": new_database(),
                       "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "SESSION_COOKIE_SECURE": False,
                       "SERVICE_CONTEXT": fixed_context(), "BASE_URL": "http://localhost"})
     register_gm(app)
@@ -94,10 +151,10 @@ def runner(app):
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(new_database):
     from tracker.db import open_db
 
-    handle = open_db(str(tmp_path / "core.db"))
+    handle = open_db(new_database("core"))
     yield handle
     handle.close()
 

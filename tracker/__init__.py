@@ -13,7 +13,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                 template_folder=os.path.join(root, "templates"),
                 static_folder=os.path.join(root, "static"))
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path),
+        # Several app servers on one PostgreSQL must share it: give each FLASK_SECRET_KEY.
+        SECRET_KEY=(os.environ.get("FLASK_SECRET_KEY") or os.environ.get("SECRET_KEY")
+                    or _instance_secret(app.instance_path)),
         DATABASE=os.environ.get("FLASK_DATABASE") or os.path.join(app.instance_path, "tracker.db"),
         WTF_CSRF_TIME_LIMIT=None,
         LOG_PAGE_SIZE=50,
@@ -28,6 +30,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=int(os.environ.get("TOUCHE_MAX_BODY_KB") or 1024) * 1024,
         # How long a request waits for another's write (an import) before answering 503.
         BUSY_TIMEOUT_MS=int(os.environ.get("TOUCHE_BUSY_TIMEOUT_MS") or 10000),
+        # On PostgreSQL, the most connections one app process holds (one per busy server thread).
+        PG_POOL_SIZE=int(os.environ.get("TOUCHE_PG_POOL_SIZE") or 20),
         # Failed logins allowed per client address and per username (Flask-Limiter's notation).
         LOGIN_LIMIT_PER_ADDRESS=os.environ.get("TOUCHE_LOGIN_LIMIT_ADDRESS") or "30 per 10 minutes",
         LOGIN_LIMIT_PER_ACCOUNT=os.environ.get("TOUCHE_LOGIN_LIMIT_ACCOUNT") or "10 per 10 minutes",

@@ -1,6 +1,7 @@
 """The database handle for a request: opened on first use, kept on ``g``, closed at teardown."""
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 
@@ -8,12 +9,20 @@ import click
 from flask.cli import with_appcontext
 from flask import Flask, current_app, g
 
-from tracker import store
-from tracker.projections import schema
+from tracker import dialect, store
+from tracker.projections import history, schema
+
+# What the tables look like in this version: a PostgreSQL database already at it is left alone.
+SCHEMA_FINGERPRINT = hashlib.sha256(
+    (dialect.STORE_SCHEMA + schema.READ_MODELS + history.DDL).encode()).hexdigest()
 
 
 def open_db(path: str):
-    """Open the database file and make sure the log and the read models exist."""
+    """Open the database file (or PostgreSQL URL) and make sure the log and the read models exist."""
+    if dialect.is_postgres(path):
+        db = store.connect(path)
+        _create_pg(db)
+        return db
     if path != ":memory:" and not path.startswith("file:"):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         # Readable by its owner only (it holds password hashes); SQLite gives its -wal and -shm
@@ -25,6 +34,10 @@ def open_db(path: str):
     return db
 
 
+def _create_pg(db) -> None:
+    dialect.ensure_schema(db, lambda: (store.create(db), schema.create(db)), SCHEMA_FINGERPRINT)
+
+
 # A served app keeps one connection per server thread: opening one costs milliseconds, and closing
 # the last one checkpoints the WAL with an fsync, which at the table's pace was every request.
 _kept = threading.local()
@@ -33,7 +46,10 @@ _kept = threading.local()
 def get_db():
     if "db" not in g:
         path = current_app.config["DATABASE"]
-        if current_app.testing:
+        if dialect.is_postgres(path):
+            # A pool per process; its connections are lent for a request and given back after.
+            g.db = dialect.pooled(path, on_first=_create_pg, size=int(current_app.config.get("PG_POOL_SIZE", 20)))
+        elif current_app.testing:
             g.db = open_db(path)
         else:
             kept = _kept.__dict__.setdefault("dbs", {})
@@ -46,8 +62,8 @@ def close_db(_error=None) -> None:
     db = g.pop("db", None)
     if db is None:
         return
-    if current_app.testing:
-        db.close()
+    if current_app.testing or dialect.is_pg(db):
+        db.close()  # PostgreSQL: back to the pool
     elif db.conn.in_transaction:
         db.conn.rollback()
 

@@ -18,9 +18,11 @@ from tracker.rules.text import t
 
 
 def path_for(app: Flask) -> str:
-    """Where the code is kept: the configured file, or ``setup_code`` beside the database."""
-    return app.config.get("SETUP_CODE_FILE") or os.path.join(
-        os.path.dirname(os.path.abspath(app.config["DATABASE"])), "setup_code")
+    """Where the code is kept: the configured file, or ``setup_code`` beside the database (in the
+    instance folder when the database is a server's, PostgreSQL)."""
+    database = app.config["DATABASE"]
+    folder = app.instance_path if "://" in database else os.path.dirname(os.path.abspath(database))
+    return app.config.get("SETUP_CODE_FILE") or os.path.join(folder, "setup_code")
 
 
 def issue(app: Flask) -> tuple[str, bool]:

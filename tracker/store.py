@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator, NamedTuple
 import orjson
 import sqlite_utils
 
+from tracker import dialect
 from tracker.events import EVENT_TYPES, from_data, to_data, type_name
 from tracker.rules.text import Joined, Text, revive
 
@@ -56,8 +57,10 @@ CREATE TRIGGER IF NOT EXISTS commands_are_never_deleted BEFORE DELETE ON command
 BEGIN SELECT RAISE(ABORT, 'a command id, once used, names its command for good'); END;
 """
 
+# A stale version takes no row (UNIQUE(stream, version)) instead of failing the transaction, which
+# PostgreSQL could not go on with; the position comes back from the insert on both databases.
 INSERT_EVENT = ("INSERT INTO events (stream, version, type, schema, data, metadata, command_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)")
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING position")
 STORE_VERSION = 1  # PRAGMA user_version once ``upgrade`` has run: 1 = command ids scoped by principal
 CHECKPOINT_PAGES = 10_000  # about 40 MB of WAL between checkpoints
 LEGACY = "legacy:"  # the fingerprint of a command appended before fingerprints: its type alone
@@ -95,7 +98,10 @@ class Recorded(NamedTuple):
 
 
 def connect(path: str) -> sqlite_utils.Database:
-    """Open the database with the settings the store relies on (WAL, a busy wait)."""
+    """Open the database with the settings the store relies on (WAL, a busy wait); a
+    ``postgresql://`` URL opens PostgreSQL instead (tracker/dialect.py)."""
+    if dialect.is_postgres(path):
+        return dialect.connect(path)
     # A "file:" URI opens the database with options, e.g. "file:tracker.db?mode=ro" read-only.
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, uri=path.startswith("file:"))
     db = sqlite_utils.Database(conn)
@@ -115,6 +121,8 @@ def connect(path: str) -> sqlite_utils.Database:
 
 
 def create(db: sqlite_utils.Database) -> None:
+    if dialect.is_pg(db):
+        return dialect.create_store(db)  # a new kind of store: nothing older to upgrade
     db.conn.executescript(SCHEMA)
     if db.execute("PRAGMA user_version").fetchone()[0] < STORE_VERSION:
         upgrade(db)
@@ -143,7 +151,12 @@ def upgrade(db: sqlite_utils.Database) -> None:
 @contextlib.contextmanager
 def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """One writer at a time: BEGIN IMMEDIATE takes the write lock before anything is read,
-    so a version check and the append that follows it cannot be split by another writer."""
+    so a version check and the append that follows it cannot be split by another writer
+    (on PostgreSQL, an advisory lock taken first does the same)."""
+    if dialect.is_pg(db):
+        with db.write_transaction():
+            yield db
+        return
     if db.conn.in_transaction:
         with db.atomic():
             yield db
@@ -183,6 +196,8 @@ def insert_rows(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     if rows:
         db.conn.executemany("INSERT INTO events (position, stream, version, type, schema, data, metadata,"
                             " command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        if dialect.is_pg(db):
+            dialect.sync_positions(db)
 
 
 class EventStore:
@@ -239,15 +254,14 @@ class EventStore:
         ``data`` and ``metadata``, when given, are the rows' JSON already decoded (one metadata for
         all, as one command appends them), so nothing is decoded twice."""
         recorded = []
-        try:
-            for index, row in enumerate(rows):
-                cursor = self.db.conn.execute(INSERT_EVENT, row)
-                recorded.append(Recorded(cursor.lastrowid, row[0], row[1], row[2], row[3],
-                                         data[index] if data else loads(row[4]),
-                                         metadata if metadata is not None else loads(row[5])))
-        except sqlite3.IntegrityError:
-            stream = rows[0][0]
-            raise Conflict(stream, rows[0][1] - 1, self.version(stream)) from None
+        for index, row in enumerate(rows):
+            taken = self.db.conn.execute(INSERT_EVENT, row).fetchone()
+            if taken is None:
+                stream = rows[0][0]
+                raise Conflict(stream, rows[0][1] - 1, self.version(stream))
+            recorded.append(Recorded(taken[0], row[0], row[1], row[2], row[3],
+                                     data[index] if data else loads(row[4]),
+                                     metadata if metadata is not None else loads(row[5])))
         return recorded
 
     def read_stream(self, stream: str, up_to_version: int | None = None) -> list[Recorded]:
@@ -283,6 +297,13 @@ class EventStore:
 
     def last_position(self) -> int:
         return self.db.execute("SELECT COALESCE(MAX(position), 0) FROM events").fetchone()[0]
+
+
+def database_identity(db) -> str:
+    """Which database this is (its file, or its server and name), for a cache that several share."""
+    if dialect.is_pg(db):
+        return dialect.identity(db)
+    return db.execute("PRAGMA database_list").fetchone()[2]  # the main database comes first
 
 
 def _recorded(row: tuple) -> Recorded:

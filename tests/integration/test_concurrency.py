@@ -8,17 +8,19 @@ import uuid
 import pytest
 
 from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, start_duel
-from tests.integration.test_projections import snapshot
+from tests.integration.test_projections import intact, snapshot
 from tracker.db import open_db
 from tracker.projections.rebuild import rebuild
 from tracker.store import EventStore
+
+pytestmark = pytest.mark.both_backends
 
 CLIENTS, REQUESTS = 6, 25
 
 
 @pytest.fixture
-def server(tmp_path):
-    path = str(tmp_path / "loopback.db")
+def server(new_database):
+    path = new_database("loopback")
     _, token = gm_with_token(path)
     with Server(path, threads=4) as running:
         running.token = token
@@ -80,7 +82,7 @@ def test_clients_racing_on_one_duel_each_get_a_clear_answer(server):
                 assert "changed since you opened it" in body["message"]
             if status == 200:
                 assert body["replayed"] is True
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert intact(db)
         live = snapshot(db)
         rebuild(db, EventStore(db))
         assert snapshot(db) == live

@@ -7,11 +7,15 @@ import threading
 import time
 import uuid
 
+import pytest
+
 from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, shipped_rulesets, start_duel
-from tests.integration.test_projections import snapshot
+from tests.integration.test_projections import intact, snapshot
 from tracker.db import open_db
 from tracker.projections.rebuild import rebuild
 from tracker.store import EventStore
+
+pytestmark = pytest.mark.both_backends
 
 KILLS, WRITERS = 10, 4
 RULESETS = shipped_rulesets()
@@ -47,8 +51,8 @@ def burst(server, duels, campaign, session, acknowledged, lock):
     return threads
 
 
-def test_killing_the_server_mid_burst_loses_nothing_acknowledged(tmp_path):
-    path = str(tmp_path / "crash.db")
+def test_killing_the_server_mid_burst_loses_nothing_acknowledged(new_database):
+    path = new_database("crash")
     _, token = gm_with_token(path)
     rng, acknowledged, lock = random.Random(5), {}, threading.Lock()
     with Server(path) as server:
@@ -71,7 +75,7 @@ def test_killing_the_server_mid_burst_loses_nothing_acknowledged(tmp_path):
         assert "Traceback" not in server.errors()
         db = open_db(path)
         try:
-            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert intact(db)
             for command_id, positions in acknowledged.items():
                 logged = [row[0] for row in db.execute(
                     "SELECT position FROM events WHERE command_id = ? ORDER BY position", [command_id])]

@@ -10,6 +10,8 @@ from tracker.projections import queries, schema
 from tracker.projections.rebuild import rebuild
 from tracker.rules.base import Refused
 
+pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
+
 
 def snapshot(db):
     """Every read model, row for row, in a stable order."""
@@ -18,6 +20,13 @@ def snapshot(db):
         rows = db.execute(f"SELECT * FROM {table}").fetchall()
         tables[table] = sorted(rows, key=repr)
     return tables
+
+
+def intact(db) -> bool:
+    """The database file passes SQLite's own check (PostgreSQL checks its pages as it reads them)."""
+    from tracker import dialect
+
+    return dialect.is_pg(db) or db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def play_a_long_campaign(table, turns=120, seed=3):
@@ -115,23 +124,23 @@ def test_pages_read_projections_not_the_log(table, monkeypatch):
     queries.log_page(table.service.db, table.campaign)
 
 
-def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
+def test_rebuild_equals_incremental_for_every_shipped_ruleset(new_database):
     """Duels of every shipped ruleset played at random: the rebuild (batched reads, late indexes,
     each duel's events kept for its history) leaves what the live projector left, row for row."""
     from bench.corpus import template
     from tracker.backup import import_lines
     from tracker.db import open_db
-    from tracker.store import EventStore
+    from tracker.store import EventStore, write_transaction
 
     lines = template(duels=9, max_actions=40)
-    db = open_db(str(tmp_path / "played.db"))
+    db = open_db(new_database("played"))
     import_lines(db, lines)  # imported, hence rebuilt; now replay it live, command by command
     rebuilt = snapshot(db)
-    live = open_db(str(tmp_path / "live.db"))
+    live = open_db(new_database("live"))
     from tracker.projections.engine import Projector
     store = EventStore(db)
     for rec in store.read_all():
-        with live.atomic():
+        with write_transaction(live):
             live.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [rec.position, rec.stream, rec.version, rec.type, rec.schema,
                           orjson.dumps(rec.data, option=orjson.OPT_SORT_KEYS).decode(),
@@ -147,7 +156,7 @@ def test_rebuild_equals_incremental_for_every_shipped_ruleset(tmp_path):
     assert snapshot(db) == rebuilt
 
 
-def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
+def test_each_duel_line_is_what_its_ruleset_describes(new_database):
     """The log line of a duel's event is its ruleset's ``describe`` from the state before it
     (a rebuild takes the line the fold already told instead of describing twice)."""
     from bench.corpus import template
@@ -158,7 +167,7 @@ def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
     from tracker.projections.words import read
     from tracker.store import EventStore
 
-    db = open_db(str(tmp_path / "played.db"))
+    db = open_db(new_database("played"))
     import_lines(db, template(duels=9, max_actions=40))
     lines = {position: read(summary) for position, summary in db.execute("SELECT position, summary FROM log_entries")}
     states, checked = {}, 0
@@ -171,6 +180,7 @@ def test_each_duel_line_is_what_its_ruleset_describes(tmp_path):
     assert checked > 300
 
 
+@pytest.mark.sqlite_only  # the parts fold into SQLite scratch files; PostgreSQL rebuilds in one
 @pytest.mark.parametrize("parts", [2, 3])
 def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts, monkeypatch):
     """The streams dealt into parts, each part but the first folded by its own process into a
@@ -206,6 +216,7 @@ def test_a_rebuild_in_parallel_parts_equals_incremental_row_for_row(table, parts
     assert sum(told) == count == table.service.store.last_position()
 
 
+@pytest.mark.sqlite_only
 def test_a_part_that_fails_fails_the_whole_rebuild_and_leaves_the_read_models_as_they_were(table, monkeypatch):
     """A part whose process finds another log than the parent's (here: told to expect one more
     event) stops; the rebuild raises and rolls back, the read models untouched."""

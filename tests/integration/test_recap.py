@@ -11,6 +11,8 @@ from tracker import demo, recap
 from tracker.db import open_db
 from tracker import bootstrap
 
+pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
+
 HOSTILE = "<script>alert(1)</script> *Mara* [x](http://evil) @everyone"
 
 

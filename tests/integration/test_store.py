@@ -1,10 +1,14 @@
 """The event store: appends at an expected version, conflicts, idempotent commands, immutability."""
 import sqlite3
 
+import psycopg
 import pytest
 
 from tracker.store import Conflict, EventStore, write_transaction
 from tracker.workspace import CampaignCreated, CampaignEdited
+
+pytestmark = pytest.mark.both_backends
+REFUSED = (sqlite3.IntegrityError, psycopg.IntegrityError)  # what each database raises at a refused write
 
 
 def created(name="Season"):
@@ -45,9 +49,9 @@ def test_events_can_be_neither_updated_nor_deleted(db):
     store = EventStore(db)
     with write_transaction(db):
         store.append("campaign-c1", 0, [created()], {})
-    with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+    with pytest.raises(REFUSED, match="immutable"):
         db.execute("UPDATE events SET type = 'x'")
-    with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
+    with pytest.raises(REFUSED, match="never deleted"):
         db.execute("DELETE FROM events")
 
 

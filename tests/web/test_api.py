@@ -1,4 +1,7 @@
 """The JSON API: any command in, the events it appended out (201), or 409 / 422."""
+import pytest
+
+pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
 
 
 def create(client, **body):

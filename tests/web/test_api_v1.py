@@ -8,6 +8,8 @@ import pytest
 from tests import api_client
 from tracker import rules
 
+pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL
+
 V1 = "/api/v1"
 
 

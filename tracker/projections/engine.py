@@ -345,7 +345,7 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
     if params:
         marks = ", ".join("?" * (width + 1))
         db.conn.executemany(f"INSERT INTO {table} ({keys}, {column}) VALUES ({marks})"
-                            f" ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}", params)
+                            f" ON CONFLICT DO UPDATE SET {column} = {table}.{column} + excluded.{column}", params)
         # A total back at zero is no row at all, exactly as a rebuild would leave it.
         db.conn.executemany(f"DELETE FROM {table} WHERE ({keys}) = ({marks[3:]}) AND {column} = 0",
                             [p[:width] for p in params])

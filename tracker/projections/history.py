@@ -194,9 +194,12 @@ def filter_choices(db, campaign_id: str) -> dict:
 
 def campaign_stats(db, campaign_id: str) -> dict:
     """The figures a GM shows the table: the longest duel of each ruleset and every ruleset's statistics."""
-    longest = _rows(db, "SELECT d.ruleset, d.id, d.title, d.summary, MAX(h.turns) AS turns FROM history_duels h"
-                        " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ? GROUP BY d.ruleset"
-                        " ORDER BY turns DESC", [campaign_id])
+    # The longest duel of each ruleset (the first to reach that length), in portable SQL.
+    longest = _rows(db, "SELECT ruleset, id, title, summary, turns FROM (SELECT d.ruleset, d.id, d.title,"
+                        " d.summary, h.turns, ROW_NUMBER() OVER (PARTITION BY d.ruleset"
+                        " ORDER BY h.turns DESC, h.started) AS n FROM history_duels h"
+                        " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ?) AS ranked WHERE n = 1"
+                        " ORDER BY turns DESC, ruleset", [campaign_id])
     revived(longest, "summary")
     return {"longest": longest, "total": db.execute("SELECT COUNT(*) FROM history_duels WHERE campaign_id = ?",
                                                    [campaign_id]).fetchone()[0],
@@ -227,10 +230,10 @@ def character_record(db, character_id: str, recent: int = 50) -> dict:
     losses = _rows(db, "SELECT w.duel_id, w.track, SUM(w.amount) AS amount, d.title, d.ruleset, h.started,"
                        " h.started_at FROM wounds w JOIN duels d ON d.id = w.duel_id"
                        " JOIN history_duels h ON h.duel_id = w.duel_id WHERE w.character_id = ?"
-                       " GROUP BY w.duel_id, w.track HAVING SUM(w.amount) > 0 ORDER BY h.started DESC LIMIT ?", [character_id, recent])
+                       " GROUP BY w.duel_id, w.track, d.title, d.ruleset, h.started, h.started_at HAVING SUM(w.amount) > 0 ORDER BY h.started DESC LIMIT ?", [character_id, recent])
     totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
                        " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
-    rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(c.name, o.name) AS name, COUNT(*) AS duels,"
+    rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(MAX(c.name), MAX(o.name)) AS name, COUNT(*) AS duels,"
                        " COUNT(CASE p.result WHEN 'win' THEN 1 END) AS won, COUNT(CASE p.result WHEN 'loss' THEN 1 END) AS lost"
                        " FROM duelists p"
                        " JOIN duelists o ON o.duel_id = p.duel_id AND o.side != p.side"

@@ -263,9 +263,8 @@ def gm_login(db, username: str) -> dict | None:
 
 def gm_language(db, gm_id: str) -> str | None:
     """The language the GM chose to read Touché in (None before any choice)."""
-    row = db.execute("SELECT json_extract(state, '$.language') FROM stream_states WHERE stream = ?",
-                     [f"gm-{gm_id}"]).fetchone()
-    return row[0] if row else None
+    state = stream_state(db, f"gm-{gm_id}")  # read whole: JSON paths are not portable SQL
+    return state.get("language") if state else None
 
 
 def gm_version(db, gm_id: str) -> int:
@@ -355,9 +354,8 @@ def seats_of_session(db, session_id: str) -> list[dict]:
 
 def session_closed(db, session_id: str) -> bool:
     """True once the GM closed the session (its seats stop working)."""
-    row = db.execute("SELECT json_extract(state, '$.closed') FROM stream_states WHERE stream = ?",
-                     [f"session-{session_id}"]).fetchone()
-    return bool(row and row[0])
+    state = stream_state(db, f"session-{session_id}")  # a session's state is small: read it whole
+    return bool(state and state.get("closed"))
 
 
 def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:

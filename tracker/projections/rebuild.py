@@ -35,6 +35,7 @@ import orjson
 import sqlite_utils
 
 from tracker import rules
+from tracker.dialect import is_pg
 from tracker.projections import schema
 from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
@@ -81,7 +82,9 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     per core, and one for a small log or inside a caller's transaction)."""
     outer = db.conn.in_transaction
     scratch, attached = None, []
-    cache = db.execute("PRAGMA cache_size").fetchone()[0]
+    # The parts fold into SQLite scratch files beside a SQLite database; PostgreSQL folds in one.
+    on_sqlite = not is_pg(db)
+    cache = db.execute("PRAGMA cache_size").fetchone()[0] if on_sqlite else None
     try:
         with write_transaction(db):
             schema.drop(db)
@@ -90,7 +93,7 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
             total = sum(count for _, count, _ in streams)
             last_position = max((last for _, _, last in streams), default=0)
-            if outer or _path(db) is None or not sys.executable:
+            if outer or not on_sqlite or _path(db) is None or not sys.executable:
                 parts = 1
             elif parts is None:
                 parts = parts_for(total)
@@ -106,7 +109,8 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
                                 [(name, last_position) for name in ("streams", "log")] if last_position else [])
             schema.create(db)  # the late indexes, each built in one sort
     finally:
-        db.execute(f"PRAGMA cache_size={cache}")
+        if on_sqlite:
+            db.execute(f"PRAGMA cache_size={cache}")
         for name in attached:  # SQLite detaches a database only outside a transaction
             db.conn.execute(f"DETACH DATABASE {name}")
         if scratch:

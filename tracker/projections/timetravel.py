@@ -15,7 +15,7 @@ from tracker.errors import NotFound, no_such
 from tracker.projections import engine, replay
 from tracker.projections.words import revived
 from tracker.rules.contract import Step
-from tracker.store import EventStore
+from tracker.store import EventStore, database_identity
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
 MEMO_SIZE = 512
@@ -49,7 +49,7 @@ MEMO = Memo()
 
 def _database(store: EventStore) -> str:
     """The file behind the store, so two databases never share a remembered state."""
-    return store.db.execute("PRAGMA database_list").fetchone()[2]  # the main database comes first
+    return database_identity(store.db)
 
 
 def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) -> dict | None:
@@ -82,9 +82,10 @@ def state_at(store: EventStore, stream: str, version: int, memo: Memo = MEMO) ->
 
 def duel_events(db, duel_id: str, first: int, last: int, limit: int = -1) -> list[dict]:
     """The duel's events from version ``first`` to ``last``, with their log lines and retractions."""
-    return revived(list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by"
-                                 " FROM log_entries WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version"
-                                 " LIMIT ?", [f"duel-{duel_id}", first, last, limit])), "summary")
+    return revived(list(db.query("SELECT position, version, type, summary, recorded_at, retracted_by FROM log_entries"
+                                 " WHERE stream = ? AND version BETWEEN ? AND ? ORDER BY version"
+                                 + (" LIMIT ?" if limit >= 0 else ""),
+                                 [f"duel-{duel_id}", first, last] + ([limit] if limit >= 0 else []))), "summary")
 
 
 def duel_row(db, duel_id: str) -> dict:

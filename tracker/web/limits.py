@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import psycopg
 from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -15,9 +16,12 @@ from tracker.rules.text import join, t
 
 LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
 RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = {  # what SQLite says -> what the user reads
+UNAVAILABLE = {  # what SQLite or PostgreSQL says -> what the user reads
     "database is locked": t("Touché is busy writing something big (an import?)."),
     "database table is locked": t("Touché is busy writing something big (an import?)."),
+    "lock timeout": t("Touché is busy writing something big (an import?)."),
+    "could not extend file": t("The server's disk is full."),
+    "read-only transaction": t("The database is read-only at the moment."),
     "database or disk is full": t("The server's disk is full."),
     "readonly database": t("The database is read-only at the moment."),
 }
@@ -28,6 +32,7 @@ def init_app(app: Flask) -> None:
     app.before_request(allow_uploads)
     app.register_error_handler(RequestEntityTooLarge, too_large)
     app.register_error_handler(sqlite3.OperationalError, unavailable)
+    app.register_error_handler(psycopg.OperationalError, unavailable)
 
 
 def allow_uploads() -> None:
@@ -46,8 +51,10 @@ def too_large(_error: RequestEntityTooLarge):
     return render_template("error.html", title=t("Too large"), message=message), 413
 
 
-def unavailable(error: sqlite3.OperationalError):
+def unavailable(error: sqlite3.OperationalError | psycopg.OperationalError):
     reason = next((text for fragment, text in UNAVAILABLE.items() if fragment in str(error)), None)
+    if reason is None and isinstance(error, psycopg.OperationalError) and (error.sqlstate or "08")[:2] in ("08", "57"):
+        reason = t("The database cannot be reached at the moment.")  # lost, restarting, or shut down
     if reason is None:
         raise error
     message = join([reason, t("Nothing you sent was logged: try again in a few seconds.")], " ")

@@ -48,8 +48,6 @@ def open_link(token: str, kind: str) -> dict:
 @bp.get("/<token>/recap")
 def recap(token):
     """Show the session's players' recap (nothing secret), or download it (?format=md|html|json)."""
-    from flask import render_template, request
-
     from tracker import recap as recaps
     from tracker.web.recaps import asked_language, download
 
