@@ -73,6 +73,7 @@ def crawl(page, base: str, starts: list[str], per_shape: int = 3, on_page=None) 
                 assert answer.status < 500, f"fragment {target} answered {answer.status}"
                 walk.fragments.append(target)
                 if answer.status == 204:
+                    seen.add(target)  # reached again from another page, it is still no page
                     continue  # nothing new (the table display's poll): no page to draw
             if target in seen:
                 continue

@@ -8,10 +8,7 @@ checked in two tests:
 
 - ``test_a_duel_in_spanish_from_the_set_up_form_to_the_recap`` checks what this branch translates
   (the recaps, the table's pages) and must pass now;
-- ``test_every_page_of_the_duel_reads_in_spanish`` checks the GM's pages and the rules' own words,
-  which the web and rules translations bring: it is marked xfail (strict) until those are merged,
-  so the merge that makes it pass also fails it until the mark is removed. AFTER MERGE: remove the
-  ``xfail`` mark and check each ``# needs: ...`` assertion below.
+- ``test_every_page_of_the_duel_reads_in_spanish`` checks the GM's pages and the rules' own words.
 """
 import re
 
@@ -182,7 +179,6 @@ def test_a_duel_in_spanish_from_the_set_up_form_to_the_recap(spanish_page, live_
     assert re.search(r"tras \d+ (turnos?|asaltos?)\.", seen["gm"]), seen["gm"]  # the headline's count
 
 
-@pytest.mark.xfail(strict=True, reason="needs the web and rules translations merged: remove this mark then")
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_every_page_of_the_duel_reads_in_spanish(spanish_page, live_app, ruleset):
     seen = play(spanish_page, live_app, ruleset)
