@@ -42,8 +42,10 @@ def step_of(state: dict, event) -> Step:
     return Step(f"Round {state['round']}", "initiative")
 
 
-CHECKS = {"Pf2eStrikeRolled": ("attacker", "Strike"), "Pf2eSidestepUsed": ("attacker", "Strike"),
-          "Pf2eDemoralized": ("duelist", "Demoralize"), "Pf2eFeinted": ("duelist", "Feint")}
+# Each check: who rolled it, on whom, and what it was (a Deceptive Sidestep rerolls the Strike).
+CHECKS = {"Pf2eStrikeRolled": ("attacker", "target", "Strike"),
+          "Pf2eSidestepUsed": ("attacker", "defender", "Strike"),
+          "Pf2eDemoralized": ("duelist", "target", "Demoralize"), "Pf2eFeinted": ("duelist", "target", "Feint")}
 
 
 def headline(state: dict, events) -> Headline:
@@ -60,10 +62,10 @@ def headline(state: dict, events) -> Headline:
         elif kind == "Pf2eTurnEnded" and ev.new_round and ev.next:  # a spell duel's rounds wrap
             round_ += 1
         elif kind in CHECKS and ev.degree in ("critical_success", "critical_failure"):
-            who, what = CHECKS[kind]
+            who, whom, what = CHECKS[kind]
             word = "critical hit" if what == "Strike" and ev.degree == "critical_success" else \
                 "critical failure" if ev.degree == "critical_failure" else "critical success"
-            marks.append(f"{names[getattr(ev, who)]}'s {what} on {names[ev.target]}: {word} (round {round_})")
+            marks.append(f"{names[getattr(ev, who)]}'s {what} on {names[getattr(ev, whom)]}: {word} (round {round_})")
         elif kind == "Pf2eDamageDealt" and ev.amount:
             last_damage = (ev, round_)
             hits.append((ev.amount, round_, ev))
