@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from tests.unit.test_pf2e_spells import ezren, seoni
 from tests.unit.test_pf2e_support import Duel, fighter, play
 from tracker import rules
 from tracker.rules import pf2e
-from tracker.rules.pf2e.commands import ChooseSkill, DeceptiveSidestep, RevealSkills, RollInitiative, Strike
+from tracker.rules.pf2e.commands import (CastSpell, ChooseSkill, DeceptiveSidestep, EndTurn, ReadyReaction,
+                                         RevealSkills, RollInitiative, Strike)
 from tracker.rules.pf2e.events import Pf2eSkillChosen
 
 READERS = ("gm", "api", "display", "recap", "seat:b")
@@ -105,3 +109,83 @@ def test_the_sidestep_prompt_goes_to_the_defenders_seat_only():
     assert pf2e.SEAT_COMMANDS["DeceptiveSidestep"](d.state, {}) == "b"
     d.do(DeceptiveSidestep(), attack=[11])
     assert d.state["pending"] is None
+
+
+SEATED = {"duelists": [{"id": "v", "side": "a"}, {"id": "k", "side": "b"}]}
+
+
+@pytest.mark.parametrize("pending, sidestep, counter", [
+    ({"kind": "strike", "target": "v"}, "a", None),  # the Strike's target may sidestep it
+    ({"kind": "strike", "target": "k"}, "b", None),
+    ({"kind": "spell", "caster": "v", "target": "k"}, None, "b"),  # the caster's opponent may decline to counter
+    ({"kind": "spell", "caster": "k", "target": "v"}, None, "a"),
+    ({"kind": "spell", "caster": "x"}, None, None),  # nobody's seat speaks for a stranger
+    ({}, None, None), (None, None, None),
+])
+def test_the_seat_that_answers_a_pending_strike_or_spell(pending, sidestep, counter):
+    state = dict(SEATED, pending=pending)
+    for command in ("DeceptiveSidestep", "DeclineSidestep"):
+        assert pf2e.SEAT_COMMANDS[command](state, {}) == sidestep
+    assert pf2e.SEAT_COMMANDS["DeclineCounter"](state, {}) == counter
+
+
+@pytest.mark.parametrize("command", ["ChooseSkill", "DuelingCounter", "ReadyReaction", "WithdrawReaction"])
+def test_a_seat_speaks_for_the_duelist_it_names(command):
+    seat = pf2e.SEAT_COMMANDS[command]
+    assert [seat(SEATED, {"duelist": who}) for who in ("v", "k", "x")] == ["a", "b", None]
+    assert seat(SEATED, {}) is None
+
+
+def sealed_turn(first: str, skill: str = "intimidation") -> Duel:
+    """A sealed combat duel after initiative: ``first`` won it with ``skill``, the other with Deception."""
+    d = sealed()
+    other = {"v": "k", "k": "v"}[first]
+    d.do(ChooseSkill(first, skill))
+    d.do(ChooseSkill(other, "deception"), roll=[15, 5] if first == "v" else [5, 15])
+    assert d.state["turn"] == first
+    return d
+
+
+def seat_actions(d: Duel) -> dict:
+    """What each seat may do, read from its own view (and the same from the whole state)."""
+    found = {side: pf2e.seat_actions(pf2e.seen_by(d.state, f"seat:{side}"), side) for side in "ab"}
+    assert found == {side: pf2e.seat_actions(d.state, side) for side in "ab"}
+    return found
+
+
+def test_every_seat_chooses_its_skill_until_all_have_and_a_seat_for_nobody_chooses_nothing():
+    d = sealed()
+    assert seat_actions(d) == {"a": ["ChooseSkill"], "b": ["ChooseSkill"]}
+    d.do(ChooseSkill("v", "intimidation"))
+    assert seat_actions(d) == {"a": ["ChooseSkill"], "b": ["ChooseSkill"]}  # Valeros may still change his mind
+    assert pf2e.seat_actions(d.state, "c") == []
+    assert pf2e.seat_actions(dict(d.state, outcome={"winner": "a"}), "a") == []
+
+
+@pytest.mark.parametrize("first, side", [("v", "a"), ("k", "b")])
+def test_the_turn_holder_s_seat_readies_its_attacking_reaction_then_may_withdraw_it(first, side):
+    d = sealed_turn(first)
+    other = {"a": "b", "b": "a"}[side]
+    assert seat_actions(d) == {side: ["ReadyReaction"], other: []}
+    d.do(ReadyReaction(first, "bullying_press"))
+    assert seat_actions(d) == {side: ["WithdrawReaction"], other: []}
+    d.do(Strike(), attack=[12])  # a hit, held for the target's Deceptive Sidestep
+    assert seat_actions(d) == {side: [], other: ["DeceptiveSidestep", "DeclineSidestep"]}
+
+
+@pytest.mark.parametrize("first", ["v", "k"])
+def test_a_defensive_reaction_is_never_readied_on_one_s_own_turn(first):
+    assert seat_actions(sealed_turn(first, "deception")) == {"a": [], "b": []}
+
+
+@pytest.mark.parametrize("caster, side", [("e", "a"), ("s", "b")])
+def test_a_pending_spell_asks_the_other_seat_to_counter_or_let_it_be(caster, side):
+    d = Duel([ezren(), seoni()], kind="spellcasting", victory="knockout", choices="sealed")
+    d.do(ChooseSkill("e", "arcana"))
+    d.do(ChooseSkill("s", "occultism"), roll=[12, 11])
+    if caster == "s":
+        d.do(EndTurn())
+    assert seat_actions(d) == {"a": [], "b": []}
+    d.do(CastSpell("Force Barrage", 1, {"e": "occult", "s": "arcane"}[caster], damage=1))
+    other = {"a": "b", "b": "a"}[side]
+    assert seat_actions(d) == {side: [], other: ["DuelingCounter", "DeclineCounter"]}
