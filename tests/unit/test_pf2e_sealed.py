@@ -6,12 +6,15 @@ import json
 
 import pytest
 
+from tests.unit.test_pf2e_refusals import four
 from tests.unit.test_pf2e_spells import ezren, seoni
 from tests.unit.test_pf2e_support import Duel, fighter, play
 from tracker import rules
 from tracker.rules import pf2e
 from tracker.rules.pf2e.commands import (CastSpell, ChooseSkill, DeceptiveSidestep, EndTurn, ReadyReaction,
                                          RevealSkills, RollInitiative, Strike)
+from tracker.rules.base import Refused
+from tracker.rules.dice import fixed_dice
 from tracker.rules.pf2e.events import Pf2eSkillChosen
 
 READERS = ("gm", "api", "display", "recap", "seat:b")
@@ -189,3 +192,39 @@ def test_a_pending_spell_asks_the_other_seat_to_counter_or_let_it_be(caster, sid
     d.do(CastSpell("Force Barrage", 1, {"e": "occult", "s": "arcane"}[caster], damage=1))
     other = {"a": "b", "b": "a"}[side]
     assert seat_actions(d) == {side: [], other: ["DuelingCounter", "DeclineCounter"]}
+
+
+def refusal(d: Duel, command, **typed) -> tuple[str, str | None]:
+    with pytest.raises(Refused) as refused:
+        pf2e.decide(d.state, command, fixed_dice(**typed))
+    return refused.value.reason, refused.value.field
+
+
+def test_each_sealed_choice_refusal_says_why_at_its_field():
+    plain = Duel([fighter("v", "Valeros", "a"), fighter("k", "Kyra", "b")], kind="combat", victory="knockout")
+    assert refusal(plain, ChooseSkill("v", "deception")) == \
+        ("in this duel the GM records each initiative roll and its skill", "skill")
+    assert refusal(plain, RevealSkills()) == ("in this duel the GM records each initiative roll and its skill", None)
+    d = sealed()
+    assert refusal(d, ChooseSkill("v", "deception", round=2)) == \
+        ("that choice was for round 2, and the duel is now at round 1: choose again", "skill")
+    assert refusal(d, ChooseSkill("v", "arcana")) == \
+        ("a combat duel's initiative uses Deception, Intimidation, Perception", "skill")
+    tag = four("tag", choices="sealed")  # Merisiel and Harsk wait off the floor
+    for benched, name in (("m", "Merisiel"), ("h", "Harsk")):
+        assert refusal(tag, ChooseSkill(benched, "deception")) == (f"{name} is not fighting this round", "duelist")
+    d.do(ChooseSkill("v", "intimidation", round=1))
+    d.do(ChooseSkill("k", "deception"), roll=[15, 9])
+    assert refusal(d, ChooseSkill("k", "deception")) == ("initiative for round 1 is already rolled", "skill")
+    assert refusal(d, RevealSkills()) == ("initiative for round 1 is already rolled", None)
+
+
+@pytest.mark.parametrize("die, refused", [(None, True), (0, True), (1, False), (20, False), (21, True)])
+def test_a_seat_types_one_d20_from_1_to_20(die, refused):
+    d = sealed(dice_by="seats")
+    command = ChooseSkill("k", "perception", dice_roll=None if die is None else (die,))
+    if refused:
+        assert refusal(d, command) == ("type the d20 you rolled, e.g. 14", "dice_roll")
+    else:
+        assert d.do(command)[0].die == die
+    assert refusal(d, ChooseSkill("k", "perception", dice_roll=(5, 6))) == ("type the d20 you rolled, e.g. 14", "dice_roll")
