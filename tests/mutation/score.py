@@ -1,9 +1,10 @@
 """Print the mutation score of each rules package from the results mutmut left in mutants/.
 
-Score = killed (or timed out) / checked. Mutants never run are counted apart and make the package
-PARTIAL: a run cut short by its time limit (MUTATION_TIME in the Makefile) reports a score for what
-it did check, says how much is missing, and the script exits 1 rather than pass a partial score off
-as complete. A package under the target score (--min, 90 by default) also exits 1.
+Score = killed (or timed out) / checked. A package is PARTIAL when some of its mutants were never
+run, or when `make mutation` cut its run short (MUTATION_TIME; the target is then listed in
+mutants/cut-short, and the results not re-run are an earlier run's): the score printed is for what
+was checked, and the script exits 1 rather than pass a partial score off as complete. A package
+under the target score (--min, 90 by default) also exits 1.
 
     python tests/mutation/score.py [--min 90] [--survivors] [mutants/tracker/rules]
 """
@@ -25,6 +26,16 @@ INTERRUPTED = "check was interrupted by user"  # cut off by the time limit: as g
 def package_of(meta: Path, root: Path) -> str:
     parts = meta.relative_to(root).parts
     return "/".join(parts[:-1]) if len(parts) > 1 else "(shared modules)"
+
+
+def cut_short(root: Path) -> set[str]:
+    """The packages whose last `make mutation` run hit its time limit (targets such as ``pf2e.*``
+    name a ruleset package; any other names a shared module)."""
+    listed = root.parents[1] / "cut-short"
+    if not listed.exists():
+        return set()
+    targets = [line.strip().removesuffix(".*") for line in listed.read_text().splitlines() if line.strip()]
+    return {t if (root / t).is_dir() else "(shared modules)" for t in targets}
 
 
 def tally(root: Path) -> tuple[dict[str, Counter], dict[str, list[str]]]:
@@ -54,15 +65,16 @@ def main(argv: list[str] | None = None) -> int:
     if not counts:
         print("no mutmut results under", args.root)
         return 1
-    ok = True
+    ok, stopped = True, cut_short(args.root)
     print(f"{'package':18} {'score':>7} {'killed':>7} {'survived':>9} {'no tests':>9} {'unchecked':>10}  verdict")
     for package, statuses in counts.items():
         killed = sum(statuses[s] for s in KILLED)
         unchecked = statuses[NOT_CHECKED]
         checked = sum(statuses.values()) - unchecked - statuses["skipped"]
         score = 100 * killed / checked if checked else 0.0
-        if unchecked:
-            verdict = f"PARTIAL: {unchecked} of {checked + unchecked} mutants not run (time limit?)"
+        if unchecked or package in stopped:
+            verdict = (f"PARTIAL: {unchecked} of {checked + unchecked} mutants never run" if unchecked else
+                       "PARTIAL") + ("; the run hit MUTATION_TIME" if package in stopped else "")
         elif score < args.min:
             verdict = f"below {args.min:g}%"
         else:
