@@ -121,3 +121,57 @@ def test_the_board_counts_the_actions_left_in_the_turn(who):
     d.do(OtherAction(action="Stride", cost="2"))
     assert board(d.state)["actions_left"] == 1
     assert board(duel().state)["actions_left"] == 0
+
+
+# --- a condition set by hand, and reactions readied on one's turn -------------------------------
+
+@pytest.mark.parametrize("who, name", [("v", "Valeros"), ("k", "Kyra")])
+@pytest.mark.parametrize("condition, before, value, outcome", [
+    ("frightened", 0, 0, "is already not frightened"),
+    ("frightened", 2, 2, "is already frightened 2"),
+    ("frightened", 2, 4, 4),
+    ("frightened", 2, 0, 0),
+    ("off_guard", 0, 0, "is already not off-guard"),
+    ("off_guard", 1, 1, "is already off-guard"),
+    ("off_guard", 1, 4, "is already off-guard"),  # any value above 0 means on
+    ("off_guard", 0, 3, 1),
+    ("off_guard", 1, 0, 0),
+])
+def test_a_condition_set_by_hand_must_change_something(who, name, condition, before, value, outcome):
+    d = turn_of("v")
+    if condition == "frightened":
+        d.state = dict(d.state, frightened=dict(d.state["frightened"], **{who: before}))
+    else:
+        d.state = dict(d.state, off_guard=[who] if before else [])
+    command = pf2e.COMMANDS["SetCondition"](duelist=who, condition=condition, value=value)
+    if isinstance(outcome, str):
+        assert refusal(d, command) == (f"{name} {outcome}", "value")
+    else:
+        [e] = d.do(command)
+        assert (e.duelist, e.condition, e.value, e.reason) == (who, condition, outcome, "")
+
+
+def test_a_condition_for_someone_outside_the_duel_is_refused_at_the_duelist():
+    command = pf2e.COMMANDS["SetCondition"](duelist="x", condition="frightened", value=1)
+    assert refusal(turn_of("k"), command) == ("choose a duelist of this duel", "duelist")
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_what_readying_a_reaction_refuses(who):
+    from tracker.rules.pf2e.commands import ReadyReaction, WithdrawReaction
+    names = {"v": "Valeros", "k": "Kyra"}
+    d = turn_of(who)  # Valeros rolled Intimidation (Bullying Press), Kyra Perception (Sense Weakness)
+    mine = {"v": "bullying_press", "k": "sense_weakness"}[who]
+    assert refusal(d, WithdrawReaction(who)) == (f"{names[who]} has no reaction readied", None)
+    reacted = dict(d.state, reacted={who: True})
+    d.state, before = reacted, d.state
+    assert refusal(d, ReadyReaction(who, mine)) == (f"{names[who]} has already used a reaction this round", "reaction")
+    d.state = dict(before, hp=dict(before["hp"], **{who: 0}))  # knocked out on their own turn
+    assert refusal(d, ReadyReaction(who, mine)) == (f"{names[who]} cannot react now", "reaction")
+    d = turn_of(who)
+    d.do(ReadyReaction(who, mine))
+    label = {"bullying_press": "Bullying Press", "sense_weakness": "Sense Weakness"}[mine]
+    assert refusal(d, ReadyReaction(who, mine)) == (f"{names[who]} has already readied {label}", "reaction")
+    spells = spell_duel()
+    assert refusal(spells, ReadyReaction("e", "bullying_press")) == \
+        ("this is a spellcasting duel: no Strikes, so no reaction to ready before one", None)
