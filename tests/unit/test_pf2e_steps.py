@@ -175,3 +175,52 @@ def test_what_readying_a_reaction_refuses(who):
     spells = spell_duel()
     assert refusal(spells, ReadyReaction("e", "bullying_press")) == \
         ("this is a spellcasting duel: no Strikes, so no reaction to ready before one", None)
+
+
+# --- histories the fold refuses, the sheet's folded skills, the campaign settings ----------------
+
+def test_the_fold_refuses_a_second_readied_reaction_and_a_roll_that_is_not_the_sealed_skill():
+    from tracker.rules.base import ImpossibleHistory
+    from tracker.rules.pf2e import events as ev
+    from tracker.rules.pf2e.commands import ReadyReaction
+    for who in ("v", "k"):
+        d = turn_of(who)
+        mine = {"v": "bullying_press", "k": "sense_weakness"}[who]
+        d.do(ReadyReaction(who, mine))
+        with pytest.raises(ImpossibleHistory, match=f"{who} readied a second reaction"):
+            pf2e.evolve(d.state, ev.Pf2eReactionReadied(1, who, mine), 99)
+    d = sealed()
+    d.do(pf2e.COMMANDS["ChooseSkill"]("k", "deception"))
+    with pytest.raises(ImpossibleHistory, match="k rolled perception, not the skill chosen in secret"):
+        pf2e.evolve(d.state, ev.Pf2eInitiativeRolled(1, "k", "perception", 10, 8, 18), 99)
+    with pytest.raises(ImpossibleHistory, match="an initiative skill chosen in the middle of a round"):
+        pf2e.evolve(d.state, ev.Pf2eSkillChosen(2, "v", "deception"), 99)  # a round not yet begun
+    d.do(pf2e.COMMANDS["ChooseSkill"]("v", "deception"), roll=[10, 10])
+    with pytest.raises(ImpossibleHistory, match="an initiative skill chosen in the middle of a round"):
+        pf2e.evolve(d.state, ev.Pf2eSkillChosen(1, "v", "deception"), 99)
+
+
+def test_the_sheet_folds_away_exactly_the_untrained_skills():
+    from tests.unit.test_pf2e_support import caster, sheet
+    assert pf2e.folded_stats(sheet()) == ("arcana", "arcana_rank", "nature", "nature_rank", "occultism",
+                                          "occultism_rank", "religion", "religion_rank")
+    assert pf2e.folded_stats(caster()) == ("nature", "nature_rank", "religion", "religion_rank")
+
+
+def test_the_campaign_settings_parse_the_rest_setting():
+    assert pf2e.validate_campaign_settings({"rest_full_hp": "on"}) == {"rest_full_hp": True}
+    assert pf2e.validate_campaign_settings({}) == {"rest_full_hp": False}
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_changing_focus_costs_an_action_and_says_so(who):
+    from tracker.rules.pf2e.commands import ChangeTraditionFocus
+    d = spell_duel()
+    names = {"v": "Ezren", "k": "Seoni"}
+    caster = {"v": "e", "k": "s"}[who]
+    if caster == "s":
+        d.do(EndTurn())
+    d.do(OtherAction(action="Stride", cost="3"))
+    new = {"e": "occult", "s": "arcane"}[caster]
+    assert refusal(d, ChangeTraditionFocus(duelist=caster, tradition=new)) == \
+        (f"{names[who]} has no action left this turn: Change Tradition Focus costs 1", None)
