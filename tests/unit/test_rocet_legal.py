@@ -91,3 +91,47 @@ def test_a_fall_is_confirmed_for_the_side_that_fell(down):
     t.state["pending_down"] = down
     offered = summary(t.state)
     assert (offered["ConfirmUnconscious"], offered["ConfirmDeath"]) == ((down, {}), (down, {}))
+
+
+# --- what a sealed choice refuses, at which field ------------------------------------------------
+
+def refusal(t: Table, command) -> tuple[str, str | None]:
+    from tracker.rules.base import Refused
+    from tracker.rules.dice import Dice
+    with pytest.raises(Refused) as refused:
+        rocet.decide(t.state, command, Dice())
+    return refused.value.reason, refused.value.field
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_each_sealed_choice_refusal_says_why_at_its_field(side):
+    from tracker.rules.rocet.commands import ChooseCard, PlayTurn, RevealCards
+    plain = Table({"cards": "virtual"}, piles=[PILE])
+    recorded = "in this duel the GM records both cards as they are revealed (Play a turn)"
+    assert refusal(plain, ChooseCard(side=side, card=EA)) == (recorded, "card")
+    assert refusal(plain, RevealCards()) == (recorded, None)
+    t = sealed("pj", "villano")
+    assert refusal(t, PlayTurn(card_a=EA, card_b=EA)) == (
+        "in this duel each side chooses its card in secret (on a seat, or the NPC's on this page): "
+        "choose, then reveal", "card_a")
+    assert refusal(t, ChooseCard(side=side, card=EA, turn=2)) == \
+        ("that choice was for turn 2, and the duel is now at turn 1: choose again", "card")
+    held = t.state["sides"][side]
+    missing = next(card for card in CARDS if card not in held["hand"])
+    assert refusal(t, ChooseCard(side=side, card=missing)) == \
+        (f"{held['name']} has no {missing} in hand (holds: {', '.join(held['hand'])})", "card")
+    seats = Table({"kind": "relojes", "choices": "sealed", "dice_by": "seats"}, piles=[PILE])
+    assert refusal(seats, ChooseCard(side=side, card=seats.state["sides"][side]["hand"][0], dice=(5,))) == \
+        ("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)", "dice")
+
+
+def test_a_sealed_choice_waits_for_the_discard_owed():
+    from tests.unit.test_rocet_duels import FINTA, TRETA
+    from tests.unit.test_rocet_sealed import sealed as sealed_duel
+    from tracker.rules.rocet.commands import ChooseCard, RevealCards
+    t = sealed_duel()
+    t.do(ChooseCard(side="b", card=TRETA))
+    t.do(ChooseCard(side="a", card=FINTA), a=[3, 2], b=[4, 4])  # Finta beats Treta: Lope owes a discard
+    owed = "Lope must first discard a card of their choice"
+    assert refusal(t, ChooseCard(side="a", card=t.state["sides"]["a"]["hand"][0])) == (owed, "card")
+    assert refusal(t, RevealCards()) == (owed, None)
