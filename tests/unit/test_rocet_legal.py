@@ -135,3 +135,40 @@ def test_a_sealed_choice_waits_for_the_discard_owed():
     owed = "Lope must first discard a card of their choice"
     assert refusal(t, ChooseCard(side="a", card=t.state["sides"]["a"]["hand"][0])) == (owed, "card")
     assert refusal(t, RevealCards()) == (owed, None)
+
+
+# --- who a seat speaks for, and what the API and each seat see -----------------------------------
+
+@pytest.mark.parametrize("fields, side", [({"side": "a"}, "a"), ({"side": "b"}, "b"), ({"side": ["a"]}, None),
+                                          ({}, None)])
+def test_a_seat_choosing_or_discarding_speaks_for_the_side_it_names(fields, side):
+    for command in ("ChooseCard", "Discard"):
+        assert rocet.SEAT_COMMANDS[command]({}, fields) == side
+
+
+@pytest.mark.parametrize("pending, side", [({"side": "a"}, "a"), ({"side": "b"}, "b"), (None, None)])
+def test_the_damage_on_offer_is_dealt_or_declined_by_its_winner_s_seat(pending, side):
+    for command in ("DealDamage", "DeclineDamage"):
+        assert rocet.SEAT_COMMANDS[command]({"pending_damage": pending}, {"side": "a"}) == side
+
+
+def test_the_api_sees_what_the_gm_sees():
+    plain = Table({"cards": "virtual"}, piles=[PILE])
+    assert rocet.seen_by(plain.state, "api") == rocet.seen_by(plain.state, "gm")
+    assert "pile" in rocet.seen_by(plain.state, "api")["decks"]["shared"]
+    assert "pile" not in rocet.seen_by(plain.state, "seat:a")["decks"]["shared"]
+    t = sealed("pj", "villano")
+    api = rocet.seen_by(t.state, "api")
+    assert "hand" not in api["sides"]["a"] and api["sides"]["b"]["hand"] == t.state["sides"]["b"]["hand"]
+    assert api == rocet.seen_by(t.state, "gm")
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_a_seat_sees_its_own_sealed_card_and_dice(side):
+    from tracker.rules.rocet.commands import ChooseCard
+    t = Table({"kind": "relojes", "choices": "sealed", "dice_by": "seats"}, piles=[PILE])
+    card = t.state["sides"][side]["hand"][0]
+    t.do(ChooseCard(side=side, card=card, dice=(5, 3)))
+    other = {"a": "b", "b": "a"}[side]
+    assert rocet.seen_by(t.state, f"seat:{side}")["sealed"] == {side: {"card": card, "dice": [5, 3]}}
+    assert rocet.seen_by(t.state, f"seat:{other}")["sealed"] == {side: {}}
