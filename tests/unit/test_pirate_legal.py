@@ -69,3 +69,28 @@ def test_what_throwing_sealed_insults_refuses():
     d.run(ThrowInsults(), b=[18, 2], a=[3, 19, 3])
     d.state = dict(d.state, phase="act")
     assert d.refused(ThrowInsults()).reason == "exchange 1 is under way"
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_each_seat_chooses_its_insult_until_the_exchange_is_thrown(side):
+    d = sealed()
+    assert pirate.seat_actions(d.state, side) == ["ChooseInsult"]
+    assert pirate.seat_actions(Duel("wit").state, side) == []  # not sealed: the GM records each insult
+    d.state = dict(d.state, phase="act")
+    assert pirate.seat_actions(d.state, side) == []
+
+
+def test_a_sealed_exchange_that_ends_the_duel_returns_every_event_up_to_the_win():
+    d = Duel("wit", choices="sealed", exchanges=1)
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa"))
+    events = d.run(ChooseInsult(side="b", insult="Insulto directo"), b=[18, 2], a=[3, 19, 3])
+    assert [type(e).__name__ for e in events][:4] == ["PirateInsultChosen", "PirateInitiativeRolled",
+                                                      "PirateInsultTraded", "PirateInsultTraded"]
+    assert d.state["outcome"]["winner"] == "a" and type(events[-1]).__name__ == "DuelWon"
+
+
+def test_the_public_view_is_what_the_table_display_sees():
+    d = sealed()
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa", line="You fight like a dairy farmer."))
+    assert pirate.public(d.state) == pirate.seen_by(d.state, "display")
+    assert pirate.public(d.state)["sealed"] == {"a": {}}
