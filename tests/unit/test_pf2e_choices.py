@@ -103,3 +103,47 @@ def test_a_duelist_who_started_hurt_may_be_raised_by_hand_up_to_the_sheet_s_maxi
         state = dict(d.state, hp=dict(d.state["hp"], **{who: 30 + raised}),
                      adjustments=[{"character": who, "track": "HP", "amount": raised}])
         assert pf2e.invariants(state) == ([f"{name} has {30 + raised} HP, not what the damage left"] if problem else [])
+
+
+# --- a Feint's off-guard on the board ------------------------------------------------------------
+
+def conditions(d) -> dict:
+    from tracker.rules.pf2e.board import board
+    return {row["id"]: row["conditions"] for side in board(d.state)["sides"] for row in side["duelists"]}
+
+
+NAMES = {"v": "Valeros", "k": "Kyra"}
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_a_feint_success_shows_the_target_off_guard_for_the_next_melee_attack(who):
+    from tracker.rules.pf2e.commands import Feint
+    d = turn_of(who)
+    d.do(Feint(), check=[11])
+    assert conditions(d) == {who: [], OTHER[who]: [{"name": f"Off-guard (−2 AC) against {NAMES[who]}",
+                                                     "lasts": f"{NAMES[who]}'s next melee attack this turn"}]}
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_a_feint_critical_shows_the_target_off_guard_until_the_end_of_the_feinter_s_next_turn_then_this_one(who):
+    from tracker.rules.pf2e.commands import EndTurn, Feint
+    d = turn_of(who)
+    d.do(Feint(), check=[20])
+    shown = lambda when: {who: [], OTHER[who]: [{"name": f"Off-guard (−2 AC) against {NAMES[who]}",  # noqa: E731
+                                                 "lasts": f"until the end of {NAMES[who]}'s {when}"}]}
+    assert conditions(d) == shown("next turn")
+    d.do(EndTurn())
+    assert conditions(d) == shown("next turn")  # the target's own turn
+    d.do(EndTurn())
+    d.do(RollInitiative("v", "intimidation"), roll=[15 if who == "v" else 2])
+    d.do(RollInitiative("k", "perception"), roll=[15 if who == "k" else 2])
+    assert d.state["turn"] == who and conditions(d) == shown("turn")
+
+
+@pytest.mark.parametrize("who", ["v", "k"])
+def test_a_feint_critical_failure_shows_the_feinter_off_guard_against_the_target(who):
+    from tracker.rules.pf2e.commands import Feint
+    d = turn_of(who)
+    d.do(Feint(), check=[1])
+    assert conditions(d) == {OTHER[who]: [], who: [{"name": f"Off-guard (−2 AC) against {NAMES[OTHER[who]]}",
+                                                    "lasts": f"until the end of {NAMES[who]}'s next turn"}]}

@@ -69,9 +69,9 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
         conditions.append({"name": "Off-guard (−2 AC)", "lasts": "until the start of their next turn"})
     for x in state.get("exposures") or []:
         if x["who"] == who:
-            owner = "this" if x["ends"] <= 1 and state.get("turn") == x["owner"] else "their next"
+            which = "turn" if x["ends"] <= 1 and state.get("turn") == x["owner"] else "next turn"
             lasts = (f"{_name(state, x['against'])}'s next melee attack this turn" if x["once"] else
-                     f"until the end of {_name(state, x['owner'])}'s {owner} turn")
+                     f"until the end of {_name(state, x['owner'])}'s {which}")
             conditions.append({"name": f"Off-guard (−2 AC) against {_name(state, x['against'])}", "lasts": lasts})
     if state["hp"].get(who, 0) <= 0:
         conditions.append({"name": "Knocked out", "lasts": "0 HP"})
