@@ -56,3 +56,29 @@ def test_the_biggest_hit_is_the_first_of_the_largest_in_pg_or_pm(winner, loser):
 def test_nothing_dealt_nothing_decided():
     h = rocet.headline(STATE, list(enumerate([turn(1, "a")], 1)))
     assert (h.decisive, h.biggest, h.criticals) == ("", "", ())
+
+
+# --- a resolved turn's numbers beside its line ---------------------------------------------------
+
+@pytest.mark.parametrize("winner", ["a", "b"])
+@pytest.mark.parametrize("kind, clocks, meter", [
+    ("relojes", {"a": 2, "b": 0}, None),  # clocks, no meter
+    ("superioridad", None, 2),  # a meter (Estocada Alta moves it 2), no clocks
+])
+def test_a_resolved_turn_keeps_every_number_it_was_decided_by(winner, kind, clocks, meter):
+    from tests.unit.test_rocet_duels import EA, FINTA, Table
+    t = Table({"cards": "physical", "kind": kind})
+    win, lose = [5, 4], [1, 2]
+    card_a, card_b = (EA, FINTA) if winner == "a" else (FINTA, EA)
+    t.turn(card_a, card_b, a=win if winner == "a" else lose, b=win if winner == "b" else lose)
+    rows = {winner: {"bonus": 0, "dice": win, "mark": "", "total": 9},
+            {"a": "b", "b": "a"}[winner]: {"bonus": 0, "dice": lose, "mark": "", "total": 3}}
+    if clocks and winner == "b":
+        clocks = {"a": 0, "b": 2}
+    if meter and winner == "b":
+        meter = -2
+    assert t.state["history"][-1]["result"] == {
+        "event": "RocetTurnResolved", "turn": 1, "cards": {"a": card_a, "b": card_b}, "ventaja": None,
+        "rolls": [{"a": rows["a"], "b": rows["b"], "result": winner}], "winner": winner, "ta": 5,
+        "clocks": clocks, "meter": meter, "pm_damage": 0, "clock_completed": False, "discard_owed": False,
+        "damage_offers": ["attack"], "win": None}
