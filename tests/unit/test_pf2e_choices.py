@@ -147,3 +147,14 @@ def test_a_feint_critical_failure_shows_the_feinter_off_guard_against_the_target
     d.do(Feint(), check=[1])
     assert conditions(d) == {OTHER[who]: [], who: [{"name": f"Off-guard (−2 AC) against {NAMES[OTHER[who]]}",
                                                     "lasts": f"until the end of {NAMES[who]}'s next turn"}]}
+
+
+def test_each_duelist_s_hp_is_adjustable_up_to_the_sheet_or_what_they_started_with():
+    from tests.unit.test_pf2e_support import Duel, fighter
+    d = Duel([fighter("v", "Valeros", "a", hp=45), fighter("k", "Kyra", "b", hp=30)], kind="combat",
+             victory="knockout")
+    assert pf2e.adjustable_tracks(d.state) == [
+        {"character": "v", "name": "Valeros", "side": "a", "track": "HP", "label": "HP", "value": 45, "max": 45},
+        {"character": "k", "name": "Kyra", "side": "b", "track": "HP", "label": "HP", "value": 30, "max": 40}]
+    sheetless = dict(d.state, duelists=[dict(x, stats=None, current={"HP": 7}) for x in d.state["duelists"]])
+    assert [t["max"] for t in pf2e.adjustable_tracks(sheetless)] == [7, 7]
