@@ -146,3 +146,17 @@ def test_without_a_proposal_the_winners_last_hit_decides(winner, decisive):
     mirrored = {"a": "b", "b": "a", "": ""}[winner]
     flipped = decisive.replace("Valeros", "X").replace("Kyra", "Valeros").replace("X", "Kyra")
     assert headline([damage("v", 9), damage("k", 4)], outcome={"winner": mirrored}).decisive == flipped
+
+
+def test_only_a_proposal_makes_the_last_hit_decisive():
+    events = [damage("v", 3), Pf2eTurnEnded(duelist="v", frightened=0, next="k", new_round=False)]
+    assert headline(events).decisive == ""
+
+
+def test_the_fold_refuses_withdrawing_a_reaction_never_readied():
+    from tracker.rules.base import ImpossibleHistory
+    from tracker.rules.pf2e.events import Pf2eReactionWithdrawn
+    from tests.unit.test_pf2e_maneuver_edges import turn_of
+    for who in ("v", "k"):
+        with pytest.raises(ImpossibleHistory, match=f"{who} withdrew bullying_press without having readied it"):
+            pf2e.evolve(turn_of(who).state, Pf2eReactionWithdrawn(1, who, "bullying_press"), 99)
