@@ -158,5 +158,16 @@ def test_the_fold_refuses_withdrawing_a_reaction_never_readied():
     from tracker.rules.pf2e.events import Pf2eReactionWithdrawn
     from tests.unit.test_pf2e_maneuver_edges import turn_of
     for who in ("v", "k"):
-        with pytest.raises(ImpossibleHistory, match=f"{who} withdrew bullying_press without having readied it"):
+        with pytest.raises(ImpossibleHistory, match=f"^{who} withdrew bullying_press without having readied it$"):
             pf2e.evolve(turn_of(who).state, Pf2eReactionWithdrawn(1, who, "bullying_press"), 99)
+
+
+def test_the_players_read_an_initiative_roll_s_total_never_its_skill():
+    from tracker.rules.pf2e.results import public_line
+    numbers = {"event": "Pf2eInitiativeRolled", "round": 1, "duelist": "v", "skill": "deception", "die": 10,
+               "modifier": 7, "total": 17}
+    line = {"text": "Round 1: Valeros rolls 17 for initiative.", "result": numbers}
+    assert public_line(line) == dict(line, result={"event": "Pf2eInitiativeRolled", "round": 1, "duelist": "v",
+                                                   "total": 17})
+    other = dict(line, result=dict(numbers, event="Pf2eTieBroken"))
+    assert public_line(other) == other and public_line({"text": "x"}) == {"text": "x"}
