@@ -82,3 +82,29 @@ def test_a_resolved_turn_keeps_every_number_it_was_decided_by(winner, kind, cloc
         "rolls": [{"a": rows["a"], "b": rows["b"], "result": winner}], "winner": winner, "ta": 5,
         "clocks": clocks, "meter": meter, "pm_damage": 0, "clock_completed": False, "discard_owed": False,
         "damage_offers": ["attack"], "win": None}
+
+
+def test_a_tied_turn_keeps_its_cards_and_tied_rolls():
+    from tests.unit.test_rocet_duels import EA, Table
+    from tests.unit.test_rocet_ties import tied
+    t = Table({"cards": "physical"})
+    tied(t)
+    row = {"dice": [3, 3], "bonus": 0, "total": 6, "mark": ""}
+    assert t.state["history"][-1]["result"] == {"event": "RocetTurnTied", "turn": 1, "cards": {"a": EA, "b": EA},
+                                                "ventaja": None, "rolls": [{"a": row, "b": row, "result": "tie"}]}
+
+
+@pytest.mark.parametrize("winner", ["a", "b"])
+def test_damage_dealt_names_its_target_and_what_pg_it_left(winner):
+    from tests.unit.test_rocet_duels import EA, FINTA, Table
+    from tracker.rules.rocet.commands import DealDamage
+    t = Table({"cards": "physical"})
+    loser = {"a": "b", "b": "a"}[winner]
+    t.turn(EA if winner == "a" else FINTA, FINTA if winner == "a" else EA,
+           a=[5, 4] if winner == "a" else [1, 2], b=[5, 4] if winner == "b" else [1, 2])
+    before = t.state["sides"][loser]["pg"]
+    t.do(DealDamage())
+    numbers = t.state["history"][-1]["result"]
+    assert (numbers["event"], numbers["side"], numbers["target"], numbers["track"]) == \
+        ("RocetDamageDealt", winner, loser, "PG")
+    assert numbers["pg_after"] == before - numbers["amount"] == t.state["sides"][loser]["pg"]
