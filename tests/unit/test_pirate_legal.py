@@ -94,3 +94,26 @@ def test_the_public_view_is_what_the_table_display_sees():
     d.run(ChooseInsult(side="a", insult="Burla ingeniosa", line="You fight like a dairy farmer."))
     assert pirate.public(d.state) == pirate.seen_by(d.state, "display")
     assert pirate.public(d.state)["sealed"] == {"a": {}}
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_each_sealed_insult_refusal_says_why_at_its_field(side):
+    def refusal(d, command):
+        refused = d.refused(command)
+        return refused.reason, refused.field
+    assert refusal(Duel("wit"), ChooseInsult(side=side, insult="Provocación")) == \
+        ("in this duel the GM records each insult in turn", "insult")
+    d = sealed()
+    assert refusal(d, ChooseInsult(side=side, insult="Provocación", round=2)) == \
+        ("that choice was for exchange 2, and the duel is now at exchange 1: choose again", "insult")
+    under_way = dict(d.state, phase="act", round=1)
+    d.state, before = under_way, d.state
+    assert refusal(d, ChooseInsult(side=side, insult="Provocación")) == \
+        ("exchange 1 is under way: choose for the next one once it is over", "insult")
+    d.state = before
+    seats = sealed(dice_by="seats")
+    for dice in (None, (), (0,), (21,), (5, 6)):
+        assert refusal(seats, ChooseInsult(side=side, insult="Provocación", dice=dice)) == \
+            ("type the d20 you rolled for your insult, e.g. 14", "dice")
+    for die in (1, 20):
+        assert seats.run(ChooseInsult(side=side, insult="Provocación", dice=(die,)))[0].die == die
