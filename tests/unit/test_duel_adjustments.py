@@ -60,3 +60,54 @@ def test_every_ruleset_describes_an_adjustment_and_places_it_in_a_step(ruleset, 
     who = track(module, state, "b", name)["name"]
     assert module.describe(state, ev) == f"{who}'s {name} adjusted to {ev.value} (forgot the +2)"
     assert module.step_of(state, ev).round
+
+
+def _refusal(state, tracks, cmd):
+    with pytest.raises(Refused) as refused:
+        decide_adjustment(state, tracks, cmd)
+    return refused.value.reason, refused.value.field
+
+
+@pytest.mark.parametrize("who", ["a", "b"])
+def test_each_adjustment_refusal_says_why_at_its_field(who):
+    module, state, at = started("pf2e", {"kind": "mixed"})
+    tracks = module.adjustable_tracks(state)
+    top = track(module, state, who, "HP")
+    name = top["name"]
+    cases = [
+        (AdjustTrackInDuel(who, "HP", 0, "x"), ("adjust by a number other than 0", "amount")),
+        (AdjustTrackInDuel(who, "HP", 2, "  "), ("say why (the log shows it)", "reason")),
+        (AdjustTrackInDuel(who, "PG", 2, "x"), ("choose a track this duel lets you adjust", "target")),
+        (AdjustTrackInDuel("z", "HP", 2, "x"), ("choose a track this duel lets you adjust", "target")),
+        (AdjustTrackInDuel(who, "HP", -top["value"], "x"), (ADJUST_FALLS, "amount")),
+        (AdjustTrackInDuel(who, "HP", 1, "x"), (f"{name}'s HP is already at its maximum ({top['max']})", "amount")),
+    ]
+    for cmd, refused in cases:
+        assert _refusal(state, tracks, cmd) == refused
+    [ev] = decide_adjustment(state, tracks, AdjustTrackInDuel(who, "HP", -top["value"] + 1, " slipped "))
+    assert (ev.value, ev.reason) == (1, "slipped")
+    down = [dict(t, value=0) if t["character"] == who else t for t in tracks]
+    assert _refusal(state, down, AdjustTrackInDuel(who, "HP", 3, "x")) == (f"{name} is down: {ADJUST_FALLS}", "target")
+
+
+@pytest.mark.parametrize("who", ["a", "b"])
+def test_a_folded_adjustment_keeps_its_change_line_and_numbers(who):
+    module, state, at = started("pf2e", {"kind": "mixed"})
+    top = track(module, state, who, "HP")
+    ev = DuelTrackAdjusted(character=who, track="HP", amount=-3, value=top["value"] - 3, reason="forgot")
+    after = module.evolve(state, ev, at + 1)
+    assert after["adjustments"] == [{"character": who, "track": "HP", "amount": -3, "at": at + 1, "note": "forgot"}]
+    assert after["history"][-1] == {"at": at + 1, "text": f"{top['name']}'s HP -3 (forgot)", "result": {
+        "event": "DuelTrackAdjusted", "character": who, "track": "HP", "amount": -3, "value": top["value"] - 3}}
+    for forged, why in ((dict(ev.__dict__, value=0), f"an adjustment of {top['value']} by -3 to 0"),
+                        (dict(ev.__dict__, character="z"), "no adjustable HP for z")):
+        with pytest.raises(ImpossibleHistory, match=f"^{why}$"):
+            module.evolve(state, DuelTrackAdjusted(**forged), at + 1)
+
+
+def test_a_note_is_kept_with_its_moment_and_audience():
+    from tracker.rules.duel import DuelNoted
+    module, state, at = started("pf2e", {"kind": "mixed"})
+    after = module.evolve(state, DuelNoted(text="a fine riposte", about=2, public=True), at + 1)
+    assert after["notes"] == [{"at": at + 1, "about": 2, "text": "a fine riposte", "public": True}]
+    assert after["history"] == state["history"]

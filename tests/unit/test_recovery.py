@@ -66,3 +66,39 @@ def test_pf2e_treat_wounds_never_heals_past_the_maximum_nor_hurts_below_zero():
 def test_pf2e_treat_wounds_asks_for_its_dice():
     with pytest.raises(Refused, match="type another d20"):
         pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, {"medicine": 5, "dc": "15"}, Dice())
+
+
+@pytest.mark.parametrize("stats, gain", [
+    ({"level": 3, "hp_max": 45}, 3),  # no Constitution on the sheet: the minimum 1 × level
+    ({"level": 0, "hp_max": 45, "con": 4}, 4),  # level 0 counts as 1
+    ({"level": 1, "hp_max": 45, "con": 1}, 1), ({"level": 2, "hp_max": 45, "con": 2}, 4),
+])
+def test_a_pf2e_rest_at_the_edges_of_constitution_and_level(stats, gain):
+    assert dict(pf2e.recover("rest", stats, {"HP": 1}, {}, {}, Dice()).changes) == {"HP": gain}
+
+
+@pytest.mark.parametrize("dice, medicine, dc, result, change", [
+    ([20, 1, 1], -10, "15", "success", 2),                # a natural 20 lifts a failure (10 vs 15)
+    ([1], 20, "15", "failure", 0),                        # a natural 1 drops a success (21 vs 15)
+    ([14, 2, 2], 1, None, "success", 4),                  # no DC chosen: 15, exactly met
+    ([13], 1, None, "failure", 0),                        # one short of 15
+    ([19, 1, 1], 1, "20", "success", 12),                 # exactly the expert DC: 2d8 + 10
+    ([20, 1, 1, 1, 1], 10, "20", "critical_success", 14),  # 4d8 + 10
+    ([10], 5, "20", "failure", 0),                        # no bonus without a success
+    ([5, 3], 0, "20", "critical_failure", -3),            # the bonus never adds to the damage
+    ([20, 1, 1, 1, 1], 30, "40", "critical_success", 54),  # legendary, exactly DC + 10: 4d8 + 50
+])
+def test_pf2e_treat_wounds_degrees_and_bonus_at_their_boundaries(dice, medicine, dc, result, change):
+    values = {"medicine": medicine} if dc is None else {"medicine": medicine, "dc": dc}
+    done = pf2e.recover("treat_wounds", dict(PF2E, hp_max=200), {"HP": 100}, {}, values, Dice({"a": dice}))
+    assert (done.result, dict(done.changes), done.rolls) == (result, {"HP": change}, tuple(dice))
+
+
+@pytest.mark.parametrize("typed, asked", [
+    ([], "type another d20 for the Medicine check, or let the server roll"),
+    ([12, 5], "type another d8 for Treat Wounds, or let the server roll"),
+])
+def test_pf2e_treat_wounds_names_the_die_it_still_needs(typed, asked):
+    with pytest.raises(Refused) as refusal:
+        pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, {"medicine": 5, "dc": "15"}, Dice({"a": typed}))
+    assert refusal.value.reason == asked

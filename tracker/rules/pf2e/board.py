@@ -74,9 +74,9 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
             if x["once"]:
                 lasts = t("{name}'s next melee attack this turn", name=_name(state, x["against"]))
             elif this_turn:
-                lasts = t("until the end of {name}'s this turn", name=_name(state, x["owner"]))
+                lasts = t("until the end of {name}'s turn", name=_name(state, x["owner"]))
             else:
-                lasts = t("until the end of {name}'s their next turn", name=_name(state, x["owner"]))
+                lasts = t("until the end of {name}'s next turn", name=_name(state, x["owner"]))
             conditions.append({"name": t("Off-guard (−2 AC) against {name}", name=_name(state, x["against"])),
                                "lasts": lasts})
     if state["hp"].get(who, 0) <= 0:

@@ -48,8 +48,10 @@ def step_of(state: dict, event) -> Step:
     return Step(t("Round {round}", round=state["round"]), t("initiative"))
 
 
-CHECKS = {"Pf2eStrikeRolled": ("attacker", "Strike"), "Pf2eSidestepUsed": ("attacker", "Strike"),
-          "Pf2eDemoralized": ("duelist", "Demoralize"), "Pf2eFeinted": ("duelist", "Feint")}
+# Each check: who rolled it, on whom, and what it was (a Deceptive Sidestep rerolls the Strike).
+CHECKS = {"Pf2eStrikeRolled": ("attacker", "target", "Strike"),
+          "Pf2eSidestepUsed": ("attacker", "defender", "Strike"),
+          "Pf2eDemoralized": ("duelist", "target", "Demoralize"), "Pf2eFeinted": ("duelist", "target", "Feint")}
 
 
 def headline(state: dict, events) -> Headline:
@@ -66,11 +68,11 @@ def headline(state: dict, events) -> Headline:
         elif kind == "Pf2eTurnEnded" and ev.new_round and ev.next:  # a spell duel's rounds wrap
             round_ += 1
         elif kind in CHECKS and ev.degree in ("critical_success", "critical_failure"):
-            who, what = CHECKS[kind]
+            who, whom, what = CHECKS[kind]
             word = t("critical hit") if what == "Strike" and ev.degree == "critical_success" else \
                 t("critical failure") if ev.degree == "critical_failure" else t("critical success")
             marks.append(t("{name}'s {action} on {target}: {degree} (round {round})", name=names[getattr(ev, who)],
-                           action=what, target=names[ev.target], degree=word, round=round_))
+                           action=what, target=names[getattr(ev, whom)], degree=word, round=round_))
         elif kind == "Pf2eDamageDealt" and ev.amount:
             last_damage = (ev, round_)
             hits.append((ev.amount, round_, ev))
