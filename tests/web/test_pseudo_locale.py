@@ -7,7 +7,8 @@ players' link of the GM's pages, a few pages of each shape, through the Flask te
 visible text node (and each attribute a person reads: a label, a placeholder, an image's text)
 must be, once its marked parts are taken out, nothing but numbers, signs, the campaign's own data
 (names, titles, notes, reasons typed by the GM), or a game term the glossary keeps in both
-languages. Offenders are listed page by page.
+languages. Offenders are listed page by page. A redirect's body is never read (a browser follows
+it), and a data block marked ``translate="no"`` (the log's stored JSON) is data, not words.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def game_terms() -> list[str]:
 USER_FIELDS = {"name", "title", "notes", "player", "username", "reason", "stakes", "judge", "text", "label",
                "insults", "weapon", "weapons"}
 HIDDEN = {"script", "style", "template", "noscript"}
+DATA_BLOCKS = {"pre", "code"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 READ_ATTRIBUTES = ("aria-label", "placeholder", "alt", "title", "aria-valuetext", "data-announce")
 # An event type or a command (the log and the API name them so), a stream id, an address.
@@ -61,6 +63,8 @@ class Text(HTMLParser):
         found = dict(attrs)
         if tag in HIDDEN:
             self.hidden += 1
+        # translate="no" marks stored data shown as it is (the log's JSON), and nothing else.
+        assert found.get("translate") != "no" or tag in DATA_BLOCKS, f"<{tag} translate=no> is not a data block"
         if (found.get("translate") == "no" or self.data) and tag not in VOID:
             self.data.append(tag)
         for name in READ_ATTRIBUTES:

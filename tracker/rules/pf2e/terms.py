@@ -17,5 +17,6 @@ name_endings({"first_blood": t("first blood"), "knockout": t("knockout"), "custo
 
 # The game's own English names, shown as they are in every language (docs/glossary.md): its actions,
 # its numbers and its skills.
-GAME_TERMS = ("Strike", "Bullying Press", "Dueling Counter", "Feint", "Demoralize", "Sense Weakness", "AC", "HP",
+GAME_TERMS = ("Strike", "Bullying Press", "Dueling Counter", "Deceptive Sidestep", "Feint", "Demoralize",
+              "Sense Weakness", "Change Tradition Focus", "Stride", "Raise a Shield", "Recall Knowledge", "AC", "HP",
               "DC", *SKILL_NAMES.values())
