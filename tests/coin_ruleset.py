@@ -1,19 +1,24 @@
 """A deliberately tiny ruleset for testing the core without any real duel system:
-each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins."""
+each turn both sides roll a d6, the higher hits for the difference, first to 3 hits wins.
+
+It speaks as a shipped ruleset does, in Texts (it brings no catalog, so they read in English).
+"""
 from tracker.events import event
 from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields
 from tracker.rules.state import update
+from tracker.rules.text import t
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Recovered, Recovery, Statistic, Step, within_max
 
 NAME = "coin"
-TITLE = "Coin test duel"
-KINDS = {"plain": "Plain"}
-STATS = (Field("hp", "HP", "int", minimum=1, maximum=99),)
+TITLE = t("Coin test duel")
+KINDS = {"plain": t("Plain")}
+STATS = (Field("hp", t("HP"), "int", minimum=1, maximum=99),)
 TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp", "persists": True},)
-SETUP = (Field("hits", "Hits to win", "int", default=3, minimum=1, maximum=9),)
-TURNS_LABEL = "turns"
+SETUP = (Field("hits", t("Hits to win"), "int", default=3, minimum=1, maximum=9),)
+TURNS_LABEL = t("turns")
+GAME_TERMS = ()
 HISTORY_EVENTS = ("CoinTurnPlayed",)
 STATISTICS = (Statistic("coin_rolls", sums={"margin": "amount"}),)
 HIDDEN_FROM_PLAYERS = ()
@@ -34,9 +39,9 @@ class CoinTurnPlayed:
 
 @command
 class Play:
-    FIELDS = (Field("dice_a", "Side A's d6", "dice", required=False),
-              Field("dice_b", "Side B's d6", "dice", required=False),
-              Field("server_roll", "Let the server roll", "bool", default=False))
+    FIELDS = (Field("dice_a", t("Side A's d6"), "dice", required=False),
+              Field("dice_b", t("Side B's d6"), "dice", required=False),
+              Field("server_roll", t("Let the server roll"), "bool", default=False))
     dice_a: tuple = ()
     dice_b: tuple = ()
     server_roll: bool = False
@@ -112,9 +117,9 @@ def result(state, ev):
 
 def describe(state, ev):
     if isinstance(ev, duel.DuelStarted):
-        return "Coin duel started."
+        return t("Coin duel started.")
     if isinstance(ev, CoinTurnPlayed):
-        return f"Turn {state['turns'] + 1}: {ev.roll_a} vs {ev.roll_b}."
+        return t("Turn {turn}: {a} vs {b}.", turn=state["turns"] + 1, a=ev.roll_a, b=ev.roll_b)
     return duel.describe_ending(state, ev) or type(ev).__name__
 
 
@@ -123,11 +128,11 @@ def public(state):
 
 
 def assumptions(state):
-    return [f"First to {state['settings']['hits']} hits wins (a test rule)."]
+    return [t("First to {hits} hits wins (a test rule).", hits=state["settings"]["hits"])]
 
 
 def progress(state):
-    return f"Turn {state['turns']}"
+    return t("Turn {turn}", turn=state["turns"])
 
 
 # A hit, or the win, stands on every turn before it: a retraction rewinds to just before it.
@@ -150,7 +155,7 @@ def secrets(state):
 
 
 # A rest gives back 3 HP (a test rule, so a partial recovery is exercised too).
-RECOVERIES = {"rest": Recovery("Rest", "[assumed] A rest gives back 3 HP (a test rule).")}
+RECOVERIES = {"rest": Recovery(t("Rest"), t("[assumed] A rest gives back 3 HP (a test rule)."))}
 
 
 def recover(kind, stats, current, settings, values, dice):
@@ -174,8 +179,8 @@ def history_facts(state, events):
 def step_of(state, ev):
     """A turn is one command: a new one opens with a roll; an ending belongs to the turn before."""
     if isinstance(ev, CoinTurnPlayed):
-        return Step(f"Turn {state['turns'] + 1}")
-    return Step(f"Turn {state['turns']}")
+        return Step(t("Turn {turn}", turn=state["turns"] + 1))
+    return Step(t("Turn {turn}", turn=state["turns"]))
 
 
 def headline(state, events):

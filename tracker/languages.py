@@ -9,6 +9,10 @@ from tracker.rules.text import t
 LANGUAGES = ("en", "es")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+# Words the core's pages show as they are in every language (docs/glossary.md): the brand, the
+# language names and "vs" between a duel's sides. Each ruleset lists its own game terms
+# (``GAME_TERMS``).
+KEPT_WORDS = ("Touché", *LANGUAGE_NAMES.values(), "vs")
 
 
 def parse_language(raw: Any, name: str = "language") -> str:

@@ -25,6 +25,7 @@ from babel.dates import format_date
 
 from tracker import campaign_language, rules
 from tracker.events import from_data
+from tracker.i18n import localized
 from tracker.projections import queries
 from tracker.projections.words import read
 from tracker.rules.text import Joined, Text, t, tn
@@ -101,7 +102,7 @@ def _date_text(value: Any, language: str) -> str:
     """The session's date as its readers write it (``29 nov 2026``, ``Nov 29, 2026``); a date
     the session holds in no ISO form stays as it was typed."""
     try:
-        return format_date(datetime.date.fromisoformat(str(value)), format="medium", locale=language)
+        return localized(format_date(datetime.date.fromisoformat(str(value)), format="medium", locale=language))
     except ValueError:
         return str(value or "")
 

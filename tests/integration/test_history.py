@@ -114,8 +114,9 @@ def test_pf2e_facts_are_each_secret_skill_and_who_won_initiative(campaign):
     assert sorted(rolls) == [(1, seelah, "intimidation", 1, 0), (1, vex, "deception", 0, 1),  # and won the duel
                              (2, seelah, "perception", 0, 0), (2, vex, "intimidation", 1, 1)]
     skills = {s["name"]: s for s in history.campaign_stats(campaign.service.db, campaign.id)["skills"]}
-    assert skills["intimidation"] == {"name": "intimidation", "used": 2, "won": 2, "duels_won": 1, "rate": 100}
-    assert skills["perception"]["duels_won"] == 0
+    # each skill by the name the game gives it, not by its key
+    assert skills["Intimidation"] == {"name": "Intimidation", "used": 2, "won": 2, "duels_won": 1, "rate": 100}
+    assert skills["Perception"]["duels_won"] == 0
     assert campaign.service.db.execute("SELECT turns FROM history_duels WHERE duel_id = ?",
                                        [duel]).fetchone() == (2,)  # two rounds
 

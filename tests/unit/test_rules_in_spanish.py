@@ -21,13 +21,11 @@ from tracker.rules.text import Joined, Text
 RULES = Path(rules.__file__).parent
 SHIPPED = rules.shipped()
 
-# Words that read the same in both languages: the games' own terms (glossary), abbreviations and
-# dice. A message made only of these (and of its values) may stay as it is in Spanish.
-GAME_WORDS = set("""
-Rocèt Insulto Estocada Alta Profunda Tajo Circular Finta Treta Espada Daga Ventaja Desventaja Reloj
-Superioridad Primera sangre A muerte duelos duelo de labia Pathfinder e Strike Strikes Treat Wounds Stride
-Raise a Shield Deceptive Sidestep Dueling Counter Feint Demoralize Bullying Press Sense Weakness Change
-Tradition Focus Deception Intimidation Medicine TA AC DC HP PG PM PV CAR SAB DES INT ATQ DEF d x id
+# Words that read the same in both languages: the games' own terms (each ruleset's GAME_TERMS, as
+# the glossary lists them), and the names, abbreviations and dice that read the same in Spanish.
+# A message made only of these (and of its values) may stay as it is in Spanish.
+GAME_WORDS = {word for module in SHIPPED for term in module.GAME_TERMS for word in term.split()} | set("""
+Rocèt Reloj Superioridad Primera sangre A muerte duelos Pathfinder e Strikes Treat Wounds Medicine TA d x id
 """.split())
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s|%%")
 

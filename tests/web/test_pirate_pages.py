@@ -380,3 +380,22 @@ def test_a_duel_started_through_the_api_takes_the_campaigns_own_insult_table(cli
     assert started.status_code == 201, started.json
     insults = started.json["events"][0]["data"]["settings"]["insults"]
     assert [i["name"] for i in insults] == ["Pulla marinera"]
+
+
+def test_a_weapon_s_kind_reads_and_is_typed_in_the_reader_s_language(app, client, table):
+    """The edit form writes a weapon's kind in Spanish to a Spanish reader, and saving it as shown
+    keeps the kind the rules know; the character page in English says it in English."""
+    spanish = {"Accept-Language": "es"}
+    form = html.unescape(client.get(f"/characters/{table['ines']}/edit", headers=spanish).text)
+    assert "Sable | espada | 1d8\nPistola de chispa | pistola | 1d10 | 15" in form
+    with app.app_context():
+        character = queries.character(get_db(), table["ines"])
+    fields = {"name": "Inés", "rank": "pj", "expected_version": str(character["version"]),
+              **{f"pirate.{k}": v for k, v in INES.items()},
+              "pirate.weapons": "Sable | espada | 1d8\nPistola de chispa | Pistola | 1d10 | 15"}
+    assert client.post(f"/characters/{table['ines']}/edit", data=fields, headers=spanish).status_code == 302
+    with app.app_context():
+        weapons = queries.character(get_db(), table["ines"])["stats"]["pirate"]["weapons"]
+    assert [w["kind"] for w in weapons] == ["sword", "pistol"]
+    page = html.unescape(client.get(f"/characters/{table['ines']}", headers={"Accept-Language": "en"}).text)
+    assert "Sable · sword · 1d8" in page and "espada" not in page

@@ -125,7 +125,7 @@ def test_before_the_reveal_no_page_fragment_or_json_holds_the_sealed_card(client
     assert "Inés has chosen." in reads["GM duel page"].text
     assert "Inés has chosen." in reads["rival's seat"].text
     assert "Inés has chosen a card for turn 1." in reads["log"].text
-    stored = re.findall(r'<pre class="data">(.*?)</pre>', reads["event page"].text, re.S)[-1]  # after the metadata
+    stored = re.findall(r'<pre class="data"[^>]*>(.*?)</pre>', reads["event page"].text, re.S)[-1]  # after the metadata
     event = json.loads(stored.replace("&#34;", '"').replace("&quot;", '"'))
     assert event["card"] == "sealed"
     assert reads["API duel"].json["state"]["chosen"] == ["a"]

@@ -97,7 +97,9 @@ def test_the_event_page_reads_as_words_and_leads_back_to_the_duel(app, client):
     page = client.get(f"/events/{position_of(app, duel, 2)}").text
     assert f'href="/duels/{duel}">← Back to the duel' in page
     assert "Turn 1: 6 vs 1." in page and "Logged by gm" in page
-    assert re.search(r'<time datetime="2026-11-29T20:\d\d:\d\d.000\+00:00" data-local>2026-11-29 20:\d\d UTC</time>', page)
+    # in the reader's format (UTC until the page's script shows it in their own time)
+    assert re.search(r'<time datetime="2026-11-29T20:\d\d:\d\d.000\+00:00" data-local>Nov 29, 2026, 8:\d\d:\d\d\W*PM UTC</time>',
+                     page)
     assert page.index("Logged by gm") < page.index("The event as stored (JSON)")
 
 

@@ -216,6 +216,7 @@ def _facts(db, column: str, value: str) -> dict:
                              f" WHERE {column} = ? AND kind = ? GROUP BY subject ORDER BY used DESC, subject",
                          [value, statistic.kind])
             for row in rows:
+                row["name"] = statistic.names.get(row["name"], row["name"])
                 row["rate"] = round(100 * row["won"] / row["used"]) if row["used"] else 0
             found[statistic.kind] = rows
     return found

@@ -15,6 +15,7 @@ from tracker.errors import NotFound, no_such
 from tracker.projections import engine, replay
 from tracker.projections.words import revived
 from tracker.rules.contract import Step
+from tracker.rules.text import t
 from tracker.store import EventStore, database_identity
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
@@ -128,7 +129,7 @@ def steps(store: EventStore, stream: str, memo: Memo = STEPS) -> list[dict]:
         decision = replay.decision(rec)
         if decision != command:
             command = decision
-            step = Step("Start") if state is None else rules.get(state["ruleset"]).step_of(state, rec.event)
+            step = Step(t("Start")) if state is None else rules.get(state["ruleset"]).step_of(state, rec.event)
             if found and (found[-1]["round"], found[-1]["turn"]) == (step.round, step.turn):
                 found[-1]["last"] = rec.version
             else:

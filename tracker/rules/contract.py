@@ -42,10 +42,12 @@ class Statistic:
 
     Every row has ``name``, ``used``, ``won`` and ``rate`` (won per used, in %); ``sums`` adds
     columns, row key -> summed fact column (``amount``, or ``duel_won``: the duelist won the duel).
+    A fact's subject that is a key (PF2e's ``nature``) is shown by its name in ``names``.
     """
 
     kind: str
     sums: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str | Text] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Both end up in the SQL that counts the facts: only known columns, only plain names.
@@ -129,6 +131,7 @@ class Ruleset(Protocol):
     SETUP: Sequence[FormField]  # the duel set-up form
     COMMANDS: Mapping[str, type]  # command name -> command class (with its FIELDS)
     TURNS_LABEL: Text  # what its duels count: "turns", "rounds"
+    GAME_TERMS: tuple[str, ...]  # words of the game every language shows as they are (cards, stats, skills)
     HISTORY_EVENTS: tuple[str, ...]  # the event types ``history_facts`` reads
     STATISTICS: tuple[Statistic, ...]  # its sections on the statistics and record pages
     HIDDEN_FROM_PLAYERS: tuple[str, ...]  # event types whose log line alone gives a secret away

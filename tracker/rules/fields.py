@@ -31,6 +31,9 @@ class Field:
     required: bool = True
     help: str | Text = ""
     columns: tuple[str, ...] = ()  # a table field's keys, in the order its text lines give them
+    # A table column holding keys (a weapon's kind): column -> key -> the word a reader sees and
+    # may type for it, in their language; the parser takes that word as well as the key.
+    words: Mapping[str, Mapping[str, str | Text]] = dataclasses.field(default_factory=dict, compare=False)
 
 
 DIE_SIZES = (6, 8, 10, 12)

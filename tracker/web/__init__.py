@@ -3,7 +3,7 @@ share: forms, htmx, the request's service."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Mapping
 
 from flask import current_app, g, render_template, request
 
@@ -12,14 +12,17 @@ from tracker import policy
 HANDLERS = "touche.handlers"  # the app's extension holding the handler table (see tracker.bootstrap)
 
 
-def as_lines(value: Any, columns: tuple[str, ...] = ()) -> str:
+def as_lines(value: Any, columns: tuple[str, ...] = (), words: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """A table of weapons or insults as the one-per-line, ``|``-separated text its textarea takes,
-    its cells in the order of the field's ``columns``."""
+    its cells in the order of the field's ``columns``; a key a column's ``words`` name (a weapon's
+    kind) as its word in the reader's language."""
     if value is None:
         return ""
+    words = words or {}
     if isinstance(value, (list, tuple)):
         def cells(item):
-            row = [item.get(c) for c in columns] if isinstance(item, dict) else [item]
+            row = ([words.get(c, {}).get(item.get(c), item.get(c)) for c in columns] if isinstance(item, dict)
+                   else [item])
             while row and row[-1] in (None, ""):
                 row.pop()
             return " | ".join("" if v is None else str(v) for v in row)

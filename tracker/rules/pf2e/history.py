@@ -5,6 +5,8 @@ from __future__ import annotations
 from tracker.rules.contract import Fact, Headline, HistoryFacts, Statistic, Step
 from tracker.rules.text import t, tn
 
+from .sheet import SKILL_NAMES
+
 TURNS_LABEL = t("rounds")
 
 
@@ -12,7 +14,7 @@ def count_turns(count: int):
     """How many rounds a duel lasted, in words ("1 round", "3 rounds")."""
     return tn("{count} round", "{count} rounds", count)
 HISTORY_EVENTS = ("Pf2eInitiativeRolled", "Pf2eRoundOrdered", "Pf2eTieBroken")
-STATISTICS = (Statistic("skills", sums={"duels_won": "duel_won"}),)
+STATISTICS = (Statistic("skills", sums={"duels_won": "duel_won"}, names=SKILL_NAMES),)
 
 
 def history_facts(state: dict, events: list) -> HistoryFacts:

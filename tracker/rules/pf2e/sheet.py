@@ -19,6 +19,8 @@ RANK_WORDS = {"untrained": t("untrained"), "trained": t("trained"), "expert": t(
 SKILLS = ("deception", "intimidation", "perception", "arcana", "nature", "occultism", "religion")
 COMBAT_SKILLS = ("deception", "intimidation", "perception")
 MAGIC_SKILLS = ("arcana", "nature", "occultism", "religion")
+# A skill as the game names it: PF2e's English names are game terms, kept in every language.
+SKILL_NAMES = {skill: skill.capitalize() for skill in SKILLS}
 
 TRADITIONS = {"arcana": "arcane", "nature": "primal", "occultism": "occult", "religion": "divine"}
 SKILL_OF_TRADITION = {tradition: skill for skill, tradition in TRADITIONS.items()}
@@ -31,9 +33,9 @@ def _skill_fields() -> tuple[Field, ...]:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     fields = []
     for skill in SKILLS:
-        fields.append(Field(skill, t("{skill} modifier", skill=skill.capitalize()), "int", default=0,
+        fields.append(Field(skill, t("{skill} modifier", skill=SKILL_NAMES[skill]), "int", default=0,
                             minimum=-10, maximum=60))
-        fields.append(Field(f"{skill}_rank", t("{skill} proficiency", skill=skill.capitalize()), "choice",
+        fields.append(Field(f"{skill}_rank", t("{skill} proficiency", skill=SKILL_NAMES[skill]), "choice",
                             default="untrained", choices=RANK_CHOICES))
     return tuple(fields)
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 from tracker.rules.duel import name_endings
 from tracker.rules.text import t
 
+from .sheet import SKILL_NAMES
+
 NAME = "pf2e"
 TITLE = t("Pathfinder 2e")
 MAX_PER_SIDE = 2  # pairs fighting together, or tag teams
@@ -12,3 +14,9 @@ KINDS = {"combat": t("Combat duel"), "spellcasting": t("Spellcasting duel"),
 TEAMS = {"single": t("one against one"), "together": t("pairs fighting together"), "tag": t("pairs as tag teams")}
 VICTORIES = {"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("a custom condition")}
 name_endings({"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("custom")})
+
+# The game's own English names, shown as they are in every language (docs/glossary.md): its actions,
+# its numbers and its skills.
+GAME_TERMS = ("Strike", "Bullying Press", "Dueling Counter", "Deceptive Sidestep", "Feint", "Demoralize",
+              "Sense Weakness", "Change Tradition Focus", "Stride", "Raise a Shield", "Recall Knowledge", "AC", "HP",
+              "DC", *SKILL_NAMES.values())

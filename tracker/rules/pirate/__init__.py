@@ -22,7 +22,7 @@ from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
 from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
-from .terms import KINDS, NAME, TITLE
+from .terms import GAME_TERMS, KINDS, NAME, TITLE
 from .view import actions, assumptions, progress, public, seat_actions, warnings
 
 # A worthiness mark has no effect on the rules: it is taken back alone, and a rewind leaves it
@@ -48,7 +48,7 @@ def validate_campaign_settings(raw) -> dict:
     return {"insults": insults, **parse_fields((REST_SETTING,), raw)}
 
 
-__all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
+__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",

@@ -8,6 +8,8 @@ from tracker.rules.base import Invalid, why
 from tracker.rules.fields import Field, parse_fields
 from tracker.rules.text import t
 
+# A weapon's kind as the reader writes it (the form shows it so), and every spelling the form takes.
+KIND_WORDS = {"sword": t("sword"), "pistol": t("pistol")}
 WEAPON_KINDS = {"sword": "sword", "espada": "sword", "pistol": "pistol", "pistola": "pistol"}
 
 STATS = (
@@ -19,6 +21,7 @@ STATS = (
     Field("car", t("CAR (hit points in a duelo de labia)"), minimum=1, maximum=99),
     Field("iniciativa", t("Iniciativa (modifier)"), minimum=-10, maximum=30),
     Field("weapons", t("Weapons"), "weapons", required=False, columns=("name", "kind", "damage", "range"),
+          words={"kind": KIND_WORDS},
           help=t("One weapon per line: name | sword or pistol | damage dice | range in paces "
                  "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'")),
 )
@@ -88,9 +91,10 @@ def parse_weapons(value: Any) -> list[dict]:
         name, kind, damage, reach = (cells + ["", "", "", ""])[:4]
         if not name:
             raise ValueError(t("line {number}: the weapon needs a name", number=n))
-        if kind.lower() not in WEAPON_KINDS:
+        kinds = {**WEAPON_KINDS, **{str(word).lower(): key for key, word in KIND_WORDS.items()}}
+        if kind.lower() not in kinds:
             raise ValueError(t("line {number} ({name}): the kind must be sword or pistol", number=n, name=name))
-        kind = WEAPON_KINDS[kind.lower()]
+        kind = kinds[kind.lower()]
         try:
             damage = dice_expr.check(damage)
         except ValueError:

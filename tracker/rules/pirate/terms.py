@@ -16,6 +16,9 @@ VERB = {"sword": t("attack"), "pistol": t("shoot"), "wit": t("insult")}  # what 
 # "Lope attacks": a duelist's turn, as time travel names it.
 ACTS = {"sword": N_("{name} attacks"), "pistol": N_("{name} shoots"), "wit": N_("{name} insults")}
 FATES = {"down": t("down"), "dead": t("dead")}
+# The game's own words, shown as they are in every language (docs/glossary.md): its stats and the
+# duel of wits.
+GAME_TERMS = ("ATQ", "DEF", "Iniciativa", "PV", "CAR", "SAB", "duelo de labia", "Duelo de labia")
 
 
 def round_name(state: dict, number: int, capital: bool = True) -> Text:

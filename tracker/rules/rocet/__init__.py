@@ -25,14 +25,14 @@ from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED,
 from tracker.rules.rocet.setup import SETUP, setup_defaults, setup_fields, start
 from tracker.rules.rocet.recovery import RECOVERIES, recover
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
-from tracker.rules.rocet.terms import CARDS, KINDS, NAME, TITLE
+from tracker.rules.rocet.terms import CARDS, GAME_TERMS, KINDS, NAME, TITLE
 from tracker.rules.rocet.view import actions, assumptions, beats, last_rolls, progress, public, seat_actions
 
 # Every Rocèt event stands on the ones before it (the pile, the hands, the clocks): a retraction
 # rewinds the duel to just before the command it names.
 retraction_carries = whole_suffix
 
-__all__ = ["NAME", "TITLE", "KINDS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
+__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS",
            "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",

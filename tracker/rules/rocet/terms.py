@@ -39,6 +39,9 @@ BEATS = {
 VENTAJA = 4
 
 WEAPON_TYPES = ("Espada", "Daga")
+# The game's own words, shown as they are in every language (docs/glossary.md): the cards, the
+# weapon types, the roll and its edges, the stats and the tracks.
+GAME_TERMS = (*CARDS, *WEAPON_TYPES, "Tirada Enfrentada", "Ventaja", "Desventaja", "DES", "INT", "PG", "PM")
 HAND = 3
 A_MUERTE_CLOCK = 4
 
