@@ -14,7 +14,7 @@ from typing import Any
 from tracker.rules.duel import SIDES, DuelStarted, evolver, impossible, initial, other, wound
 from tracker.rules.state import update
 
-from .describe import describe
+from .describe import describe, ending_detail
 from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .invariants import ENDINGS
@@ -149,4 +149,4 @@ def _next_turn(state: dict) -> dict:
 
 
 evolve = evolver(_started, mutate, describe, ENDINGS, result=result,
-                 adjustable=adjustable_tracks, set_track=set_track)
+                 adjustable=adjustable_tracks, set_track=set_track, ending_detail=ending_detail)
