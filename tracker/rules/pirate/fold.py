@@ -19,12 +19,14 @@ from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRoll
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .invariants import ENDINGS
 from .results import result
-from .setup import current_pv
+from .setup import current_pv, warnings_for
 from tracker.rules.text import t
 
 
 def _started(ev: DuelStarted) -> dict:
     state = initial(ev)
+    if "warnings" not in state["settings"]:  # older logs stored them in the terms: read as they were
+        state["settings"]["warnings"] = warnings_for(ev.settings, {d["side"]: d for d in ev.duelists})
     fighters = {}
     for d in ev.duelists:
         stats = d["stats"]
