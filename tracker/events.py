@@ -96,8 +96,9 @@ def from_data(type_name: str, data: dict, schema: int | None = None) -> Any:
 
 
 def _text(value: dict) -> Any:
-    """A Text a rule wrote into an event (an ending's detail: a message id with its values) comes
-    back a Text."""
+    """A Text an older version of the rules wrote into an event comes back a Text, so those logs read
+    as they were written (an ending's sentence, now in ``sentence``; warnings in a duel's
+    agreed terms). New events hold facts only: no rule writes a Text into one any more."""
     from tracker.rules.text import revive
 
     return revive(value)

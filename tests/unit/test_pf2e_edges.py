@@ -178,13 +178,16 @@ def test_first_blood_is_proposed_for_either_side_and_the_judge_confirms(who):
     events = d.do(Strike(damage=1), attack=[15])
     proposed = events[-1]
     assert (proposed.side, proposed.ending) == (SIDE_OF[who], "first_blood")
-    assert proposed.detail == f"{d.state['duelists'][0 if who == 'v' else 1]['name']} drew first blood from " \
-                              f"{d.state['duelists'][1 if who == 'v' else 0]['name']}"
+    assert (proposed.attacker, proposed.target) == (who, target)
+    assert d.state["proposal"]["detail"] == f"{d.state['duelists'][0 if who == 'v' else 1]['name']} drew first blood " \
+                                            f"from {d.state['duelists'][1 if who == 'v' else 0]['name']}"
     assert pf2e.actions(d.state)[:2] == ["ConfirmVictory", "DeclineVictory"]
     refused = d.refused(ConfirmVictory(side=SIDE_OF[target]))
     assert refused.startswith("the rules propose victory for ")
+    proposal = d.state["proposal"]["detail"]
     [won] = d.do(ConfirmVictory())
-    assert won == DuelWon(side=SIDE_OF[who], ending="first_blood", detail=proposed.detail)
+    assert won == DuelWon(side=SIDE_OF[who], ending="first_blood")
+    assert d.state["outcome"]["detail"] == proposal
 
 
 @pytest.mark.parametrize("who", ["v", "k"])
@@ -201,7 +204,7 @@ def test_a_knockout_is_proposed_at_exactly_0_hp(left, proposed):
     events = d.do(Strike(damage=10 - left), attack=[15])
     assert (type(events[-1]).__name__ == "Pf2eVictoryProposed") is proposed
     if proposed:
-        assert (events[-1].side, events[-1].ending, events[-1].detail) == ("a", "knockout", "Kyra knocked out")
+        assert (events[-1].side, events[-1].ending, d.state["proposal"]["detail"]) == ("a", "knockout", "Kyra knocked out")
         d.do(DeclineVictory(reason="she stands"))
         assert d.state["proposal"] is None
         assert d.refused(DeclineVictory()) == "no victory is waiting for the judge"
@@ -214,7 +217,8 @@ def test_a_custom_victory_is_confirmed_for_the_side_named(side):
     d = acting_first("v", victory="custom", victory_text="a touch to the heart")
     assert d.refused(ConfirmVictory()) == "name the side that met the victory condition"
     [won] = d.do(ConfirmVictory(side=side))
-    assert won == DuelWon(side=side, ending="custom", detail="Magistrate Ilse confirmed: a touch to the heart")
+    assert won == DuelWon(side=side, ending="custom")
+    assert d.state["outcome"]["detail"] == "Magistrate Ilse confirmed: a touch to the heart"
 
 
 @pytest.mark.parametrize("side", ["a", "b"])

@@ -118,7 +118,7 @@ def test_every_event_type_round_trips():
         pf2e_events.Pf2eSpellCast("e", "Force Barrage", 1, "arcane", False, "s", "1d4+1", None, "full", True),
         pf2e_events.Pf2eCounterAttempted("s", "e", "Force Barrage", 1, 1, 14, 7, 21, 20, "success", True),
         pf2e_events.Pf2eCounterDeclined("Force Barrage"), pf2e_events.Pf2eFocusChanged("s", "arcane"),
-        pf2e_events.Pf2eVictoryProposed("a", "first_blood", "Valeros drew first blood"),
+        pf2e_events.Pf2eVictoryProposed("a", "first_blood", "v", "k"),
         pf2e_events.Pf2eVictoryDeclined("a scratch"), pf2e_events.Pf2ePenaltyImposed("a", "apology"),
         pf2e_events.Pf2eDuelEscalated("b", "fought on"),
         pf2e_events.Pf2eDemoralized("s", "t", 14, 9, 23, 17, "success", 1),

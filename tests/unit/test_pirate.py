@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from tests import plain_json as json
 
 import pytest
@@ -129,8 +130,11 @@ def test_duels_to_hits_warn_that_they_can_kill():
         "Inés has 12 PV: 2 hits of Lope's Espada ropera (1d6) can deal up to 12: this duel can kill.",
         "Lope has 9 PV: 2 hits of Inés's Sable (1d8) can deal up to 16: this duel can kill.",
     ]
-    assert two.events[0].settings["warnings"] == pirate.warnings(two.state)
+    assert "warnings" not in two.events[0].settings  # told from the terms when read, never stored
     assert pirate.warnings(Duel("sword").state) == []  # one hit of 1d8 cannot fell 9 PV
+    # an older log stored them in the terms: they read as they were written
+    old = dataclasses.replace(two.events[0], settings={**two.events[0].settings, "warnings": ["Mind the blade."]})
+    assert pirate.warnings(pirate.evolve(None, old, 1)) == ["Mind the blade."]
 
 
 # --- sword ---------------------------------------------------------------------------
@@ -161,7 +165,8 @@ def test_sword_to_first_blood():
     assert (init.rolls_a, init.rolls_b, init.total_a, init.total_b) == ((10, 15), (11, 3), 17, 4)
     hit, won = duel.run(Attack(side="a"), a=[7, 3])  # 7 + 5 = 12 meets DEF 12: a hit
     assert (hit.hit, hit.damage_dice, hit.damage) == (True, (3,), 3)
-    assert won == DuelWon(side="a", ending="first_blood", detail="Lope took 3 PV")
+    assert won == DuelWon(side="a", ending="first_blood")
+    assert duel.state["outcome"]["detail"] == "Lope took 3 PV"
     assert duel.fighter("b")["pv"] == 6 and duel.fighter("a")["hits"] == 1
     assert duel.state["wounds"] == [{"character": "lope", "track": "PV", "amount": 3, "at": 6,
                                      "note": "Sable of Inés"}]
@@ -183,7 +188,8 @@ def test_sword_to_two_hits():
     assert init.order == ("b", "a")
     duel.run(Attack(side="b"), b=[2])
     hit, won = duel.run(Attack(side="a"), a=[9, 3])
-    assert won == DuelWon(side="a", ending="hits", detail="2 hits; Lope took 3 PV")
+    assert won == DuelWon(side="a", ending="hits")
+    assert duel.state["outcome"]["detail"] == "2 hits; Lope took 3 PV"
     assert (duel.fighter("a")["pv"], duel.fighter("b")["pv"]) == (10, 2)
     assert (duel.fighter("a")["hits"], duel.fighter("b")["hits"]) == (2, 1)
 
@@ -217,7 +223,8 @@ def test_zero_pv_before_the_hits_waits_for_the_gm():
     assert "still has 12 PV" in duel.refused(RecordFall(side="a", fate="down")).reason
     fell, won = duel.run(RecordFall(side="b", fate="down"))
     assert fell == PirateDuelistFell(side="b", fate="down")
-    assert won == DuelWon(side="a", ending="down", detail="Lope is down")
+    assert won == DuelWon(side="a", ending="down")
+    assert duel.state["outcome"]["detail"] == "Lope is down"
 
 
 def test_sword_to_the_death():
@@ -236,7 +243,8 @@ def test_sword_to_the_death():
     assert "Lope is down: in a duel to the death" in duel.refused(RollInitiative(), a=[1], b=[2]).reason
     assert duel.refused(RecordFall(side="b", fate="down")).reason == "Lope is already down"
     fell, won = duel.run(RecordFall(side="b", fate="dead"))
-    assert won == DuelWon(side="a", ending="death", detail="Lope is dead")
+    assert won == DuelWon(side="a", ending="death")
+    assert duel.state["outcome"]["detail"] == "Lope is dead"
     assert duel.fighter("b")["fate"] == "dead"
     assert duel.state["outcome"]["summary"] == "Inés won by death (Lope is dead)"
 
@@ -291,7 +299,8 @@ def test_pistol_duel_beyond_range():
     duel.run(RollInitiative(), a=[2], b=[20])
     shot, won = duel.run(Shoot(side="b", ventaja=True), b=[14, 5])  # Ventaja cancels the range's Desventaja
     assert (shot.edge, shot.d20s, shot.total, shot.hit, shot.damage) == ("cancelled", (14,), 17, True, 5)
-    assert won == DuelWon(side="b", ending="hit", detail="Inés was hit")
+    assert won == DuelWon(side="b", ending="hit")
+    assert duel.state["outcome"]["detail"] == "Inés was hit"
     assert (duel.fighter("a")["pv"], duel.fighter("a")["shots"], duel.fighter("b")["shots"]) == (7, 5, 4)
     assert duel.state["wounds"][0]["amount"] == 5
 
@@ -307,7 +316,8 @@ def test_pistol_duel_runs_dry():
     refusal = duel.refused(Shoot(side="a"), a=[20])
     assert (refusal.reason, refusal.field) == ("Inés has no shots left", "side")
     shot, drawn = duel.run(Shoot(side="b"), b=[4])
-    assert drawn == DuelDrawn(ending="out_of_shots", detail="both pistols ran dry with no hit")
+    assert drawn == DuelDrawn(ending="out_of_shots")
+    assert duel.state["outcome"]["detail"] == "both pistols ran dry with no hit"
     assert (duel.fighter("a")["shots"], duel.fighter("b")["shots"]) == (0, 0)
     assert (duel.fighter("a")["pv"], duel.fighter("b")["pv"]) == (12, 9)
     assert duel.state["outcome"]["winner"] is None
@@ -321,7 +331,8 @@ def test_a_bullet_that_fells_waits_for_the_gm():
     [shot] = duel.run(Shoot(side="a"), a=[10, 10])
     assert (shot.damage, duel.fighter("b")["pv"]) == (10, 0)
     fell, won = duel.run(RecordFall(side="b", fate="dead"))
-    assert won == DuelWon(side="a", ending="hit", detail="Lope is dead")
+    assert won == DuelWon(side="a", ending="hit")
+    assert duel.state["outcome"]["detail"] == "Lope is dead"
 
 
 def test_a_pistol_hit_without_damage_when_agreed():
@@ -356,7 +367,8 @@ def test_wit_duel_on_points():
     duel.run(RollInitiative(), a=[12], b=[7])
     duel.run(Insult(side="a", insult="Burla ingeniosa"), a=[2])
     miss, won = duel.run(Insult(side="b", insult="Burla ingeniosa"), b=[4])
-    assert won == DuelWon(side="a", ending="points", detail="3 to 2")
+    assert won == DuelWon(side="a", ending="points")
+    assert duel.state["outcome"]["detail"] == "3 to 2"
     assert [w["track"] for w in duel.state["wounds"]] == ["CAR", "CAR", "CAR"]
     assert "this duel is over" in duel.refused(RollInitiative(), a=[1], b=[2]).reason  # no fourth exchange
 
@@ -366,7 +378,8 @@ def test_wit_duel_by_humiliation():
     duel.run(RollInitiative(), a=[12], b=[7])
     hit, won = duel.run(Insult(side="a", insult="Humillación"), a=[15, 9])
     assert (hit.total, hit.damage) == (17, 9)
-    assert won == DuelWon(side="a", ending="humiliation", detail="Lope withdraws, humiliated")
+    assert won == DuelWon(side="a", ending="humiliation")
+    assert duel.state["outcome"]["detail"] == "Lope withdraws, humiliated"
     assert duel.fighter("b")["car"] == 0
     assert duel.state["wounds"] == [{"character": "lope", "track": "CAR", "amount": 8, "at": 3,
                                      "note": "Humillación by Inés"}]
@@ -385,7 +398,8 @@ def test_a_campaign_table_and_a_backlash_that_humiliates():
                                                "insult")
     miss, won = duel.run(Insult(side="b", insult="Bravata"), b=[2, 8])
     assert (miss.backlash, duel.fighter("b")["car"]) == (8, 0)
-    assert won == DuelWon(side="a", ending="humiliation", detail="Lope withdraws, humiliated by their own Bravata")
+    assert won == DuelWon(side="a", ending="humiliation")
+    assert duel.state["outcome"]["detail"] == "Lope withdraws, humiliated by their own Bravata"
 
 
 def exchange(duel: Duel, a: list[int], b: list[int]) -> list:
@@ -397,7 +411,8 @@ def exchange(duel: Duel, a: list[int], b: list[int]) -> list:
 def test_a_tied_wit_duel_as_a_draw():
     duel = Duel("wit", exchanges=1, tie="draw")
     hit, drawn = exchange(duel, a=[15, 2], b=[15, 2])
-    assert drawn == DuelDrawn(ending="points_tied", detail="tied 2 to 2 after the agreed exchanges")
+    assert drawn == DuelDrawn(ending="points_tied")
+    assert duel.state["outcome"]["detail"] == "tied 2 to 2 after the agreed exchanges"
     assert (duel.fighter("a")["points"], duel.fighter("b")["points"]) == (2, 2)
 
 
@@ -408,7 +423,8 @@ def test_a_tied_wit_duel_goes_to_sudden_death():
     assert pirate.progress(duel.state) == "Exchange 2 (sudden death): initiative"
     assert kinds(exchange(duel, a=[1], b=[1])) == ["PirateInsultTraded"]  # still tied: on we go
     hit, won = exchange(duel, a=[15, 1], b=[1])
-    assert won == DuelWon(side="a", ending="points", detail="3 to 2 in sudden death (exchange 3)")
+    assert won == DuelWon(side="a", ending="points")
+    assert duel.state["outcome"]["detail"] == "3 to 2 in sudden death (exchange 3)"
     assert (duel.fighter("a")["car"], duel.fighter("b")["car"]) == (8, 5)
 
 

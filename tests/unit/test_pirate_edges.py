@@ -37,8 +37,8 @@ def test_a_sword_attack_hits_on_a_total_equal_to_def_for_either_side(side, margi
     assert (events[0].total, events[0].defence, events[0].hit) == (STATS[other(side)]["def"] + margin,
                                                                   STATS[other(side)]["def"], hits)
     if hits:
-        assert events[1] == DuelWon(side=side, ending="first_blood",
-                                    detail=f"{duel.fighter(other(side))['name']} took 2 PV")
+        assert events[1] == DuelWon(side=side, ending="first_blood")
+        assert duel.state["outcome"]["detail"] == f"{duel.fighter(other(side))['name']} took 2 PV"
         assert duel.fighter(side)["hits"] == 1
     else:
         assert len(events) == 1 and duel.state["outcome"] is None
@@ -55,7 +55,7 @@ def test_a_sword_duel_to_hits_is_won_at_exactly_the_agreed_hits_by_either_side(s
             assert len(events) == 1, f"won after {n} of {hits} hits"
             duel.run(Attack(side=other(side)), **{other(side): [1]})
     assert events[-1].side == side and events[-1].ending == "hits"
-    assert events[-1].detail.startswith(f"{hits} hits; ")
+    assert str(duel.state["outcome"]["detail"]).startswith(f"{hits} hits; ")
 
 
 @pytest.mark.parametrize("side", SIDES)
@@ -73,7 +73,8 @@ def test_a_duelist_at_exactly_0_pv_falls_and_at_1_pv_does_not(side):
     duel.run(Attack(side=side), **{side: [20, 1]})
     assert duel.fighter(foe)["pv"] == 0
     fell, won = duel.run(RecordFall(side=foe, fate="dead"))
-    assert won == DuelWon(side=side, ending="death", detail=f"{duel.fighter(foe)['name']} is dead")
+    assert won == DuelWon(side=side, ending="death")
+    assert duel.state["outcome"]["detail"] == f"{duel.fighter(foe)['name']} is dead"
 
 
 # --- pistols: a distance equal to the range is within it --------------------------------------
@@ -103,7 +104,8 @@ def test_the_pistols_run_dry_whichever_side_fires_last(last):
     first(duel, other(last))
     duel.run(Shoot(side=other(last)), **{other(last): [1]})
     shot, drawn = duel.run(Shoot(side=last), **{last: [1]})
-    assert drawn == DuelDrawn(ending="out_of_shots", detail="both pistols ran dry with no hit")
+    assert drawn == DuelDrawn(ending="out_of_shots")
+    assert duel.state["outcome"]["detail"] == "both pistols ran dry with no hit"
 
 
 @pytest.mark.parametrize("ventaja, desventaja, how", [
@@ -148,8 +150,8 @@ def test_either_side_humiliates_at_exactly_0_car(side, spare, humiliated):
     events = duel.run(Insult(side=side, insult="Humillación"), **{side: [20, car - spare]})
     assert duel.fighter(foe)["car"] == spare
     if humiliated:
-        assert events[-1] == DuelWon(side=side, ending="humiliation",
-                                     detail=f"{duel.fighter(foe)['name']} withdraws, humiliated")
+        assert events[-1] == DuelWon(side=side, ending="humiliation")
+        assert duel.state["outcome"]["detail"] == f"{duel.fighter(foe)['name']} withdraws, humiliated"
     else:
         assert len(events) == 1
 
@@ -172,7 +174,8 @@ def test_either_side_wins_on_points_after_exactly_the_agreed_exchanges(side):
         events = duel.run(Insult(side=other(side), insult="Insulto directo"), **{other(side): [1]})
         if exchange == 1:
             assert len(events) == 1 and duel.state["outcome"] is None
-    assert events[-1] == DuelWon(side=side, ending="points", detail="2 to 0")
+    assert events[-1] == DuelWon(side=side, ending="points")
+    assert duel.state["outcome"]["detail"] == "2 to 0"
 
 
 @pytest.mark.parametrize("tie, ends", [("draw", True), ("sudden_death", False)])
@@ -305,14 +308,15 @@ def test_a_fall_ends_a_sword_duel_as_the_terms_say(side, setup, hits, fate, endi
         return
     won = events[-1]
     assert (won.side, won.ending) == (other(side), ending)
-    assert won.detail.endswith(f"{name} is {fate}")
+    assert str(duel.state["outcome"]["detail"]).endswith(f"{name} is {fate}")
 
 
 @pytest.mark.parametrize("side", SIDES)
 def test_a_fall_in_a_pistol_duel_is_the_shooter_s_win(side):
     duel = at_zero(Duel("pistol", distance=5, **PISTOLS), side)
     fell, won = duel.run(RecordFall(side=side, fate="down"))
-    assert won == DuelWon(side=other(side), ending="hit", detail=f"{duel.fighter(side)['name']} is down")
+    assert won == DuelWon(side=other(side), ending="hit")
+    assert duel.state["outcome"]["detail"] == f"{duel.fighter(side)['name']} is down"
 
 
 @pytest.mark.parametrize("side", SIDES)

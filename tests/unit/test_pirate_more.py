@@ -237,17 +237,22 @@ def test_the_header_goes_into_the_first_event_with_empty_defaults():
 
 def test_the_warnings_name_who_the_agreed_hits_can_kill():
     from tests.unit.test_pirate import PISTOLS
+
+    def warned(started):  # told from the terms when the duel is read: the event stores none
+        assert "warnings" not in started.settings
+        return pirate.warnings(pirate.evolve(None, started, 1))
+
     [pistol] = start({"kind": "pistol", "distance": 5, **PISTOLS})
-    assert pistol.settings["warnings"] == [
+    assert warned(pistol) == [
         "Lope has 9 PV: one hit of Inés's Pistola de chispa (1d10) can deal up to 10: this duel can kill."]
     [dry] = start({"kind": "pistol", "distance": 5, "bullet": "no_damage", **PISTOLS})
-    assert dry.settings["warnings"] == []
+    assert warned(dry) == []
     [sword] = start({"kind": "sword", "sword_victory": "hits", "hits": 2})
-    assert sword.settings["warnings"] == [  # 12 PV against exactly 12 is a warning too
+    assert warned(sword) == [  # 12 PV against exactly 12 is a warning too
         "Inés has 12 PV: 2 hits of Lope's Espada ropera (1d6) can deal up to 12: this duel can kill.",
         "Lope has 9 PV: 2 hits of Inés's Sable (1d8) can deal up to 16: this duel can kill."]
     [death] = start({"kind": "sword", "sword_victory": "death"})
-    assert death.settings["warnings"] == []
+    assert warned(death) == []
 
 
 def test_a_fresh_pirate_state_and_its_fighters():

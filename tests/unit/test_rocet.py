@@ -201,7 +201,8 @@ def test_a_knocked_out_duelist_loses_once_the_gm_confirms_it():
     t.do(DealDamage())
     assert rocet.actions(t.state) == ["ConfirmUnconscious", "ConfirmDeath", "Yield", "Disqualify", "Abandon"]
     events = t.do(ConfirmUnconscious())
-    assert events[-1] == DuelWon(side="a", ending="unconscious", detail="Lope fell unconscious")
+    assert events[-1] == DuelWon(side="a", ending="unconscious")
+    assert t.state["outcome"]["detail"] == "Lope fell unconscious"
 
 
 def test_poison_disqualifies_even_a_winner_whose_victim_died():

@@ -178,7 +178,8 @@ def test_clock_duel_first_to_complete_their_clock_wins(mode):
     assert rocet.actions(t.state) == ["DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
     assert "first settle the damage" in t.refused(PlayTurn(card_a=EA, card_b=EA))
     events = t.do(DealDamage(source="attack"))
-    assert events[-1] == DuelWon(side="a", ending="clock", detail="Inés completed their clock")
+    assert events[-1] == DuelWon(side="a", ending="clock")
+    assert t.state["outcome"]["detail"] == "Inés completed their clock"
     assert t.snapshot()["pg"] == (30, 13)
     assert t.state["outcome"]["winner"] == "a"
     assert t.state["decks"]["shared"]["pile_size"] == 16
@@ -207,7 +208,8 @@ def test_primera_sangre_first_attack_won_wins(mode):
     assert resolved(events).win == "first_blood"
     assert t.state["outcome"] is None
     events = t.do(DeclineDamage())
-    assert events[-1] == DuelWon(side="b", ending="first_blood", detail="Lope first blood")
+    assert events[-1] == DuelWon(side="b", ending="first_blood")
+    assert t.state["outcome"]["detail"] == "Lope first blood"
     assert t.snapshot()["pg"] == (30, 25)  # first blood need not draw blood
 
 
@@ -244,8 +246,8 @@ def test_superioridad_meter_moves_toward_the_winner(mode):
     t.turn(EA, FINTA, a=[8, 2], b=[1, 3])  # attack: 2 toward Inés
     t.turn(TC, TC, a=[4, 4], b=[3, 3])  # attack: 4 of 4 — her end
     assert t.state["meter"] == 4
-    assert t.do(DealDamage())[-1] == DuelWon(side="a", ending="superiority",
-                                             detail="Inés reached their end of the superiority meter")
+    assert t.do(DealDamage())[-1] == DuelWon(side="a", ending="superiority")
+    assert t.state["outcome"]["detail"] == "Inés reached their end of the superiority meter"
     assert t.snapshot() == {"clocks": (0, 0), "meter": 4, "hands": (3, 3), "pg": (25, 18), "pm": (8, 9)}
 
 
@@ -293,7 +295,8 @@ def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mo
     assert "a duel to the death ends only by death" in t.refused(ConfirmUnconscious())
     assert "Lope is at 0 PG" in t.refused(PlayTurn(card_a=EA, card_b=EA))
     events = t.do(ConfirmDeath())
-    assert events[-1] == DuelWon(side="a", ending="death", detail="Lope died")
+    assert events[-1] == DuelWon(side="a", ending="death")
+    assert t.state["outcome"]["detail"] == "Lope died"
     assert t.state["fallen"] == {"b": "dead"}
     assert t.state["outcome"]["results"] == {"ines": "win", "lope": "loss"}
 

@@ -150,7 +150,8 @@ def test_a_treta_or_finta_that_fills_the_clock_or_meter_wins_the_duel(setup, end
     ev = resolved(events)
     assert (ev.winner, ev.win, ev.discard_owed, ev.offers) == (winner, ending, False, ())
     name = t.state["sides"][winner]["name"]
-    assert events[-1] == DuelWon(side=winner, ending=ending, detail=f"{name} {detail}")
+    assert events[-1] == DuelWon(side=winner, ending=ending)
+    assert t.state["outcome"]["detail"] == f"{name} {detail}"
     assert t.state["outcome"]["winner"] == winner
     assert t.state["pending_discard"] is None
 

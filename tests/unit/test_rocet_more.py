@@ -72,7 +72,8 @@ def test_a_fall_wins_the_duel_for_the_other_side(down):
         t.state["sides"][down]["pg"] = 0
         t.state["pending_down"] = down
         assert t.do(command()) == [RocetDuelistFell(side=down, condition=condition),
-                                   DuelWon(side=other(down), ending=ending, detail=f"{NAMES[down]} {words}")]
+                                   DuelWon(side=other(down), ending=ending)]
+        assert t.state["outcome"]["detail"] == f"{NAMES[down]} {words}"
 
 
 def test_a_duel_to_the_death_refuses_unconsciousness_in_words():

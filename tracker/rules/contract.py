@@ -221,10 +221,14 @@ class Ruleset(Protocol):
 # only commands a seat may send, and only for its own side), seat_actions(state, side) (what that
 # side's seat may do now) and SEALED (event type -> the fields no reader is shown). A ruleset
 # without them has no seat commands: its seats only follow the duel.
+# ending_detail(state, event): how a ``DuelWon``/``DuelDrawn`` the ruleset decided came about, told
+# from the state before it (a Text), or None to show the event's own ``detail`` (the GM's words).
+# The events store facts only, never the sentence; the ruleset hands it to ``duel.evolver`` and
+# ``duel.describe_ending`` too.
 # count_turns(n): how long a duel lasted in words, with the language's plural ("1 turn", "3 rounds");
 # without it a reader says ``n`` and ``TURNS_LABEL``.
 OPTIONAL = ("count_turns", "MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
-            "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED")
+            "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED", "ending_detail")
 
 
 def missing(module: ModuleType) -> list[str]:

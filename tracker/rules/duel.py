@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from tracker.events import event, to_data
+from tracker.events import event, to_data, upcaster
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.fields import Field, command
 from tracker.rules.state import update
@@ -39,19 +39,39 @@ class DuelStarted:
 
 @event
 class DuelWon:
-    """The rules found a winner (a clock completed, first blood, a knockout…)."""
+    """The rules found a winner (a clock completed, first blood, a knockout…).
 
+    ``detail`` holds only the GM's own words (a judge's confirmation); the sentence a reader sees
+    is told from the facts by the ruleset's ``ending_detail``. ``sentence`` is what logs before
+    schema 2 stored in ``detail`` (the rules' sentence itself): read as is, never written now."""
+
+    SCHEMA = 2
     side: str
     ending: str
     detail: str = ""
+    sentence: Any = ""
 
 
 @event
 class DuelDrawn:
-    """The rules found no winner (both pistols ran dry, a drawn wit duel…)."""
+    """The rules found no winner (both pistols ran dry, a drawn wit duel…); ``detail`` and
+    ``sentence`` as in ``DuelWon``."""
 
+    SCHEMA = 2
     ending: str
     detail: str = ""
+    sentence: Any = ""
+
+
+def detail_was_a_sentence(data: dict) -> dict:
+    """Schema 1 stored the rules' own sentence in ``detail`` (a str, or a message id with its
+    values): it is kept, to be read as is, and ``detail`` is left for the GM's words."""
+    data["sentence"] = data.pop("detail", "")
+    return data
+
+
+upcaster("DuelWon", 1)(detail_was_a_sentence)
+upcaster("DuelDrawn", 1)(detail_was_a_sentence)
 
 
 @event
@@ -230,14 +250,29 @@ def decider(handlers: Mapping[type, Handler]) -> Callable[[dict, Any, Any], list
     return decide
 
 
-def evolve_ending(state: dict, ev: Any) -> dict | None:
-    """Apply a common ending event; None when ``ev`` is not one."""
+EndingDetail = Callable[[dict, Any], "Text | str | None"]
+
+
+def told_detail(state: dict, ev: Any, ending_detail: EndingDetail | None) -> Any:
+    """What a summary says of how a ``DuelWon`` or ``DuelDrawn`` came about: the sentence an old
+    log stored, else the ruleset's ``ending_detail`` told from the state before the event, else
+    the event's own ``detail`` (the GM's words, or nothing)."""
+    if ev.sentence:
+        return ev.sentence
+    told = ending_detail(state, ev) if ending_detail is not None else None
+    return ev.detail if told is None else told
+
+
+def evolve_ending(state: dict, ev: Any, ending_detail: EndingDetail | None = None) -> dict | None:
+    """Apply a common ending event; None when ``ev`` is not one. ``ending_detail(state, ev)`` is
+    the ruleset's sentence for a ``DuelWon``/``DuelDrawn`` from the facts (None: no sentence of
+    its own, the event's ``detail`` is shown)."""
     if not isinstance(ev, ENDING_EVENTS):  # most events: one check instead of five
         return None
     if isinstance(ev, DuelWon):
-        return finish(state, ev.side, ev.ending, ev.detail)
+        return finish(state, ev.side, ev.ending, told_detail(state, ev, ending_detail))
     if isinstance(ev, DuelDrawn):
-        return finish(state, None, ev.ending, ev.detail)
+        return finish(state, None, ev.ending, told_detail(state, ev, ending_detail))
     if isinstance(ev, DuelYielded):
         return finish(state, other(ev.side), "yield", t("{names} yielded", names=names(state, ev.side)))
     if isinstance(ev, DuelDisqualified):
@@ -265,7 +300,8 @@ TrackSetter = Callable[[dict, str, str, int], dict]
 def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Mapping[str, EndingCheck],
             *, quiet: tuple[type, ...] = (), after_the_end: tuple[type, ...] = (),
             result: Resulter | None = None, adjustable: Adjustable | None = None,
-            set_track: TrackSetter | None = None) -> Callable[[Any, Any, int], dict]:
+            set_track: TrackSetter | None = None,
+            ending_detail: EndingDetail | None = None) -> Callable[[Any, Any, int], dict]:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """A ruleset's ``evolve(state, event, at)`` from what only the ruleset knows.
 
@@ -277,7 +313,8 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     still follow an ending; ``result(state, ev)`` the numbers of a resolved step (the structured
     twin of its line, from the state before it) or None; ``adjustable(state)`` and
     ``set_track(state, character, track, value)`` the ruleset's ``adjustable_tracks`` and
-    ``set_track`` (a GM's adjustment, ``DuelTrackAdjusted``). Everything else every duel folds the
+    ``set_track`` (a GM's adjustment, ``DuelTrackAdjusted``); ``ending_detail(state, ev)`` how the
+    ruleset tells a ``DuelWon``/``DuelDrawn`` it decided (see ``evolve_ending``). Everything else every duel folds the
     same way, here: each history line is ``{"at", "text"}``, with ``result`` (``{"event": type,
     …numbers}``) when the step has numbers, an ending's being its winner and ending.
     """
@@ -293,7 +330,7 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
         else:
             _check_possible(state, ev, endings, after_the_end)
             text = told and describe(state, ev)  # told from the state before the event
-            new = evolve_ending(state, ev)
+            new = evolve_ending(state, ev, ending_detail)
             if new is None:
                 new = mutate(ev, state, at)
         if not told:
@@ -457,9 +494,9 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
     return update(state, wounds=state["wounds"] + [entry])
 
 
-def describe_ending(state: dict, ev: Any) -> str | None:
+def describe_ending(state: dict, ev: Any, ending_detail: EndingDetail | None = None) -> str | None:
     """Plain language for the common endings (and the GM's notes and adjustments); None for other
-    events."""
+    events. ``ending_detail`` as in ``evolve_ending``."""
     if isinstance(ev, DuelNoted):
         if ev.about:
             if ev.public:
@@ -472,7 +509,7 @@ def describe_ending(state: dict, ev: Any) -> str | None:
         name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
         return t("{name}'s {track} adjusted to {value} ({reason})", name=name, track=ev.track, value=ev.value,
                  reason=ev.reason)
-    after = evolve_ending(state, ev)
+    after = evolve_ending(state, ev, ending_detail)
     return None if after is None else t("Duel ended: {summary}.", summary=after["outcome"]["summary"])
 
 

@@ -15,7 +15,7 @@ from tracker.rules.duel import whole_suffix
 from . import conditions, samples
 from .commands import COMMANDS, SEAT_COMMANDS
 from .decide import decide
-from .describe import describe
+from .describe import describe, ending_detail
 from .fold import evolve
 from .invariants import invariants
 from .legal import legal_actions
@@ -33,7 +33,7 @@ from .view import actions, assumptions, progress, public, seat_actions
 retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
+           "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import singledispatch
 
-from tracker.rules.duel import DuelStarted, describe_ending, ending_label, names
+from tracker.rules.duel import DuelStarted, DuelWon, describe_ending, ending_label, names, other
 from tracker.rules.text import N_, Text, join, t, tn
 
 from . import events as ev
@@ -15,7 +15,34 @@ from .terms import KINDS, VICTORIES
 
 def describe(state: dict, event) -> Text:
     """One plain line for the log, given the state before the event."""
-    return describe_ending(state, event) or _line(event, state)
+    return describe_ending(state, event, ending_detail) or _line(event, state)
+
+
+def proposal_detail(state: dict, e: ev.Pf2eVictoryProposed) -> Text | str:
+    """What the rules saw when they proposed a victory, from the state before the proposal: who
+    drew first blood from whom, or which side is knocked out."""
+    if e.sentence:  # an old log stored the sentence itself
+        return e.sentence
+    if e.ending == "first_blood" and e.attacker:
+        return t("{attacker} drew first blood from {target}", attacker=name(state, e.attacker),
+                 target=name(state, e.target))
+    if e.ending == "knockout":
+        return t("{names} knocked out", names=names(state, other(e.side)))
+    return ending_label(e.ending)  # a proposal the fold refuses as impossible: told before it checks
+
+
+def ending_detail(state: dict, event) -> Text | None:
+    """How a victory the judge confirmed is told, from the state before it: the judge's words on
+    the agreed condition (a custom victory), or else what the rules proposed; None when the judge's
+    own words (on a proposed victory) tell it."""
+    if not isinstance(event, DuelWon):
+        return None
+    if event.ending == "custom":
+        return t("{judge} confirmed: {detail}", judge=judge_name(state),
+                 detail=event.detail or state["settings"]["victory_text"])
+    if event.detail or not state.get("proposal"):
+        return None
+    return state["proposal"]["detail"]
 
 
 def _signed(n: int) -> str:
@@ -228,7 +255,8 @@ def _(e: ev.Pf2eFocusChanged, state):
 @_line.register
 def _(e: ev.Pf2eVictoryProposed, state):
     return t("Victory condition met ({ending}: {detail}): {judge} must confirm that {names} won.",
-             ending=ending_label(e.ending), detail=e.detail, judge=judge_name(state), names=names(state, e.side))
+             ending=ending_label(e.ending), detail=proposal_detail(state, e), judge=judge_name(state),
+             names=names(state, e.side))
 
 
 @_line.register

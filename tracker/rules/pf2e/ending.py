@@ -7,8 +7,7 @@ from tracker.rules.dice import Dice
 from tracker.rules.duel import DuelDisqualified, DuelWon, names, other, require_running
 
 from . import events as ev
-from .setup import judge_name
-from .table import name, side
+from .table import side
 from tracker.rules.text import t
 
 
@@ -19,15 +18,12 @@ def after_damage(state: dict, damage: ev.Pf2eDamageDealt) -> list:
         return []
     winner = side(state, damage.attacker)
     if victory == "first_blood":
-        return [ev.Pf2eVictoryProposed(side=winner, ending="first_blood",
-                                       detail=t("{attacker} drew first blood from {target}",
-                                                attacker=name(state, damage.attacker),
-                                                target=name(state, damage.target)))]
+        return [ev.Pf2eVictoryProposed(side=winner, ending="first_blood", attacker=damage.attacker,
+                                       target=damage.target)]
     hp = dict(state["hp"], **{damage.target: damage.hp_after})
     loser = other(winner)
     if all(hp[d["id"]] <= 0 for d in state["duelists"] if d["side"] == loser):
-        return [ev.Pf2eVictoryProposed(side=winner, ending="knockout",
-                                       detail=t("{names} knocked out", names=names(state, loser)))]
+        return [ev.Pf2eVictoryProposed(side=winner, ending="knockout")]
     return []
 
 
@@ -37,16 +33,14 @@ def confirm_victory(state: dict, cmd, dice: Dice) -> list:
         if cmd.side and cmd.side != proposal["side"]:
             raise Refused(t("the rules propose victory for {names}; decline it first if the judge sees otherwise",
                             names=names(state, proposal["side"])), field="side")
-        detail = cmd.detail or proposal["detail"]
-        return [DuelWon(side=proposal["side"], ending=proposal["ending"], detail=detail)]
+        return [DuelWon(side=proposal["side"], ending=proposal["ending"], detail=cmd.detail or "")]
     if state["settings"]["victory"] != "custom":
         what = t("nobody has drawn first blood") if state["settings"]["victory"] == "first_blood" \
             else t("no side is knocked out")
         raise Refused(t("the victory condition is not met yet: {what}", what=what))
     if not cmd.side:
         raise Refused(t("name the side that met the victory condition"), field="side")
-    detail = cmd.detail or state["settings"]["victory_text"]
-    return [DuelWon(side=cmd.side, ending="custom", detail=t("{judge} confirmed: {detail}", judge=judge_name(state), detail=detail))]
+    return [DuelWon(side=cmd.side, ending="custom", detail=cmd.detail or "")]
 
 
 def decline_victory(state: dict, cmd, dice: Dice) -> list:

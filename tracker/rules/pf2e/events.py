@@ -1,7 +1,9 @@
 """The facts a Pathfinder 2e duel records, past tense, each with every die it used."""
 from __future__ import annotations
 
-from tracker.events import event
+from typing import Any
+
+from tracker.events import event, upcaster
 
 DUELIST = "character"  # a duelist is named by their character's id
 
@@ -303,11 +305,22 @@ class Pf2eFocusChanged:
 
 @event
 class Pf2eVictoryProposed:
-    """The rules saw the agreed victory condition met; the judge must confirm it."""
+    """The rules saw the agreed victory condition met; the judge must confirm it. ``attacker`` and
+    ``target``: who drew first blood from whom (first blood only). ``sentence``: what logs before
+    schema 2 stored in ``detail`` (the rules' sentence itself), read as is, never written now."""
 
+    SCHEMA = 2
     side: str
     ending: str  # first_blood or knockout
-    detail: str = ""
+    attacker: str = ""
+    target: str = ""
+    sentence: Any = ""
+
+
+@upcaster("Pf2eVictoryProposed", 1)
+def _proposal_detail_was_a_sentence(data: dict) -> dict:
+    data["sentence"] = data.pop("detail", "")
+    return data
 
 
 @event

@@ -16,7 +16,7 @@ from tracker.rules import duel
 from tracker.rules.duel import DuelStarted, impossible
 
 from . import events as ev
-from .describe import describe
+from .describe import describe, ending_detail, proposal_detail
 from .invariants import ENDINGS
 from .results import result
 from .setup import hp_at_start
@@ -379,7 +379,7 @@ def _(e: ev.Pf2eFocusChanged, state, at):
 
 @fold.register
 def _(e: ev.Pf2eVictoryProposed, state, at):
-    return dict(state, proposal={"side": e.side, "ending": e.ending, "detail": e.detail, "at": at})
+    return dict(state, proposal={"side": e.side, "ending": e.ending, "detail": proposal_detail(state, e), "at": at})
 
 
 @fold.register
@@ -436,4 +436,4 @@ def _spend(state: dict, who: str, rank: int) -> dict:
 
 
 evolve = duel.evolver(_started, mutate, describe, ENDINGS, after_the_end=AFTER_THE_END, result=result,
-                      adjustable=adjustable_tracks, set_track=set_track)
+                      adjustable=adjustable_tracks, set_track=set_track, ending_detail=ending_detail)

@@ -12,7 +12,7 @@ from tracker.rules.duel import suffix_except
 from . import samples
 from .commands import COMMANDS, SEAT_COMMANDS
 from .decide import decide
-from .describe import describe
+from .describe import describe, ending_detail
 from .events import PirateWorthinessMarked
 from .fold import evolve
 from .invariants import invariants
@@ -49,7 +49,7 @@ def validate_campaign_settings(raw) -> dict:
 
 
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
-           "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "public",
+           "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]

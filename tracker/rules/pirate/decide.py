@@ -14,7 +14,7 @@ from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRoll
 from .fold import evolve, fallen
 from .rolls import edge, initiative, strike
 from .terms import ACTION, FATES, VERB, round_name
-from tracker.rules.text import Text, join, t
+from tracker.rules.text import join, t
 
 
 
@@ -87,17 +87,17 @@ def _attack(state: dict, cmd: Attack, dice: Dice) -> list:
     after = evolve(state, ev, 0)
     if ev.damage == 0 or after["fighters"][foe]["pv"] == 0:
         return [ev]
-    return [ev] + _sword_won(after, side, t("{name} took {damage} PV", name=_name(state, foe), damage=ev.damage))
+    return [ev] + _sword_won(after, side)
 
 
-def _sword_won(state: dict, side: str, detail: Text) -> list:
+def _sword_won(state: dict, side: str) -> list:
     """DuelWon when ``side``'s damaging hits meet the agreed condition, else nothing."""
     s = state["settings"]
     hits = state["fighters"][side]["hits"]
     if s["sword_victory"] == "first_blood" and hits >= 1:
-        return [DuelWon(side=side, ending="first_blood", detail=detail)]
+        return [DuelWon(side=side, ending="first_blood")]
     if s["sword_victory"] == "hits" and hits >= s["hits"]:
-        return [DuelWon(side=side, ending="hits", detail=t("{count} hits; {detail}", count=hits, detail=detail))]
+        return [DuelWon(side=side, ending="hits")]
     return []
 
 
@@ -120,9 +120,9 @@ def _shoot(state: dict, cmd: Shoot, dice: Dice) -> list:
     if ev.hit:
         if after["fighters"][foe]["pv"] == 0:
             return [ev]
-        return [ev, DuelWon(side=side, ending="hit", detail=t("{name} was hit", name=_name(state, foe)))]
+        return [ev, DuelWon(side=side, ending="hit")]
     if all(after["fighters"][x]["shots"] == 0 for x in SIDES):
-        return [ev, DuelDrawn(ending="out_of_shots", detail=t("both pistols ran dry with no hit"))]
+        return [ev, DuelDrawn(ending="out_of_shots")]
     return [ev]
 
 
@@ -139,13 +139,12 @@ def _fall(state: dict, cmd: RecordFall, dice: Dice) -> list:
         raise Refused(t("{name} is already {fate}", name=f["name"], fate=FATES[cmd.fate]), field="fate")
     ev = PirateDuelistFell(side=cmd.side, fate=cmd.fate)
     winner, s = other(cmd.side), state["settings"]
-    detail = t("{name} is {fate}", name=f["name"], fate=FATES[cmd.fate])
     if state["kind"] == "pistol":
-        return [ev, DuelWon(side=winner, ending="hit", detail=detail)]
+        return [ev, DuelWon(side=winner, ending="hit")]
     if s["sword_victory"] == "death":
-        return [ev] + ([DuelWon(side=winner, ending="death", detail=detail)] if cmd.fate == "dead" else [])
-    won = _sword_won(state, winner, detail)
-    return [ev] + (won or [DuelWon(side=winner, ending="death" if cmd.fate == "dead" else "down", detail=detail)])
+        return [ev] + ([DuelWon(side=winner, ending="death")] if cmd.fate == "dead" else [])
+    won = _sword_won(state, winner)
+    return [ev] + (won or [DuelWon(side=winner, ending="death" if cmd.fate == "dead" else "down")])
 
 
 def _entry(state: dict, insult: str) -> dict:
@@ -180,11 +179,9 @@ def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
     after = evolve(state, ev, 0)
     f = after["fighters"]
     if f[foe]["car"] == 0:
-        return [ev, DuelWon(side=side, ending="humiliation", detail=t("{name} withdraws, humiliated", name=f[foe]["name"]))]
+        return [ev, DuelWon(side=side, ending="humiliation")]
     if f[side]["car"] == 0:
-        return [ev, DuelWon(side=foe, ending="humiliation",
-                            detail=t("{name} withdraws, humiliated by their own {insult}", name=f[side]["name"],
-                                     insult=entry["name"]))]
+        return [ev, DuelWon(side=foe, ending="humiliation")]
     return [ev] + _points(after)
 
 
@@ -258,14 +255,9 @@ def _points(state: dict) -> list:
         return []
     a, b = state["fighters"]["a"]["points"], state["fighters"]["b"]["points"]
     if a != b:
-        if state["round"] > s["exchanges"]:
-            detail = t("{high} to {low} in sudden death (exchange {round})", high=max(a, b), low=min(a, b),
-                       round=state["round"])
-        else:
-            detail = t("{high} to {low}", high=max(a, b), low=min(a, b))
-        return [DuelWon(side="a" if a > b else "b", ending="points", detail=detail)]
+        return [DuelWon(side="a" if a > b else "b", ending="points")]
     if s["tie"] == "draw":
-        return [DuelDrawn(ending="points_tied", detail=t("tied {a} to {b} after the agreed exchanges", a=a, b=b))]
+        return [DuelDrawn(ending="points_tied")]
     return []
 
 

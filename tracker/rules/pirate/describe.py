@@ -3,12 +3,54 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.duel import DuelStarted, describe_ending, other
+from tracker.rules.duel import DuelDrawn, DuelStarted, DuelWon, describe_ending, other
 
 from .events import PirateDuelistFell, PirateInitiativeRolled, PirateInsultChosen, PirateInsultTraded, PirateShotFired, PirateWorthinessMarked
 from .rolls import EDGE_TEXT
-from .terms import KINDS, round_name
+from .terms import FATES, KINDS, round_name
 from tracker.rules.text import Text, join, t, tn
+
+
+def ending_detail(state: dict, ev: Any) -> Text | None:
+    """How a ``DuelWon`` or ``DuelDrawn`` the rules decided came about, told from the state before
+    it: the events hold only the winner and the ending, and the step that ended the duel (a blow,
+    a shot, a fall, an insult) is the last line of the history, with its numbers. None when the
+    GM's own words tell it."""
+    if not isinstance(ev, (DuelWon, DuelDrawn)) or ev.detail:
+        return None
+    f = state["fighters"]
+    a, b = f["a"]["points"], f["b"]["points"]
+    if isinstance(ev, DuelDrawn):
+        if ev.ending == "out_of_shots":
+            return t("both pistols ran dry with no hit")
+        if ev.ending == "points_tied":
+            return t("tied {a} to {b} after the agreed exchanges", a=a, b=b)
+        return None
+    if ev.ending == "points":
+        if state["round"] > state["settings"]["exchanges"]:
+            return t("{high} to {low} in sudden death (exchange {round})", high=max(a, b), low=min(a, b),
+                     round=state["round"])
+        return t("{high} to {low}", high=max(a, b), low=min(a, b))
+    loser = f[other(ev.side)]
+    last = _last_step(state)
+    if ev.ending == "humiliation":
+        if last.get("side") == other(ev.side):  # the loser's own insult came back at them
+            return t("{name} withdraws, humiliated by their own {insult}", name=loser["name"], insult=last["insult"])
+        return t("{name} withdraws, humiliated", name=loser["name"])
+    if last.get("event") == "PirateDuelistFell":
+        how = t("{name} is {fate}", name=loser["name"], fate=FATES[last["fate"]])
+    elif ev.ending == "hit":
+        how = t("{name} was hit", name=loser["name"])
+    else:
+        how = t("{name} took {damage} PV", name=loser["name"], damage=last.get("damage", 0))
+    if ev.ending == "hits":
+        return t("{count} hits; {detail}", count=f[ev.side]["hits"], detail=how)
+    return how
+
+
+def _last_step(state: dict) -> dict:
+    """The numbers of the step the history told last (an ending follows its step in one command)."""
+    return state["history"][-1].get("result", {}) if state["history"] else {}
 
 
 def describe(state: dict | None, ev: Any) -> Text:
@@ -16,7 +58,7 @@ def describe(state: dict | None, ev: Any) -> Text:
     if isinstance(ev, DuelStarted):
         names = join([d["name"] for d in sorted(ev.duelists, key=lambda d: d["side"])], " vs ")
         return t("{kind}: {duelists}{terms}.", kind=KINDS[ev.kind], duelists=names, terms=_terms(ev.settings))
-    ending = describe_ending(state, ev)
+    ending = describe_ending(state, ev, ending_detail)
     if ending is not None:
         return ending
     f = state["fighters"]

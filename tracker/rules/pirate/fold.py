@@ -14,17 +14,19 @@ from typing import Any
 from tracker.rules.duel import SIDES, DuelStarted, evolver, impossible, initial, other, wound
 from tracker.rules.state import update
 
-from .describe import describe
+from .describe import describe, ending_detail
 from .events import (PirateDuelistFell, PirateInsultChosen, PirateInitiativeRolled, PirateInsultTraded, PirateShotFired,
                      PirateSwordAttacked, PirateWorthinessMarked)
 from .invariants import ENDINGS
 from .results import result
-from .setup import current_pv
+from .setup import current_pv, warnings_for
 from tracker.rules.text import t
 
 
 def _started(ev: DuelStarted) -> dict:
     state = initial(ev)
+    if "warnings" not in state["settings"]:  # older logs stored them in the terms: read as they were
+        state["settings"]["warnings"] = warnings_for(ev.settings, {d["side"]: d for d in ev.duelists})
     fighters = {}
     for d in ev.duelists:
         stats = d["stats"]
@@ -149,4 +151,4 @@ def _next_turn(state: dict) -> dict:
 
 
 evolve = evolver(_started, mutate, describe, ENDINGS, result=result,
-                 adjustable=adjustable_tracks, set_track=set_track)
+                 adjustable=adjustable_tracks, set_track=set_track, ending_detail=ending_detail)

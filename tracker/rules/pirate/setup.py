@@ -94,7 +94,6 @@ def start(header: dict, setup: Mapping, duelists: list[dict], dice: Dice) -> lis
         settings.update(wit_end=clean["wit_end"], exchanges=clean["exchanges"], tie=clean["tie"], insults=insults)
         if clean["choices"] == "sealed":  # recorded only when chosen: a GM-recorded duel's terms stay as they were
             settings.update(choices="sealed", reveal=clean["reveal"], dice_by=clean["dice_by"])
-    settings["warnings"] = _warnings(settings, by_side)
     return [DuelStarted(duel_id=header["duel_id"], campaign_id=header["campaign_id"],
                         session_id=header["session_id"], ruleset=NAME, kind=kind, settings=settings,
                         duelists=tuple(dict(d) for d in duelists), challenger=header.get("challenger", ""),
@@ -138,8 +137,9 @@ def _weapon(duelist: dict, kind: str, wanted: str | None) -> dict:
     return dict(weapons[0])
 
 
-def _warnings(settings: dict, by_side: dict[str, dict]) -> list[Text]:
-    """Where the agreed hits can take a duelist to 0 PV (the rules warn of deaths at low PV)."""
+def warnings_for(settings: dict, by_side: dict[str, dict]) -> list[Text]:
+    """Where the agreed hits can take a duelist to 0 PV (the rules warn of deaths at low PV): told
+    from the terms and the duelists' PV at the start when the duel is folded, never stored."""
     kind = settings["kind"]
     if kind == "pistol" and settings["bullet"] == "wounds":
         hits = 1

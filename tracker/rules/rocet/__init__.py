@@ -14,7 +14,7 @@ from tracker.rules.duel import whole_suffix
 from tracker.rules.rocet import samples
 from tracker.rules.rocet.commands import COMMANDS, SEAT_COMMANDS
 from tracker.rules.rocet.decide import decide
-from tracker.rules.rocet.describe import describe, meter_text
+from tracker.rules.rocet.describe import describe, ending_detail, meter_text
 from tracker.rules.rocet.fold import evolve
 from tracker.rules.rocet.invariants import invariants
 from tracker.rules.rocet.legal import legal_actions
@@ -33,7 +33,7 @@ from tracker.rules.rocet.view import actions, assumptions, beats, last_rolls, pr
 retraction_carries = whole_suffix
 
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
-           "decide", "evolve", "actions", "legal_actions", "describe", "public", "assumptions", "progress",
+           "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS",
            "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]

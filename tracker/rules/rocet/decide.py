@@ -16,16 +16,9 @@ from tracker.rules.rocet.events import (
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.fold import deck_of, evolve, offered
 from tracker.rules.rocet.terms import HAND, VENTAJA, advantage, compare, effect
-from tracker.rules.text import N_, Text, join, t
+from tracker.rules.text import Text, join, t
 
 MAX_ROLLS = 50
-WIN_DETAIL = {"clock": N_("{name} completed their clock"), "first_blood": N_("{name} first blood"),
-              "superiority": N_("{name} reached their end of the superiority meter")}
-
-
-def _win_detail(state: dict, side: str, win: str) -> Text:
-    return t(WIN_DETAIL[win], name=_name(state, side))
-
 
 
 def _name(state: dict, side: str) -> str:
@@ -99,8 +92,7 @@ def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
         return [RocetTurnTied(turn=state["turn"], rolls=tuple(rolls))]
     resolved = _resolve(state, cards, tied + tuple(rolls), bonus, result)
     if resolved.win and not resolved.offers:
-        return [resolved, DuelWon(side=resolved.winner, ending=resolved.win,
-                                  detail=_win_detail(state, resolved.winner, resolved.win))]
+        return [resolved, DuelWon(side=resolved.winner, ending=resolved.win)]
     return [resolved]
 
 
@@ -295,8 +287,7 @@ def _decline(state: dict, cmd: DeclineDamage, dice: Dice) -> list:
 
 
 def _won(state: dict, pending: dict) -> DuelWon:
-    return DuelWon(side=pending["side"], ending=pending["win"],
-                   detail=_win_detail(state, pending["side"], pending["win"]))
+    return DuelWon(side=pending["side"], ending=pending["win"])
 
 
 def _fallen(state: dict) -> str:
@@ -312,13 +303,13 @@ def _unconscious(state: dict, cmd: ConfirmUnconscious, dice: Dice) -> list:
         raise Refused(t("a duel to the death ends only by death, yield or disqualification: "
                         "confirm the death, or record a yield"))
     return [RocetDuelistFell(side=down, condition="unconscious"),
-            DuelWon(side=other(down), ending="unconscious", detail=t("{name} fell unconscious", name=_name(state, down)))]
+            DuelWon(side=other(down), ending="unconscious")]
 
 
 def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
     down = _fallen(state)
     return [RocetDuelistFell(side=down, condition="dead"),
-            DuelWon(side=other(down), ending="death", detail=t("{name} died", name=_name(state, down)))]
+            DuelWon(side=other(down), ending="death")]
 
 
 HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,

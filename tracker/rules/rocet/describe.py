@@ -1,13 +1,13 @@
 """Rocèt in plain language: one line for the log per event."""
 from __future__ import annotations
 
-from tracker.rules.duel import DuelStarted, describe_ending, ending_label, other
+from tracker.rules.duel import DuelStarted, DuelWon, describe_ending, ending_label, other
 from tracker.rules.rocet.events import (
     RocetCardChosen, RocetCardDiscarded, RocetCardsDrawn, RocetCardsPlayed, RocetDamageDealt, RocetDamageDeclined,
     RocetDeckShuffled, RocetDuelistFell, RocetTurnResolved, RocetTurnTied,
 )
 from tracker.rules.rocet.terms import VARIANT_NAMES, VENTAJA, advantage, label
-from tracker.rules.text import Text, join, t, tn
+from tracker.rules.text import N_, Text, join, t, tn
 
 DECK_LABELS = {"shared": t("the shared deck"), "a": t("side A's deck"), "b": t("side B's deck")}
 DECKS_SHUFFLED = {"shared": t("The shared deck ({count} cards) is shuffled."),
@@ -15,11 +15,29 @@ DECKS_SHUFFLED = {"shared": t("The shared deck ({count} cards) is shuffled."),
                   "b": t("Side B's deck ({count} cards) is shuffled.")}
 
 
+# How a win the rules found is told, by its ending: the winner's deed, or what befell the loser.
+WINNER_DID = {"clock": N_("{name} completed their clock"), "first_blood": N_("{name} first blood"),
+              "superiority": N_("{name} reached their end of the superiority meter")}
+LOSER_SUFFERED = {"unconscious": N_("{name} fell unconscious"), "death": N_("{name} died")}
+
+
+def ending_detail(state: dict, ev) -> Text | None:
+    """How a ``DuelWon`` the rules decided came about, told from the state before it (the event
+    holds only its winner and ending); None when the GM's own words tell it."""
+    if not isinstance(ev, DuelWon) or ev.detail:
+        return None
+    if ev.ending in WINNER_DID:
+        return t(WINNER_DID[ev.ending], name=state["sides"][ev.side]["name"])
+    if ev.ending in LOSER_SUFFERED:
+        return t(LOSER_SUFFERED[ev.ending], name=state["sides"][other(ev.side)]["name"])
+    return None
+
+
 def describe(state: dict | None, ev) -> Text:
     """One line for the log, given the state before ``ev``."""
     if isinstance(ev, DuelStarted):
         return _started(ev)
-    ending = describe_ending(state, ev)
+    ending = describe_ending(state, ev, ending_detail)
     if ending is not None:
         return ending
     sides = state["sides"]

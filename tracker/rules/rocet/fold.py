@@ -19,7 +19,7 @@ from tracker.rules.rocet.events import (
 from tracker.rules.rocet.effects import turn_effect
 from tracker.rules.rocet.invariants import ENDINGS
 from tracker.rules.rocet.terms import A_MUERTE_CLOCK, HAND, VENTAJA, advantage, compare
-from tracker.rules.rocet.describe import describe
+from tracker.rules.rocet.describe import describe, ending_detail
 from tracker.rules.rocet.results import result
 from tracker.rules.text import t
 
@@ -265,4 +265,4 @@ def _damage(ev: RocetDamageDealt, state: dict, at: int) -> dict:
 
 
 evolve = evolver(_started, _mutate, describe, ENDINGS, quiet=QUIET, result=result,
-                 adjustable=adjustable_tracks, set_track=set_track)
+                 adjustable=adjustable_tracks, set_track=set_track, ending_detail=ending_detail)
