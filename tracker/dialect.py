@@ -204,7 +204,8 @@ def _translate_plain(sql: str, keys: dict) -> str:
     if create:
         return _create_table(create)
     if sql.lstrip().upper().startswith("PRAGMA"):
-        raise NotImplementedError(f"no PostgreSQL for {sql.strip()!r}")
+        # Only a SQLite-only path sends one (each checks the backend first): a bug, said plainly.
+        raise ValueError(f"a PRAGMA has no PostgreSQL form: {sql.strip()!r}")
     match = _INSERT_OR.match(sql)
     if match:
         verb, table, columns, rest = match.groups()

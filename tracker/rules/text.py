@@ -45,7 +45,58 @@ def install(translator: Callable[[], tuple[Gettext, Ngettext]] | None) -> None:
 _OWN = frozenset({"msgid", "args", "plural", "count", "parts", "separator", "render", "as_data"})
 
 
-class Text:
+class Words:
+    """What a Text and a Joined share: each reads as the sentence it renders to now, in the
+    reader's language, wherever the English strings the rules used to return were read."""
+
+    __slots__ = ()  # each kind has its own ``render`` and ``as_data``
+
+    def __str__(self) -> str:
+        return self.render(*_translator())
+
+    def __eq__(self, other: object) -> bool:
+        # The same words with the same values, or the sentence they read as now:
+        # ``refusal.reason == "no tie to reroll…"`` holds in the (English) rule tests.
+        if isinstance(other, type(self)):
+            return self.as_data() == other.as_data()
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
+
+    def startswith(self, prefix) -> bool:
+        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
+        return str(self).startswith(prefix)
+
+    def endswith(self, suffix) -> bool:
+        return str(self).endswith(suffix)
+
+    def lower(self) -> str:
+        return str(self).lower()
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __getitem__(self, index):
+        return str(self)[index]
+
+    def __getattr__(self, name: str):
+        # Code written for the English strings the rules used to return (``summary[1:]``,
+        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
+        if name.startswith("_") or name in _OWN:
+            raise AttributeError(name)
+        return getattr(str(self), name)
+
+    def __add__(self, other: object) -> Joined:
+        return Joined([self, other], "")
+
+    def __radd__(self, other: object) -> Joined:
+        return Joined([other, self], "")
+
+
+class Text(Words):
     """A message id with its values (and, for a plural, the other form and the count)."""
 
     __slots__ = ("msgid", "args", "plural", "count")
@@ -67,55 +118,11 @@ class Text:
             values.setdefault("count", self.count)
         return template.format(**values) if values else template
 
-    def __str__(self) -> str:
-        return self.render(*_translator())
-
     def __repr__(self) -> str:
         return f"Text({self.msgid!r}, {self.args!r})"
 
-    def __eq__(self, other: object) -> bool:
-        # A Text equals the same message with the same values, and the sentence it reads as now:
-        # ``refusal.reason == "no tie to reroll…"`` holds in the (English) rule tests.
-        if isinstance(other, Text):
-            return self.as_data() == other.as_data()
-        if isinstance(other, str):
-            return str(self) == other
-        return NotImplemented
-
     def __hash__(self) -> int:
         return hash(self.msgid)
-
-    def __contains__(self, part: str) -> bool:
-        return part in str(self)
-
-    def startswith(self, prefix) -> bool:
-        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
-        return str(self).startswith(prefix)
-
-    def endswith(self, suffix) -> bool:
-        return str(self).endswith(suffix)
-
-    def lower(self) -> str:
-        return str(self).lower()
-
-    def __len__(self) -> int:
-        return len(str(self))
-
-    def __getitem__(self, index):
-        return str(self)[index]
-
-    def __getattr__(self, name: str):
-        # Code written for the English strings the rules used to return (``summary[1:]``,
-        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
-        if name.startswith("_") or name in _OWN:
-            raise AttributeError(name)
-        return getattr(str(self), name)
-
-    def __add__(self, other: object) -> Joined:
-        return Joined([self, other], "")
-
-    def __radd__(self, other: object) -> Joined:
-        return Joined([other, self], "")
 
     def as_data(self) -> dict:
         """The Text as JSON-able data, to keep in a read model (``revive`` turns it back)."""
@@ -125,7 +132,7 @@ class Text:
         return data
 
 
-class Joined:
+class Joined(Words):
     """Texts (and plain values) read one after the other with a separator: a list of rolls, a
     sentence followed by a reason. Rendered in the reader's language like a Text."""
 
@@ -138,53 +145,11 @@ class Joined:
     def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
         return self.separator.join(render(p, gettext, ngettext) for p in self.parts)
 
-    def __str__(self) -> str:
-        return self.render(*_translator())
-
     def __repr__(self) -> str:
         return f"Joined({self.parts!r}, {self.separator!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Joined):
-            return self.as_data() == other.as_data()
-        if isinstance(other, str):
-            return str(self) == other
-        return NotImplemented
-
     def __hash__(self) -> int:
         return hash(tuple(map(str, self.parts)))
-
-    def __contains__(self, part: str) -> bool:
-        return part in str(self)
-
-    def startswith(self, prefix) -> bool:
-        """Whether the sentence as read now starts with ``prefix`` (a reading, never a test of the id)."""
-        return str(self).startswith(prefix)
-
-    def endswith(self, suffix) -> bool:
-        return str(self).endswith(suffix)
-
-    def lower(self) -> str:
-        return str(self).lower()
-
-    def __len__(self) -> int:
-        return len(str(self))
-
-    def __getitem__(self, index):
-        return str(self)[index]
-
-    def __getattr__(self, name: str):
-        # Code written for the English strings the rules used to return (``summary[1:]``,
-        # ``label.rstrip("s")``) reads the sentence as it is rendered now, in the reader's language.
-        if name.startswith("_") or name in _OWN:
-            raise AttributeError(name)
-        return getattr(str(self), name)
-
-    def __add__(self, other: object) -> Joined:
-        return Joined([self, other], "")
-
-    def __radd__(self, other: object) -> Joined:
-        return Joined([other, self], "")
 
     def as_data(self) -> dict:
         return {"joined": [as_data(p) for p in self.parts], "separator": self.separator}
@@ -214,7 +179,7 @@ def join(parts: Iterable[Any], separator: str = ", ") -> Joined:
 def render(value: Any, gettext: Gettext | None = None, ngettext: Ngettext | None = None) -> str:
     """``value`` as the reader reads it: a Text or Joined translated (by the translator installed
     when no functions are given), anything else as ``str``."""
-    if isinstance(value, (Text, Joined)):
+    if isinstance(value, Words):
         if gettext is None or ngettext is None:
             return str(value)
         return value.render(gettext, ngettext)
@@ -223,7 +188,7 @@ def render(value: Any, gettext: Gettext | None = None, ngettext: Ngettext | None
 
 def as_data(value: Any) -> Any:
     """``value`` with every Text in it (at any depth) made JSON-able data."""
-    if isinstance(value, (Text, Joined)):
+    if isinstance(value, Words):
         return value.as_data()
     if isinstance(value, dict):
         return {k: as_data(v) for k, v in value.items()}
