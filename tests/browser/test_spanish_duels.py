@@ -82,7 +82,8 @@ def choose(page, select: str, value: str) -> None:
         return
     page.locator("#setup-form").evaluate("form => form.dataset.drawn = 'before'")
     page.locator(select).select_option(value)
-    expect(page.locator("#setup-form[data-drawn]")).to_have_count(0)  # htmx drew the form again
+    # htmx drew the form again (a 2-core machine running the rest of the suite may take a while)
+    expect(page.locator("#setup-form[data-drawn]")).to_have_count(0, timeout=15_000)
 
 
 def set_up(page, ruleset: str, ids: dict) -> str:
