@@ -61,7 +61,7 @@ mutation: install
 	@mkdir -p mutants && : > mutants/cut-short
 	@set -f; for target in $(MUTATION_TARGETS); do \
 	  echo "== mutmut: tracker.rules.$$target"; \
-	  timeout $(MUTATION_TIME) $(BIN)/mutmut run --max-children 2 "tracker.rules.$$target" >/dev/null 2>&1; \
+	  timeout $(MUTATION_TIME) $(BIN)/python tests/mutation/run.py run --max-children 2 "tracker.rules.$$target" >/dev/null 2>&1; \
 	  [ $$? -ne 124 ] || echo "$$target" >> mutants/cut-short; \
 	done
 	$(BIN)/python tests/mutation/score.py
