@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import fixed_context
 from tests.unit import (test_pf2e_edges, test_pirate, test_pirate_edges, test_rocet, test_rocet_duels,
                         test_rocet_more)
+from tests.sample_duel import start_sample_duel
 from tracker import bootstrap
 from tracker.db import open_db
 from tracker.events import from_data, to_data
@@ -36,15 +37,7 @@ def test_the_sample_duel_stores_no_message_in_its_log(app, module):
     try:
         ids = iter(range(1, 10**6))
         service = bootstrap.service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"f{next(ids):04d}"))
-        campaign = service.handle({"type": "CreateCampaign", "name": "Facts", "ruleset": module.NAME}).key
-        session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                                  "date": "2026-11-29", "title": "Duel"}).key
-        people = {side: service.handle({"type": "CreateCharacter", "campaign_id": campaign, **sheet}).key
-                  for side, sheet in zip("ab", module.samples.DUELISTS)}
-        setup, commands = module.samples.scripted(people)
-        duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": module.NAME,
-                               "duelists": [{"character_id": i, "side": s} for s, i in people.items()],
-                               "setup": setup}).key
+        duel, commands = start_sample_duel(service, module, "Facts")
         for command in commands:
             version, _state = service.state_of(f"duel-{duel}")
             service.handle({**command, "duel_id": duel, "expected_version": version})

@@ -11,6 +11,7 @@ import pytest
 from babel.support import Translations
 
 from tests.conftest import fixed_context
+from tests.sample_duel import start_sample_duel
 from tracker import bootstrap, rules
 from tracker.db import open_db
 from tracker.rules import legal, text
@@ -134,15 +135,7 @@ def test_the_sample_duel_reads_wholly_in_spanish(app, module, reader):
     try:
         ids = iter(range(1, 10**6))
         service = bootstrap.service(db, dataclasses.replace(fixed_context(), new_id=lambda: f"s{next(ids):04d}"))
-        campaign = service.handle({"type": "CreateCampaign", "name": "En español", "ruleset": module.NAME}).key
-        session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                                  "date": "2026-11-29", "title": "Duelo"}).key
-        people = {side: service.handle({"type": "CreateCharacter", "campaign_id": campaign, **sheet}).key
-                  for side, sheet in zip("ab", module.samples.DUELISTS)}
-        setup, commands = module.samples.scripted(people)
-        duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": module.NAME,
-                               "duelists": [{"character_id": i, "side": s} for s, i in people.items()],
-                               "setup": setup}).key
+        duel, commands = start_sample_duel(service, module, "En español")
         seen = []
         for command in commands:
             version, state = service.state_of(f"duel-{duel}")

@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from tests.conftest import fixed_context, text_of
+from tests.sample_duel import start_sample_duel
 from tracker import bootstrap, rules
 from tracker.db import open_db
 
@@ -23,15 +24,7 @@ def running_duel(app, module) -> str:
     db = open_db(app.config["DATABASE"])
     try:
         service = bootstrap.service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
-        campaign = service.handle({"type": "CreateCampaign", "name": "En español", "ruleset": module.NAME}).key
-        session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                                  "date": "2026-11-29", "title": "Duelo"}).key
-        people = {side: service.handle({"type": "CreateCharacter", "campaign_id": campaign, **sheet}).key
-                  for side, sheet in zip("ab", module.samples.DUELISTS)}
-        setup, commands = module.samples.scripted(people)
-        duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": module.NAME,
-                               "duelists": [{"character_id": i, "side": s} for s, i in people.items()],
-                               "setup": setup}).key
+        duel, commands = start_sample_duel(service, module, "En español")
         for command in commands[:-1]:
             service.handle({**command, "duel_id": duel, "expected_version": service.version(f"duel-{duel}")})
         return duel
