@@ -56,7 +56,7 @@ check: install postgres
 MUTATION_TIME ?= 1800
 MUTATION_RULESETS := $(notdir $(patsubst %/,%,$(dir $(wildcard tracker/rules/*/__init__.py))))
 MUTATION_SHARED := $(filter-out __init__,$(basename $(notdir $(wildcard tracker/rules/*.py))))
-MUTATION_TARGETS ?= $(addsuffix .*,$(MUTATION_RULESETS) $(MUTATION_SHARED)) x_*
+MUTATION_TARGETS ?= $(addsuffix .*,$(MUTATION_SHARED) $(MUTATION_RULESETS)) x_*
 mutation: install
 	@mkdir -p mutants && : > mutants/cut-short
 	@set -f; for target in $(MUTATION_TARGETS); do \
