@@ -327,3 +327,23 @@ def test_a_weaker_fright_never_lowers_a_higher_one():
     # Another duelist's Demoralize (say, in a team duel) landing a success leaves the higher value.
     after = pf2e.evolve(dict(d.state, demoralized=[]), ev.Pf2eDemoralized("v", "k", 7, 9, 16, 14, "success", 1), 99)
     assert after["frightened"]["k"] == 2
+
+
+def test_the_fold_holds_a_turn_to_exactly_three_actions():
+    """The third action fits; a fourth, or a two-action one after two, is an impossible history,
+    named with the event and whose turn it was."""
+    from tracker.rules.base import ImpossibleHistory
+    from tracker.rules.pf2e import events as ev
+
+    d = duel()
+    valeros_first(d)
+    d.do(OtherAction(action="Stride", cost="2"))
+    assert d.state["actions"] == 2
+    third = pf2e.evolve(d.state, ev.Pf2eActionTaken("v", "Step", 1), 99)
+    assert third["actions"] == 3
+    with pytest.raises(ImpossibleHistory) as two_more:
+        pf2e.evolve(d.state, ev.Pf2eActionTaken("v", "Stride", 2), 99)
+    assert str(two_more.value) == "Pf2eActionTaken beyond the turn's three actions"
+    with pytest.raises(ImpossibleHistory) as out_of_turn:
+        pf2e.evolve(d.state, ev.Pf2eFeinted("k", "v", 10, 7, 17, 18, "failure", ""), 99)
+    assert str(out_of_turn.value) == "Pf2eFeinted out of k's turn"

@@ -106,6 +106,7 @@ class Strike:
 
 def _skill_check_against(who: Text) -> tuple:
     """The fields of a one-action skill check against an opponent's DC (Demoralize, Feint)."""
+    # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     return (_who("duelist", who), _who("target", t("Target")),
             Field("modifier", t("Other modifiers to the check"), "int", default=0, minimum=-30, maximum=30),
             Field("dice_check", t("d20 (as rolled)"), "dice", required=False), SERVER_ROLL, END_TURN)

@@ -140,13 +140,16 @@ def _in_turn(attr: str, e, state):
 
 
 def _affordable(cost_of):
+    # pragma: no mutate block (runs only at import, building the ENDINGS/CHECKS tables)
+    return partial(_within_actions, cost_of)
+
+
+def _within_actions(cost_of, e, state):
     """A new action (Demoralize, Feint, any other) on its duelist's turn, within the three actions.
     Strikes and spells logged before actions were counted are not held to it."""
-    def checked(e, state):
-        _turn_of("duelist")(e, state)
-        if state.get("actions", 0) + cost_of(e) > 3:
-            impossible(f"{type(e).__name__} beyond the turn's three actions")
-    return checked
+    _in_turn("duelist", e, state)
+    if state.get("actions", 0) + cost_of(e) > 3:
+        impossible(f"{type(e).__name__} beyond the turn's three actions")
 
 
 def _initiative(e, state):
