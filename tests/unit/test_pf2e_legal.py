@@ -14,10 +14,22 @@ from tracker.rules.pf2e.commands import CastSpell, EndTurn, Strike
 # Offered at every step, never narrowed to a side: the endings and the GM's own corrections.
 ALWAYS = {"Abandon": (None, {}), "Disqualify": (None, {"side": ["a", "b"]}), "Yield": (None, {"side": ["a", "b"]}),
           "SetCondition": (None, {"condition": ["frightened", "off_guard"]})}
-# A combat turn's actions that name no side (the forms list every duelist).
-UNNARROWED = {"Demoralize": (None, {}), "Feint": (None, {}), "OtherAction": (None, {"cost": ["1", "2", "3", "0"]})}
 OTHER = {"v": "k", "k": "v", "e": "s", "s": "e"}
 SIDE = {"v": "a", "e": "a", "k": "b", "s": "b"}
+
+
+def skill_action(who: str) -> tuple:
+    """Demoralize or Feint on ``who``'s turn: theirs to send, against the opponent, with a d20."""
+    return SIDE[who], {"duelist": [who], "target": [OTHER[who]], "dice_check:dice": [20]}
+
+
+def other_action(who: str) -> tuple:
+    return SIDE[who], {"duelist": [who], "cost": ["1", "2", "3", "0"]}
+
+
+def turn_actions(who: str) -> dict:
+    """The actions of any turn, narrowed to the duelist whose turn it is."""
+    return {"Demoralize": skill_action(who), "Feint": skill_action(who), "OtherAction": other_action(who)}
 
 
 def summary(state) -> dict:
@@ -62,7 +74,7 @@ def test_the_turn_s_holder_is_offered_the_strike_the_turn_s_end_and_acting_secon
         "ActSecond": (side, {}), "EndTurn": (side, {"duelist": [first]}),
         "Strike": (side, {"attacker": [first], "target": [OTHER[first]], "reaction": ["", "bullying_press"],
                           "dice_attack:dice": [20]}),
-        **UNNARROWED, **ALWAYS}
+        **turn_actions(first), **ALWAYS}
 
 
 @pytest.mark.parametrize("first", ["v", "k"])
@@ -87,7 +99,7 @@ def test_a_spell_turn_offers_the_caster_its_spells_its_new_focus_and_the_turn_s_
         "CastSpell": (side, {"caster": [caster], "target": [OTHER[caster]], **SPELL_FIELDS}),
         "ChangeTraditionFocus": (side, {"duelist": [caster], "tradition": focus}),
         "EndTurn": (side, {"duelist": [caster]}),
-        "Demoralize": (None, {}), "OtherAction": UNNARROWED["OtherAction"], **ALWAYS}
+        "Demoralize": skill_action(caster), "OtherAction": other_action(caster), **ALWAYS}
 
 
 @pytest.mark.parametrize("caster, ranks", [("e", [1, 2, 3]), ("s", [1, 2])])
@@ -98,7 +110,7 @@ def test_a_pending_spell_offers_the_counter_to_the_opponent_with_the_ranks_of_it
     d.do(CastSpell("Force Barrage", 1, {"e": "occult", "s": "arcane"}[caster], damage=1))
     counter = OTHER[caster]
     assert summary(d.state) == {"DuelingCounter": (SIDE[counter], {"duelist": [counter], "slot_rank": ranks}),
-                                "DeclineCounter": (None, {}), **ALWAYS}
+                                "DeclineCounter": (SIDE[counter], {}), **ALWAYS}
 
 
 def test_slot_ranks_are_offered_as_numbers_in_order_and_no_counter_speaks_for_no_side():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tracker.rules.legal import GM, offer
 
 from .board import choices
-from .commands import COMMANDS
+from .commands import COMMANDS, _counter_side
 from .view import actions
 
 
@@ -41,6 +41,13 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         ranks = sorted({int(r) for c in counters for r in c["slots"]})
         return offer(command, name, for_side=_side(state, counters[0]["id"]) if counters else None,
                      duelist=ids(counters), slot_rank=ranks)
+    if name in ("Demoralize", "Feint"):
+        return offer(command, name, for_side=_side(state, turn), dice={"dice_check": [20]},
+                     duelist=[turn], target=ids(offered["targets"]))
+    if name == "OtherAction":
+        return offer(command, name, for_side=_side(state, turn), duelist=[turn])
+    if name == "DeclineCounter":
+        return offer(command, name, for_side=_counter_side(state, {}))
     if name in ("DeceptiveSidestep", "DeclineSidestep"):
         return offer(command, name, for_side=_side(state, state["pending"]["target"]))
     if name == "ChangeTraditionFocus":
