@@ -1,0 +1,45 @@
+"""The shared rules helpers every ruleset leans on, tested directly: the reason a ValueError
+carries (``base.why``) and the points a rest really restores (``contract.within_max``)."""
+from __future__ import annotations
+
+import pytest
+
+from tracker.rules.base import why
+from tracker.rules.contract import within_max
+from tracker.rules.text import t
+
+
+def test_why_is_the_message_a_value_error_was_raised_with():
+    message = t("{name} has no {card} in hand", name="Inés", card="Tajo")
+    assert why(ValueError(message)) is message
+    assert why(ValueError("plain words")) == "plain words"
+
+
+@pytest.mark.parametrize("args, said", [((), ""), (("two", "parts"), "('two', 'parts')")])
+def test_why_without_a_single_message_is_the_error_s_own_words(args, said):
+    assert why(ValueError(*args)) == said
+
+
+HP = {"track": "HP", "persists": True, "max_stat": "hp_max"}
+LUCK = {"track": "luck", "persists": False, "max_stat": "luck_max"}
+PM = {"track": "PM", "persists": True, "max_stat": "pm_max"}
+
+
+def test_only_persisting_tracks_named_by_the_rest_change_and_the_others_are_still_read():
+    gained = within_max([LUCK, HP, PM], {"hp_max": 20, "pm_max": 10, "luck_max": 5},
+                        {"HP": 4, "PM": 10, "luck": 1}, {"luck": 3, "HP": 30, "PM": 2})
+    assert gained == {"HP": 16, "PM": 0}
+    assert within_max([HP, PM], {"hp_max": 20, "pm_max": 10}, {"HP": 4, "PM": 1}, {"PM": 2}) == {"PM": 2}
+
+
+@pytest.mark.parametrize("stats, current, gain, regained", [
+    ({"hp_max": 20}, {"HP": 20}, 5, 0),  # already full
+    ({"hp_max": 20}, {"HP": 19}, 5, 1),  # one short of full
+    ({"hp_max": 20}, {}, 20, 20),  # a track never written starts at 0
+    ({}, {"HP": 0}, 5, 0),  # no maximum known: nothing to restore up to
+    ({"hp_max": 20}, {"HP": 5}, -8, -5),  # a loss stops at 0
+    ({"hp_max": 10}, {"HP": 12}, -1, -1),  # a loss from above the maximum is the loss asked for
+    ({"hp_max": 10}, {"HP": 12}, 3, -2),  # above a maximum the sheet lowered: back down to it
+])
+def test_a_rest_restores_up_to_the_maximum_and_a_loss_stops_at_zero(stats, current, gain, regained):
+    assert within_max([HP], stats, current, {"HP": gain}) == {"HP": regained}
