@@ -43,3 +43,40 @@ def test_only_persisting_tracks_named_by_the_rest_change_and_the_others_are_stil
 ])
 def test_a_rest_restores_up_to_the_maximum_and_a_loss_stops_at_zero(stats, current, gain, regained):
     assert within_max([HP], stats, current, {"HP": gain}) == {"HP": regained}
+
+
+# --- legal.offer: what every field says of itself ----------------------------------------------
+
+def test_an_offered_field_carries_its_default_and_its_limits():
+    from tracker.rules import legal
+    from tracker.rules.pf2e.commands import OtherAction
+
+    fields = legal.offer(OtherAction, "OtherAction", for_side="a", duelist=["v"])["fields"]
+    assert fields["cost"] == {"kind": "choice", "required": True, "label": "Cost", "default": "1",
+                              "choices": ["1", "2", "3", "0"]}
+    assert fields["check_modifier"] == {"kind": "int", "required": False, "label": "Check modifier",
+                                        "minimum": -30, "maximum": 60}
+    assert fields["dc"] == {"kind": "int", "required": False, "label": "DC of the check", "minimum": 1, "maximum": 70}
+    assert fields["attack"]["default"] is False  # a false default is still a default
+    assert fields["duelist"]["choices"] == ["v"] and "default" not in fields["duelist"]
+    assert "minimum" not in fields["action"] and fields["action"]["maximum"] == 80
+
+
+# --- dice.Dice: typed first, then the server's roller -----------------------------------------
+
+def test_a_tray_can_roll_while_typed_dice_are_left_or_a_source_rolls():
+    from tracker.rules.dice import Dice
+
+    typed = Dice({"b": [3]})
+    assert (typed.can_roll("b"), typed.can_roll("a"), typed.can_roll()) == (True, False, False)
+    assert typed.roll(6, "b") == 3 and typed.can_roll("b") is False
+    served = Dice(source=lambda sides: sides)
+    assert served.can_roll("a") is True and served.roll(8, "b") == 8
+    assert Dice().can_roll("a") is False
+
+
+def test_a_tray_hands_each_name_its_own_typed_dice_in_order():
+    from tracker.rules.dice import Dice
+
+    tray = Dice({"a": [1, 2], "b": [6]}, source=lambda sides: 4)
+    assert [tray.roll(6, "b"), tray.roll(6, "a"), tray.roll(6, "a"), tray.roll(6, "a"), tray.roll(6, "b")] == [6, 1, 2, 4, 4]
