@@ -40,6 +40,7 @@ def test_only_persisting_tracks_named_by_the_rest_change_and_the_others_are_stil
     ({"hp_max": 20}, {"HP": 5}, -8, -5),  # a loss stops at 0
     ({"hp_max": 10}, {"HP": 12}, -1, -1),  # a loss from above the maximum is the loss asked for
     ({"hp_max": 10}, {"HP": 12}, 3, -2),  # above a maximum the sheet lowered: back down to it
+    ({"hp_max": 10}, {"HP": 12}, 0, -2),  # even by a rest that restores nothing
 ])
 def test_a_rest_restores_up_to_the_maximum_and_a_loss_stops_at_zero(stats, current, gain, regained):
     assert within_max([HP], stats, current, {"HP": gain}) == {"HP": regained}
