@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tracker.rules.base import Refused
-from tracker.rules.duel import finish
+from tracker.rules.duel import ending_problems, finish
 
 from tests.unit.test_pirate import Duel
 
@@ -29,3 +29,40 @@ def test_each_outcome_reads_as_it_ended(winner, ending, detail, results, summary
     expected = {"ines": results, "lope": results} if results else \
         {"ines": "win" if winner == "a" else "loss", "lope": "win" if winner == "b" else "loss"}
     assert outcome == {"winner": winner, "ending": ending, "detail": detail, "results": expected, "summary": summary}
+
+
+# --- the invariants every outcome keeps --------------------------------------------------------
+
+def ended(winner, ending, **results):
+    """The sword duel's state ended as ``finish`` ends it, its results then overwritten."""
+    state = finish(Duel("sword").state, winner, ending, "")
+    state["outcome"]["results"].update(results)
+    return state
+
+
+def points_need_a_lead(state, winner):
+    return "" if winner == "a" else "the points do not favour that side"
+
+
+SUPPORTED = {"points": points_need_a_lead}
+
+
+@pytest.mark.parametrize("state", [
+    ended("a", "points"), ended("b", "yield"), ended(None, "points_tied"), ended(None, "abandoned"),
+    finish(Duel("sword").state, None, "points_tied", "") | {"outcome": None},
+])
+def test_an_outcome_that_follows_from_its_winner_and_ending_has_no_problem(state):
+    assert ending_problems(state, SUPPORTED) == []
+
+
+@pytest.mark.parametrize("state, problems", [
+    (ended("a", "yield", lope="win"), ["Lope's result does not follow from the winner"]),
+    (ended("b", "yield", lope="loss"), ["Lope's result does not follow from the winner"]),
+    (ended(None, "points_tied", ines="loss"), ["Inés's result does not follow from the winner"]),
+    (ended(None, "points_tied", ines="abandoned", lope="abandoned"),
+     ["Inés's result does not follow from the winner", "Lope's result does not follow from the winner"]),
+    (ended(None, "abandoned", lope="draw"), ["Lope's result does not follow from the winner"]),
+    (ended("b", "points"), ["the duel ended by points but the points do not favour that side"]),
+])
+def test_a_result_or_an_ending_the_state_does_not_support_is_named(state, problems):
+    assert ending_problems(state, SUPPORTED) == problems

@@ -548,13 +548,16 @@ def ending_problems(state: dict, supported: dict[str, Any]) -> list[str]:
     if not outcome:
         return []
     problems = []
-    winner = outcome["winner"]
+    winner, ending = outcome["winner"], outcome["ending"]
     for d in state["duelists"]:
-        expected = "win" if d["side"] == winner else "loss" if winner else outcome["results"].get(d["id"])
+        if winner:
+            expected = "win" if d["side"] == winner else "loss"
+        else:
+            expected = "abandoned" if ending == "abandoned" else "draw"
         if outcome["results"].get(d["id"]) != expected:
             problems.append(f"{d['name']}'s result does not follow from the winner")
-    check = supported.get(outcome["ending"])
+    check = supported.get(ending)
     why = check(state, winner) if check else ""
     if why:
-        problems.append(f"the duel ended by {outcome['ending']} but {why}")
+        problems.append(f"the duel ended by {ending} but {why}")
     return problems
