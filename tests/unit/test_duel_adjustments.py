@@ -111,3 +111,75 @@ def test_a_note_is_kept_with_its_moment_and_audience():
     after = module.evolve(state, DuelNoted(text="a fine riposte", about=2, public=True), at + 1)
     assert after["notes"] == [{"at": at + 1, "about": 2, "text": "a fine riposte", "public": True}]
     assert after["history"] == state["history"]
+
+
+# --- the skeleton's helpers called directly: their own refusals, word for word ------------------
+
+def tracks_of(value, top=10):
+    return [{"character": "a", "track": "HP", "name": "Inés", "label": "HP", "value": value, "max": top}]
+
+
+def folded(value, top=10):
+    """``adjusted``'s arguments for one track at ``value`` of ``top``: a setter that writes it back."""
+    state = {"outcome": None, "history": [], "track": value}
+    return state, (lambda s: tracks_of(s["track"], top)), (lambda s, who, name, v: dict(s, track=v))
+
+
+def impossible_adjustment(state, ev, adjustable=None, set_track=None) -> str:
+    from tracker.rules.duel import adjusted
+
+    with pytest.raises(ImpossibleHistory) as broken:
+        adjusted(state, ev, 9, adjustable, set_track)
+    return str(broken.value)
+
+
+def test_an_adjustment_folds_only_onto_a_running_duel_and_a_track_it_offers():
+    state, adjustable, set_track = folded(5)
+    ev = DuelTrackAdjusted("a", "HP", 1, 6, "x")
+    assert impossible_adjustment(None, ev) == "a duel starts with DuelStarted"
+    assert impossible_adjustment(dict(state, outcome={"winner": "a"}), ev, adjustable, set_track) == \
+        "an adjustment after the duel ended"
+    assert impossible_adjustment(state, ev) == "no adjustable HP for a"  # a ruleset that offers none
+    assert impossible_adjustment(dict(state, track=0), DuelTrackAdjusted("a", "HP", 1, 1, "x"), adjustable,
+                                 set_track) == "an adjustment of Inés, who is down"
+
+
+@pytest.mark.parametrize("value, amount, to", [(1, 1, 2), (9, 1, 10), (2, -1, 1), (8, 5, 10)])
+def test_an_adjustment_from_1_or_to_the_maximum_or_to_1_folds(value, amount, to):
+    from tracker.rules.duel import adjusted
+
+    state, adjustable, set_track = folded(value)
+    after = adjusted(state, DuelTrackAdjusted("a", "HP", amount, to, "why"), 9, adjustable, set_track)
+    assert after["track"] == to
+    assert after["adjustments"] == [{"character": "a", "track": "HP", "amount": to - value, "at": 9, "note": "why"}]
+    assert after["history"][-1]["result"] == {"event": "DuelTrackAdjusted", "character": "a", "track": "HP",
+                                              "amount": to - value, "value": to}
+
+
+@pytest.mark.parametrize("value, amount, to", [(5, 1, 11), (5, -5, 0), (5, 1, 7)])
+def test_a_forged_adjustment_value_is_named(value, amount, to):
+    state, adjustable, set_track = folded(value)
+    assert impossible_adjustment(state, DuelTrackAdjusted("a", "HP", amount, to, "x"), adjustable, set_track) == \
+        f"an adjustment of {value} by {amount} to {to}"
+
+
+def test_an_adjustment_needs_a_reason_and_a_duelist_still_standing():
+    running = {"outcome": None}
+    with pytest.raises(Refused) as no_reason:
+        decide_adjustment(running, tracks_of(5), AdjustTrackInDuel("a", "HP", 1, None))
+    assert (no_reason.value.reason, no_reason.value.field) == ("say why (the log shows it)", "reason")
+    [ev] = decide_adjustment(running, tracks_of(1), AdjustTrackInDuel("a", "HP", 1, " one more "))
+    assert (ev.value, ev.reason) == (2, "one more")
+    with pytest.raises(Refused) as down:
+        decide_adjustment(running, tracks_of(0), AdjustTrackInDuel("a", "HP", 1, "x"))
+    assert down.value.field == "target"
+
+
+def test_notes_pile_up_in_order_and_need_a_started_duel():
+    from tracker.rules.duel import DuelNoted, noted
+
+    with pytest.raises(ImpossibleHistory, match="^a duel starts with DuelStarted$"):
+        noted(None, DuelNoted("x"), 1)
+    state = noted(noted({"history": []}, DuelNoted("first", about=2), 3), DuelNoted("second", public=True), 4)
+    assert state["notes"] == [{"at": 3, "about": 2, "text": "first", "public": False},
+                              {"at": 4, "about": 0, "text": "second", "public": True}]

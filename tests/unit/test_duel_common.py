@@ -66,3 +66,34 @@ def test_an_outcome_that_follows_from_its_winner_and_ending_has_no_problem(state
 ])
 def test_a_result_or_an_ending_the_state_does_not_support_is_named(state, problems):
     assert ending_problems(state, SUPPORTED) == problems
+
+
+# --- how an ending is said ----------------------------------------------------------------------
+
+def test_an_ending_nobody_named_is_said_as_its_key_in_words():
+    from tracker.rules.duel import ENDING_LABELS, ending_label
+    from tracker.rules.text import Text
+
+    assert ending_label("out_of_shots_twice") == "out of shots twice"
+    label = ending_label("yield")
+    assert label is ENDING_LABELS["yield"] and isinstance(label, Text)
+
+
+def test_an_old_ending_s_detail_was_its_sentence():
+    from tracker.rules.duel import detail_was_a_sentence
+
+    assert detail_was_a_sentence({"side": "a", "ending": "points", "detail": "5 to 3"}) == \
+        {"side": "a", "ending": "points", "sentence": "5 to 3"}
+    assert detail_was_a_sentence({"side": "a", "ending": "points"}) == {"side": "a", "ending": "points", "sentence": ""}
+
+
+def test_an_ending_s_detail_is_the_old_sentence_else_the_ruleset_s_else_the_gm_s_words():
+    from tracker.rules.duel import DuelWon, told_detail
+
+    state = Duel("sword").state
+    won = DuelWon(side="a", ending="points", detail="by the judge's count")
+    assert told_detail(state, won, None) == "by the judge's count"
+    assert told_detail(state, won, lambda s, ev: None) == "by the judge's count"
+    assert told_detail(state, won, lambda s, ev: f"{len(s['duelists'])} fought") == "2 fought"
+    old = DuelWon(side="a", ending="points", sentence="as written then")
+    assert told_detail(state, old, lambda s, ev: "never asked") == "as written then"
