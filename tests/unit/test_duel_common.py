@@ -97,3 +97,59 @@ def test_an_ending_s_detail_is_the_old_sentence_else_the_ruleset_s_else_the_gm_s
     assert told_detail(state, won, lambda s, ev: f"{len(s['duelists'])} fought") == "2 fought"
     old = DuelWon(side="a", ending="points", sentence="as written then")
     assert told_detail(state, old, lambda s, ev: "never asked") == "as written then"
+
+
+# --- the common endings folded, and what the skeleton refuses ----------------------------------
+
+@pytest.mark.parametrize("event, outcome", [
+    ("DuelDrawn('points_tied')", {"winner": None, "ending": "points_tied", "detail": "", "results": "draw",
+                                  "summary": "a draw (points tied)"}),
+    ("DuelDisqualified('a', 'poison')", {"winner": "b", "ending": "disqualification", "detail": "Inés disqualified: poison",
+                                         "results": None, "summary": "Lope won by disqualification (Inés disqualified: poison)"}),
+    ("DuelDisqualified('b')", {"winner": "a", "ending": "disqualification", "detail": "Lope disqualified",
+                               "results": None, "summary": "Inés won by disqualification (Lope disqualified)"}),
+    ("DuelAbandoned('rain')", {"winner": None, "ending": "abandoned", "detail": "abandoned: rain",
+                               "results": "abandoned", "summary": "abandoned"}),
+    ("DuelAbandoned()", {"winner": None, "ending": "abandoned", "detail": "abandoned",
+                         "results": "abandoned", "summary": "abandoned"}),
+])
+def test_each_common_ending_folds_to_its_whole_outcome(event, outcome):
+    from tracker.rules import duel
+
+    ev = eval(event, vars(duel))
+    after = duel.evolve_ending(Duel("sword").state, ev)["outcome"]
+    results = outcome["results"]
+    expected = {"ines": results, "lope": results} if results else \
+        {"ines": "win" if outcome["winner"] == "a" else "loss", "lope": "win" if outcome["winner"] == "b" else "loss"}
+    assert after == dict(outcome, results=expected)
+
+
+def test_tuples_are_kept_as_the_lists_json_gives_back():
+    from tracker.rules.duel import _plain
+
+    assert _plain({"a": (1, (2, 3)), "b": [{"c": (4,)}], "d": "x"}) == {"a": [1, [2, 3]], "b": [{"c": [4]}], "d": "x"}
+
+
+def test_a_command_without_a_handler_is_refused_by_its_name():
+    from tracker.rules.duel import handled_by
+
+    class Dance:
+        pass
+
+    with pytest.raises(Refused) as refused:
+        handled_by({}, Duel("sword").state, Dance(), None)
+    assert (refused.value.reason, refused.value.field) == ("unknown command Dance", None)
+    assert handled_by({Dance: lambda state, cmd, dice: [len(state["duelists"])]}, Duel("sword").state, Dance(), None) == [2]
+
+
+def test_the_fold_names_an_event_before_the_start_or_after_the_end():
+    from tracker.rules import pirate
+    from tracker.rules.base import ImpossibleHistory
+    from tracker.rules.duel import DuelAbandoned, DuelNoted
+
+    with pytest.raises(ImpossibleHistory, match="^a duel starts with DuelStarted$"):
+        pirate.evolve(None, DuelNoted("x"), 1)
+    over = pirate.evolve(Duel("sword").state, DuelAbandoned(), 5)
+    with pytest.raises(ImpossibleHistory, match="^DuelAbandoned after the duel ended$"):
+        pirate.evolve(over, DuelAbandoned(), 6)
+    assert pirate.evolve(over, DuelNoted("after"), 6)["notes"][-1]["text"] == "after"
