@@ -28,6 +28,10 @@ from tracker.store import LEGACY, Conflict, EventStore, Recorded, load_state, wr
 
 __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
 
+# Constant SQL run on the connection itself: sqlite3 keeps each prepared, once, for every command.
+STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
+VERSION = "SELECT version FROM stream_states WHERE stream = ?"
+
 
 @dataclass
 class Context:
@@ -144,7 +148,7 @@ class Service:
     def state_of(self, stream: str) -> tuple[int, dict | None]:
         """A stream's version and folded state, from the read model (no replay); kept for the rest
         of the command, so the handler's read and the append's do not decode it twice."""
-        row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+        row = self.db.conn.execute(STATE, (stream,)).fetchone()
         found = (row[0], load_state(row[1])) if row else (self.store.version(stream), None)
         self._read[stream] = found
         return found
@@ -154,7 +158,7 @@ class Service:
         has not moved since (its version alone tells), else read anew."""
         known = self._read.get(stream)
         if known is not None and known[1] is not None:
-            row = self.db.execute("SELECT version FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            row = self.db.conn.execute(VERSION, (stream,)).fetchone()
             if row is not None and row[0] == known[0]:
                 return known
         return self.state_of(stream)
