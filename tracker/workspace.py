@@ -266,7 +266,7 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
     stats: dict[str, dict] = {}
     nested = raw.get("stats") if isinstance(raw.get("stats"), dict) else {}
     # The rulesets a form names a field of (``<ruleset>.<field>``): a block the form does not
-    # name at all is blank, without reading each of its fields (pf2e's alone has two dozen).
+    # name at all is blank, without reading each of its fields (a ruleset may have two dozen).
     named = {key.split(".", 1)[0] for key in raw if isinstance(key, str) and "." in key}
     for name, module in rules.RULESETS.items():
         block = nested.get(name)
