@@ -52,7 +52,8 @@ class Projector:
         self.states: dict[str, tuple[int, dict | None]] = dict(known or {})  # states the caller just read
         # Live, what each stream's read rows show now (the state read before its new events), so
         # that a read model its events left as it was is not written again (rebuilding: unused).
-        self.shown: dict[str, dict | None] = {} if rebuilding else {s: state for s, (_, state) in self.states.items()}
+        self.shown: dict[str, dict | None] = {} if rebuilding else {
+            stream: state for stream, (_, state) in self.states.items()}
         self.stored: dict[str, tuple[str, dict]] = {}  # live: each state written, and the JSON it was written as
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
