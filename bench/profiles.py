@@ -14,6 +14,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import sys
 import tempfile
 import time
@@ -49,7 +50,8 @@ def statements(db, work) -> None:
     counts: dict[str, int] = {}
 
     def seen(sql: str) -> None:
-        key = " ".join(sql.split())[:90]
+        # The trace gives each statement with its values bound: counted by its SQL alone.
+        key = re.sub(r"'[^']*'|\b\d+\b", "?", " ".join(sql.split()))[:90]
         counts[key] = counts.get(key, 0) + 1
 
     db.conn.set_trace_callback(seen)

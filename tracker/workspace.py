@@ -265,9 +265,14 @@ def parse_character(raw: Mapping[str, Any]) -> dict:
         errors["name"] = t("is required")
     stats: dict[str, dict] = {}
     nested = raw.get("stats") if isinstance(raw.get("stats"), dict) else {}
+    # The rulesets a form names a field of (``<ruleset>.<field>``): a block the form does not
+    # name at all is blank, without reading each of its fields (a ruleset may have two dozen).
+    named = {key.split(".", 1)[0] for key in raw if isinstance(key, str) and "." in key}
     for name, module in rules.RULESETS.items():
         block = nested.get(name)
         if not isinstance(block, dict):
+            if name not in named:
+                continue
             block = {field: raw.get(key) for field, key in _form_keys(name, module.STATS)}
         if block is not nested.get(name) and _untouched(module.STATS, block):
             continue

@@ -49,5 +49,6 @@ def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:
     if cls is None:
         raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
     command = cls.parse(raw)
-    return dataclasses.replace(command, command_id=command_id,
-                               fingerprint=fingerprint_of(raw) if command_id else "")
+    if command_id is None:
+        return command  # as parsed: no id, no fingerprint (a copy of it would cost a dozen µs)
+    return dataclasses.replace(command, command_id=command_id, fingerprint=fingerprint_of(raw))

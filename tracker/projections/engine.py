@@ -22,6 +22,11 @@ from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
 PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
+# Both checkpoints in one statement: a command's projection moves them together.
+CHECKPOINTS = ("INSERT INTO checkpoints (projection, position) VALUES "
+               + ", ".join(f"('{name}', ?)" for name in PROJECTIONS)
+               + " ON CONFLICT DO UPDATE SET position = excluded.position")
+STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
 
@@ -45,6 +50,11 @@ class Projector:
                  known: dict[str, tuple[int, dict | None]] | None = None):
         self.db, self.store, self.rebuilding = db, store, rebuilding
         self.states: dict[str, tuple[int, dict | None]] = dict(known or {})  # states the caller just read
+        # Live, what each stream's read rows show now (the state read before its new events), so
+        # that a read model its events left as it was is not written again (rebuilding: unused).
+        self.shown: dict[str, dict | None] = {} if rebuilding else {
+            stream: state for stream, (_, state) in self.states.items()}
+        self.stored: dict[str, tuple[str, dict]] = {}  # live: each state written, and the JSON it was written as
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
@@ -58,8 +68,10 @@ class Projector:
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
-            row = self.db.execute("SELECT version, state FROM stream_states WHERE stream = ?", [stream]).fetchone()
+            row = self.db.conn.execute(STATE, (stream,)).fetchone()
             self.states[stream] = (row[0], load_state(row[1])) if row else (0, None)
+            if not self.rebuilding:
+                self.shown[stream] = self.states[stream][1]
         return self.states[stream]
 
     def apply_all(self, recorded: Iterable[Recorded]) -> None:
@@ -174,14 +186,16 @@ class Projector:
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
             fresh = self.rebuilding and stream not in self.written
-            write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream))
+            text = write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream),
+                                shown=self.shown.get(stream, UNKNOWN))
             self.written.add(stream)
+            if not self.rebuilding:
+                self.shown[stream] = state
+                if text is not None:
+                    self.stored[stream] = (text, state)
         self.dirty.clear()
         if self.position:
-            self.db.conn.executemany(
-                "INSERT INTO checkpoints (projection, position) VALUES (?, ?)"
-                " ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
-                [(name, self.position) for name in PROJECTIONS])
+            self.db.conn.execute(CHECKPOINTS, (self.position,) * len(PROJECTIONS))
 
 
 def _with_reason(line: Any, reason: str) -> Any:
@@ -220,22 +234,36 @@ def _subjects(stream: str, state: dict | None) -> list[str]:
     return subjects
 
 
+UNKNOWN: Any = object()  # what a stream's read rows show, when the caller does not know it
+
+# The stream's state row updated where it stands (an upsert): INSERT OR REPLACE would delete the
+# row and insert it again at the table's end, writing its primary key's index page besides.
+WRITE_STATE = ("INSERT INTO stream_states (stream, category, campaign_id, version, state) VALUES (?, ?, ?, ?, ?)"
+               " ON CONFLICT DO UPDATE SET category = excluded.category, campaign_id = excluded.campaign_id,"
+               " version = excluded.version, state = excluded.state")
+
+
 def write_stream(db, stream: str, version: int, state: dict | None, fresh: bool = False,
-                 events: tuple | None = None) -> None:
+                 events: tuple | None = None, shown: Any = UNKNOWN) -> str | None:
     """Replace the read rows of one stream with what its state says. ``fresh`` says the stream
     has no rows yet (a rebuild's first write of it); ``events``, for a duel, its typed events
-    and where it started, when the caller holds them all."""
+    and where it started, when the caller holds them all; ``shown``, when the caller knows it,
+    the state the stream's read rows show now (None: no rows), so rows it shares are not
+    written again. Returns the state's JSON as stored (None: no state, nothing written)."""
     kind = category(stream)
     key = stream.split("-", 1)[1]
     if state is None:
-        return
+        return None
     campaign_id = state.get("campaign_id", key if kind == "campaign" else "")
-    db.execute("INSERT OR REPLACE INTO stream_states (stream, category, campaign_id, version, state)"
-               " VALUES (?, ?, ?, ?, ?)", [stream, kind, campaign_id, version, dumps(state)])
+    text = dumps(state)
+    db.conn.execute(WRITE_STATE, (stream, kind, campaign_id, version, text))
     if kind == "duel":
         _write_duel(db, key, version, state, fresh, events)
+    elif kind == "character":
+        _write_character(db, key, version, state, shown)
     else:
         WRITERS[kind](db, key, version, state)
+    return text
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
@@ -268,11 +296,18 @@ def _write_gm(db, key: str, version: int, s: dict) -> None:
                         [(sid, key, end) for sid, end in sorted(s.get("ended_sessions", {}).items())])
 
 
-def _write_character(db, key: str, version: int, s: dict) -> None:
-    db.execute("INSERT OR REPLACE INTO characters (id, campaign_id, name, rank, player, notes, stats,"
-               " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-               [key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
-                dumps(s["stats"]), version])
+WRITE_CHARACTER = ("INSERT INTO characters (id, campaign_id, name, rank, player, notes, stats, version)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET campaign_id = excluded.campaign_id,"
+                   " name = excluded.name, rank = excluded.rank, player = excluded.player, notes = excluded.notes,"
+                   " stats = excluded.stats, version = excluded.version")
+
+
+def _write_character(db, key: str, version: int, s: dict, shown: Any = UNKNOWN) -> None:
+    db.conn.execute(WRITE_CHARACTER, (key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
+                                      dumps(s["stats"]), version))
+    if (isinstance(shown, dict) and shown.get("changes", []) == s.get("changes", [])
+            and shown.get("campaign_id") == s["campaign_id"]):
+        return  # an edit of the sheet: its track changes (and so their totals) are as they were
     # Recoveries and adjustments give points back: they count against the track's running total
     # of what was lost, taken out first and put in again, as a duel's wounds are.
     _count(db, "track_totals", "character_id, track", "lost", 1,
