@@ -78,23 +78,8 @@ def copies(lines: list[str], total: int):
             data, stream = item["data"], item["stream"]
             if copy:
                 stream = f"{stream}{suffix}"
-                data = stood_in(rewrite(item["type"], data, fresh), fought_by)
+                data = rewrite(item["type"], data, fresh)
             yield (position, stream, item["version"], item["type"], item["schema"],
                    orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
                    orjson.dumps(item["metadata"], option=orjson.OPT_SORT_KEYS).decode(), None)
         copy += 1
-
-
-def stood_in(value, fought_by: dict[str, str]):
-    """The value with every duelist's id, wherever it stands (a value or a key), swapped for its
-    stand-in's. A ruleset may name its duelists by their character ids inside the duel's own
-    events (pf2e's attacker, target, the round's order), which no event type declares as a
-    reference (they point into the duel, not at a stream): ``rewrite`` alone leaves them, and the
-    copy then names a duelist its duel does not have."""
-    if isinstance(value, str):
-        return fought_by.get(value, value)
-    if isinstance(value, dict):
-        return {fought_by.get(key, key): stood_in(item, fought_by) for key, item in value.items()}
-    if isinstance(value, list):
-        return [stood_in(item, fought_by) for item in value]
-    return value
