@@ -171,6 +171,7 @@ def minimal_duel_log(ruleset, extra_type, extra_data):
     ("Pf2eTagged", {"side": "a", "out": "a", "into": "theirs"}),
     ("Pf2eDamageDealt", {"attacker": "a", "target": "theirs", "source": "Strike", "expression": "", "dice": [],
                          "base": 3, "multiplier": "full", "amount": 3, "hp_after": 1}),
+    ("Pf2eVictoryProposed", {"side": "a", "ending": "first_blood", "attacker": "a", "target": "theirs"}),
 ])
 def test_a_pf2e_duelist_must_be_a_character_of_the_file(kind, data):
     with pytest.raises(BadLog, match="line 6: .*refers to 'theirs'"):

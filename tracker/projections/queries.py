@@ -48,6 +48,11 @@ def characters(db, campaign_id: str) -> list[dict]:
     return rows
 
 
+def character_names(db, campaign_id: str) -> list[dict]:
+    """The campaign's characters as id and name only, by name (a filter's choices): no stats read."""
+    return list(db.query("SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY name", [campaign_id]))
+
+
 def character(db, character_id: str) -> dict:
     row = _one(db, "SELECT * FROM characters WHERE id = ?", [character_id], "character")
     row["stats"] = loads(row["stats"])

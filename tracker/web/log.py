@@ -31,7 +31,7 @@ def index(campaign_id):
     page = queries.log_page(db, campaign_id, limit=current_page_size(), **filters)
     return page_or_fragment("log/index.html", "log/_entries.html", campaign=campaign, page=page,
                             filters=filters, categories=queries.LOG_CATEGORIES,
-                            types=queries.log_types(), characters=queries.characters(db, campaign_id))
+                            types=queries.log_types(), characters=queries.character_names(db, campaign_id))
 
 
 def current_page_size() -> int:
