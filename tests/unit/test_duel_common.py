@@ -153,3 +153,26 @@ def test_the_fold_names_an_event_before_the_start_or_after_the_end():
     with pytest.raises(ImpossibleHistory, match="^DuelAbandoned after the duel ended$"):
         pirate.evolve(over, DuelAbandoned(), 6)
     assert pirate.evolve(over, DuelNoted("after"), 6)["notes"][-1]["text"] == "after"
+
+
+def test_every_duel_starts_from_the_same_keys():
+    from tracker.rules.duel import DuelStarted, initial
+
+    duelists = ({"id": "i", "name": "Inés", "side": "a"},)
+    started = DuelStarted("d1", "c1", "s1", "pirate", "sword", duelists, {"x": 1}, challenger="b", stakes="honour",
+                          judge="Don Rodrigo")
+    state = initial(started)
+    assert state == {"duel_id": "d1", "campaign_id": "c1", "session_id": "s1", "ruleset": "pirate", "kind": "sword",
+                     "duelists": [{"id": "i", "name": "Inés", "side": "a"}], "settings": {"x": 1},
+                     "challenger": "b", "stakes": "honour", "judge": "Don Rodrigo", "outcome": None,
+                     "wounds": [], "history": []}
+    assert state["duelists"][0] is not duelists[0] and state["settings"] is not started.settings  # copies
+
+
+def test_an_adjustment_of_someone_not_in_the_duel_is_told_by_their_id():
+    from tracker.rules.duel import DuelTrackAdjusted, describe_ending
+
+    state = Duel("sword").state
+    said = describe_ending(state, DuelTrackAdjusted("ines", "PV", 1, 9, "healed"))
+    assert said == "Inés's PV adjusted to 9 (healed)"
+    assert describe_ending(state, DuelTrackAdjusted("ghost", "PV", 1, 9, "x")) == "ghost's PV adjusted to 9 (x)"
