@@ -81,3 +81,11 @@ def test_a_tray_hands_each_name_its_own_typed_dice_in_order():
 
     tray = Dice({"a": [1, 2], "b": [6]}, source=lambda sides: 4)
     assert [tray.roll(6, "b"), tray.roll(6, "a"), tray.roll(6, "a"), tray.roll(6, "a"), tray.roll(6, "b")] == [6, 1, 2, 4, 4]
+
+
+def test_an_offer_naming_fields_the_command_lacks_says_which():
+    from tracker.rules import legal
+    from tracker.rules.pf2e.commands import OtherAction
+
+    with pytest.raises(ValueError, match=r"^OtherAction has no field spell, weapon$"):
+        legal.offer(OtherAction, "OtherAction", weapon=["x"], dice={"spell": [6]})
