@@ -53,7 +53,7 @@ check: install postgres
 # fails rather than pass a partial score off as complete. The targets are read from the tree, so a
 # new ruleset or shared module is measured without editing this list: every ruleset package, every
 # shared module, and `x_*` for the functions of tracker/rules/__init__.py.
-MUTATION_TIME ?= 1800
+MUTATION_TIME ?= 3600
 MUTATION_RULESETS := $(notdir $(patsubst %/,%,$(dir $(wildcard tracker/rules/*/__init__.py))))
 MUTATION_SHARED := $(filter-out __init__,$(basename $(notdir $(wildcard tracker/rules/*.py))))
 MUTATION_TARGETS ?= $(addsuffix .*,$(MUTATION_SHARED) $(MUTATION_RULESETS)) x_*
