@@ -78,7 +78,7 @@ def _required(kind: str) -> frozenset:
 
 
 _REQUIRED: dict[type, frozenset] = {}
-_LINE_FIELDS = frozenset(FIELDS) | {"hash"}
+_LINE_FIELD_COUNT = len(FIELDS) + 1  # and the hash
 
 
 class BadLog(Exception):
@@ -157,7 +157,6 @@ def _kind(kind: Any) -> _Kind | None:
                    for path, steps, wanted in declared(kind, "REFERENCES"))
     found = _KINDS[kind] = _Kind(cls.SCHEMA, required, dumps(kind), bool(defines or refers), defines, refers)
     return found
-
 
 
 def export(db, campaign_id: str | None = None, key: bytes | None = None,
@@ -244,15 +243,16 @@ class Check:
             if (line.count("{") + line.count("[") > strictjson.MAX_DEPTH  # rarely true: see strictjson
                     and strictjson.too_deep(line, item)):
                 raise _unreadable(number, line)
-            if type(item) is not dict or item.keys() != _LINE_FIELDS:
-                if isinstance(item, dict) and item.get("format") in FORMATS:
-                    trailer = item
-                    self._check_trailer(number, item, digest)
-                    continue
-                raise BadLog(number, t("each line must be an object with exactly: {fields}",
-                                       fields=", ".join(FIELDS + ("hash",))))
+            try:  # exactly the line's fields: as many, and each of them
+                if type(item) is not dict or len(item) != _LINE_FIELD_COUNT:
+                    raise KeyError
+                position, stream, version, kind = item["position"], item["stream"], item["version"], item["type"]
+                schema, data, metadata, given = item["schema"], item["data"], item["metadata"], item["hash"]
+            except KeyError:
+                self._check_trailer(number, item, digest)
+                trailer = item
+                continue
             # The line's shape: a whole number is an int, never a bool or a float.
-            position, stream, version = item["position"], item["stream"], item["version"]
             if type(position) is not int or position <= last_position:
                 raise BadLog(number, t("position {position} is out of order (after {last})",
                                        position=repr(position), last=last_position))
@@ -262,17 +262,15 @@ class Check:
             if version != expected or type(version) is not int:
                 raise BadLog(number, t("{stream} jumps to version {version}; expected {expected}", stream=stream,
                                        version=repr(version), expected=expected))
-            kind = item["type"]
             plan = _KINDS.get(kind) if type(kind) is str else None
             if plan is None and (plan := _kind(kind)) is None:
                 raise BadLog(number, t("unknown event type {kind}", kind=repr(kind)))
-            schema, data, metadata = item["schema"], item["data"], item["metadata"]
             if type(schema) is not int or not 1 <= schema <= plan.schema:
                 raise BadLog(number, t("unknown schema {schema} for {kind}", schema=repr(schema), kind=kind))
             if type(data) is not dict or type(metadata) is not dict:
                 raise BadLog(number, t("data and metadata must be objects"))
             if schema == plan.schema:
-                if not plan.required <= data.keys():
+                if not data.keys() >= plan.required:
                     missing = plan.required - data.keys()
                     raise BadLog(number, t("{kind} data does not fit its type: missing {fields}", kind=kind,
                                            fields=", ".join(sorted(missing))))
@@ -292,7 +290,7 @@ class Check:
             canonical = (f'{{"data":{data_text},"metadata":{metadata_text},"position":{position},'
                          f'"schema":{schema},"stream":{quoted[stream]},"type":{plan.quoted},"version":{version}}}')
             digest = _sha256((digest + canonical).encode()).hexdigest()
-            if item["hash"] != digest:
+            if given != digest:
                 raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
                                        "removed or moved before it"))
             # Every id it names is one the file created by then.
@@ -316,7 +314,11 @@ class Check:
         if trailer is None:
             raise BadLog(number + 1, t("the file stops before its last line: it was cut short"))
 
-    def _check_trailer(self, number: int, item: dict, digest: str) -> None:
+    def _check_trailer(self, number: int, item: Any, digest: str) -> None:
+        """The last line, or else a line of the wrong shape."""
+        if not isinstance(item, dict) or item.get("format") not in FORMATS:
+            raise BadLog(number, t("each line must be an object with exactly: {fields}",
+                                   fields=", ".join(FIELDS + ("hash",))))
         if item.get("events") != self.events or item.get("hash") != digest:
             raise BadLog(number, t("the file ends saying {said} events, but it holds {count} or their hashes "
                                    "differ: lines are missing or changed", said=item.get("events"), count=self.events))
