@@ -401,8 +401,8 @@ def passes(source: Iterable[str]) -> Iterable[str]:
 def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int], None] | None = None) -> None:
     """Check each line and append it, ``BATCH`` lines to a statement, in the caller's write
     transaction (which a bad line must roll back). ``advance`` is told each batch's line count."""
-    rows = (line[1:9] for line in check.lines(source))
-    while batch := list(islice(rows, BATCH)):
+    lines = check.lines(source)
+    while batch := [line[1:9] for line in islice(lines, BATCH)]:
         insert_rows(db, batch)
         if advance is not None:
             advance(len(batch))
