@@ -22,6 +22,7 @@ import hashlib
 import hmac
 from functools import partial
 from itertools import islice
+from operator import itemgetter
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
 
 import orjson
@@ -78,7 +79,8 @@ def _required(kind: str) -> frozenset:
 
 
 _REQUIRED: dict[type, frozenset] = {}
-_LINE_FIELD_COUNT = len(FIELDS) + 1  # and the hash
+_line_fields = itemgetter(*FIELDS, "hash")  # a line's fields at once, or KeyError
+_LINE_FIELD_COUNT = len(FIELDS) + 1
 
 
 class BadLog(Exception):
@@ -246,8 +248,7 @@ class Check:
             try:  # exactly the line's fields: as many, and each of them
                 if type(item) is not dict or len(item) != _LINE_FIELD_COUNT:
                     raise KeyError
-                position, stream, version, kind = item["position"], item["stream"], item["version"], item["type"]
-                schema, data, metadata, given = item["schema"], item["data"], item["metadata"], item["hash"]
+                position, stream, version, kind, schema, data, metadata, given = _line_fields(item)
             except KeyError:
                 self._check_trailer(number, item, digest)
                 trailer = item
