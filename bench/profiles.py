@@ -1,4 +1,5 @@
-"""Where the time goes: cProfile's top lines for rebuild, import and the one-command path.
+"""Where the time goes: cProfile's top lines for rebuild, import (its check and append alone,
+then whole) and the one-command path.
 
     .venv/bin/python bench/profiles.py [--events 100000] [--top 25]
 
@@ -26,7 +27,7 @@ from bench.corpus import template  # noqa: E402
 from tracker import backup, bootstrap, rules  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
-from tracker.store import EventStore  # noqa: E402
+from tracker.store import EventStore, write_transaction  # noqa: E402
 
 
 def profiled(title: str, work, top: int) -> None:
@@ -83,6 +84,18 @@ def main() -> None:
         exported = []
         backup.export_lines(db, type("Out", (), {"write": lambda self, t: exported.append(t)})())
         db.close()
+
+        # The check and append alone: what bench/run.py's bulk import times against raw sqlite3.
+        appended = open_db(os.path.join(workdir, "append.db"))
+
+        def append() -> int:
+            check = backup.Check()
+            with write_transaction(appended):
+                backup.append_lines(appended, exported, check)
+            return check.events
+
+        profiled(f"import-log's check and append of {args.events:,} events (no rebuild)", append, args.top)
+        appended.close()
 
         target = open_db(os.path.join(workdir, "import.db"))
         profiled(f"import-log of {args.events:,} events (check, append, rebuild)",

@@ -20,6 +20,9 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+from functools import partial
+from itertools import islice
+from operator import itemgetter
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
 
 import orjson
@@ -27,7 +30,7 @@ import orjson
 from tracker import strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
 from tracker.projections.rebuild import rebuild
-from tracker.references import declares_ids, definitions, references
+from tracker.references import categories, declared, values_at
 from tracker.rules.text import Text, t
 from tracker.store import EventStore, dumps, insert_rows, write_transaction
 
@@ -76,7 +79,8 @@ def _required(kind: str) -> frozenset:
 
 
 _REQUIRED: dict[type, frozenset] = {}
-_LINE_FIELDS = frozenset(FIELDS) | {"hash"}
+_line_fields = itemgetter(*FIELDS, "hash")  # a line's fields at once, or KeyError
+_LINE_FIELD_COUNT = len(FIELDS) + 1
 
 
 class BadLog(Exception):
@@ -96,7 +100,8 @@ class BadLog(Exception):
 
 
 class Line(NamedTuple):
-    """One checked event line: where it was in the file, its fields, its data and metadata dumped."""
+    """One checked event line: where it was in the file, the row it appends (``line[1:9]``:
+    position to command id, data and metadata as canonical JSON), and its data and metadata."""
 
     number: int
     position: int
@@ -104,10 +109,11 @@ class Line(NamedTuple):
     version: int
     type: str
     schema: int
-    data: dict
-    metadata: dict
     data_text: str
     metadata_text: str
+    command_id: Any
+    data: dict
+    metadata: dict
 
     @property
     def current_data(self) -> dict:
@@ -115,6 +121,44 @@ class Line(NamedTuple):
         if self.schema == EVENT_TYPES[self.type].SCHEMA:
             return self.data
         return upcast(self.type, self.schema, dict(self.data))
+
+
+# A Line made without the Python-level __new__ a NamedTuple has: the check makes one per line.
+_new_line = partial(tuple.__new__, Line)
+
+
+class _Kind(NamedTuple):
+    """What checking a line of one event type needs, worked out the first time the type is met:
+    its current schema, the fields its data cannot do without, its name as JSON, and the ids it
+    declares (``tracker.references``), each as (path, its field when the path is a single field,
+    its steps, its categories; a reference also says whether it may be null)."""
+
+    schema: int
+    required: frozenset
+    quoted: str
+    declares_ids: bool
+    defines: tuple
+    refers: tuple
+
+
+_KINDS: dict[str, _Kind] = {}
+
+
+def _kind(kind: Any) -> _Kind | None:
+    """The plan for an event type, None for no type of this install."""
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        return None
+    required = _required(kind)
+
+    def field(steps: list[str]) -> str | None:
+        return steps[0] if len(steps) == 1 and steps[0] != "*" else None
+
+    defines = tuple((path, field(steps), steps, category) for path, steps, category in declared(kind, "DEFINES"))
+    refers = tuple((path, field(steps), steps, categories(wanted), path not in required)
+                   for path, steps, wanted in declared(kind, "REFERENCES"))
+    found = _KINDS[kind] = _Kind(cls.SCHEMA, required, dumps(kind), bool(defines or refers), defines, refers)
+    return found
 
 
 def export(db, campaign_id: str | None = None, key: bytes | None = None,
@@ -176,40 +220,106 @@ class Check:
     def __init__(self, key: bytes | None = None, outside: Iterable[str] = ()):
         self.key, self.outside = key, frozenset(outside)
         self.versions: dict[str, int] = {}
+        self.quoted: dict[str, str] = {}  # each stream's name as JSON, for the chain
         self.keys: dict[str, str] = {}
         self.defined: dict[str, set[str]] = {}
         self.events = 0
         self.signed = False
 
     def lines(self, lines: Iterable[str]) -> Iterator[Line]:
-        """Each event line once checked; raises BadLog at the first line at fault."""
+        """Each event line once checked; raises BadLog at the first line at fault.
+
+        One pass over each line, the slowest part of an import: the line is decoded once, its
+        data and metadata dumped once (the row's text and the chain's canonical JSON both), and
+        its type's checks were worked out when the type was first met (``_Kind``)."""
         last_position, digest, trailer, number = 0, "", None, 0
+        versions, quoted, keys = self.versions, self.quoted, self.keys
+        known_campaign = None  # the last campaign id found created: the next lines name it again
         for number, line in enumerate(lines, start=1):
             if trailer is not None:
                 raise BadLog(number, t("lines after the end of the log"))
-            if not line.strip():
-                raise BadLog(number, t("empty line"))
             try:
-                item = strictjson.loads(line)
-            except strictjson.BadJSON as bad:
-                raise BadLog(number, t("{problem} (a truncated or damaged file?)", problem=str(bad))) from None
-            if isinstance(item, dict) and item.get("format") in FORMATS:
-                trailer = item
+                item = _decode(line)
+            except orjson.JSONDecodeError:
+                raise _unreadable(number, line) from None
+            if (line.count("{") + line.count("[") > strictjson.MAX_DEPTH  # rarely true: see strictjson
+                    and strictjson.too_deep(line, item)):
+                raise _unreadable(number, line)
+            try:  # exactly the line's fields: as many, and each of them
+                if type(item) is not dict or len(item) != _LINE_FIELD_COUNT:
+                    raise KeyError
+                position, stream, version, kind, schema, data, metadata, given = _line_fields(item)
+            except KeyError:
                 self._check_trailer(number, item, digest)
+                trailer = item
                 continue
-            checked = self._line(number, item, last_position)
-            digest = chain(digest, item, checked.data_text, checked.metadata_text)
-            if item["hash"] != digest:
+            # The line's shape: a whole number is an int, never a bool or a float.
+            if type(position) is not int or position <= last_position:
+                raise BadLog(number, t("position {position} is out of order (after {last})",
+                                       position=repr(position), last=last_position))
+            if type(stream) is not str or "-" not in stream:
+                raise BadLog(number, t("bad stream {stream}", stream=repr(stream)))
+            expected = versions.get(stream, 0) + 1
+            if version != expected or type(version) is not int:
+                raise BadLog(number, t("{stream} jumps to version {version}; expected {expected}", stream=stream,
+                                       version=repr(version), expected=expected))
+            plan = _KINDS.get(kind) if type(kind) is str else None
+            if plan is None and (plan := _kind(kind)) is None:
+                raise BadLog(number, t("unknown event type {kind}", kind=repr(kind)))
+            if type(schema) is not int or not 1 <= schema <= plan.schema:
+                raise BadLog(number, t("unknown schema {schema} for {kind}", schema=repr(schema), kind=kind))
+            if type(data) is not dict or type(metadata) is not dict:
+                raise BadLog(number, t("data and metadata must be objects"))
+            if schema == plan.schema:
+                if not data.keys() >= plan.required:
+                    missing = plan.required - data.keys()
+                    raise BadLog(number, t("{kind} data does not fit its type: missing {fields}", kind=kind,
+                                           fields=", ".join(sorted(missing))))
+            else:
+                try:  # an old shape: it must upcast to the current one
+                    from_data(kind, data, schema)
+                except Exception as problem:  # any shape the upcasters or the event class refuse
+                    raise BadLog(number, t("{kind} data does not fit its type: {problem}", kind=kind,
+                                           problem=str(problem))) from None
+            versions[stream] = version
+            # The chain: this line's canonical JSON (``chain``), from its data and metadata dumped
+            # once, which are also the row's text.
+            data_text = _encode(data, option=_SORTED).decode()
+            metadata_text = _encode(metadata, option=_SORTED).decode()
+            if version == 1:
+                quoted[stream] = dumps(stream)
+            canonical = (f'{{"data":{data_text},"metadata":{metadata_text},"position":{position},'
+                         f'"schema":{schema},"stream":{quoted[stream]},"type":{plan.quoted},"version":{version}}}')
+            digest = _sha256((digest + canonical).encode()).hexdigest()
+            if given != digest:
                 raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
                                        "removed or moved before it"))
-            self._resolve(checked)
-            last_position = checked.position
+            # Every id it names is one the file created by then.
+            if version == 1:
+                category, key = stream.split("-", 1)
+                if keys.setdefault(key, category) != category:
+                    raise BadLog(number, t("{stream} reuses the id of {other}", stream=stream,
+                                           other=keys[key] + "-" + key))
+            campaign = metadata.get("campaign_id")
+            if campaign and campaign != known_campaign:
+                if type(campaign) is not str or keys.get(campaign) != "campaign":
+                    raise BadLog(number, t("its metadata puts it in campaign {campaign}, which this file does not "
+                                           "create: a file may only refer to what it holds", campaign=repr(campaign)))
+                known_campaign = campaign
+            if plan.declares_ids:  # most events (a duel's turns) name nothing beyond their stream
+                self._resolve(number, kind, plan, data if schema == plan.schema else upcast(kind, schema, dict(data)))
+            last_position = position
             self.events += 1
-            yield checked
+            yield _new_line((number, position, stream, version, kind, schema, data_text, metadata_text,
+                             metadata.get("command_id"), data, metadata))
         if trailer is None:
             raise BadLog(number + 1, t("the file stops before its last line: it was cut short"))
 
-    def _check_trailer(self, number: int, item: dict, digest: str) -> None:
+    def _check_trailer(self, number: int, item: Any, digest: str) -> None:
+        """The last line, or else a line of the wrong shape."""
+        if not isinstance(item, dict) or item.get("format") not in FORMATS:
+            raise BadLog(number, t("each line must be an object with exactly: {fields}",
+                                   fields=", ".join(FIELDS + ("hash",))))
         if item.get("events") != self.events or item.get("hash") != digest:
             raise BadLog(number, t("the file ends saying {said} events, but it holds {count} or their hashes "
                                    "differ: lines are missing or changed", said=item.get("events"), count=self.events))
@@ -217,75 +327,43 @@ class Check:
         self.signed = (self.key is not None and isinstance(given, str)
                        and hmac.compare_digest(given, signature(self.key, self.events, digest)))
 
-    def _line(self, number: int, item: Any, last_position: int) -> Line:
-        if not isinstance(item, dict) or item.keys() != _LINE_FIELDS:
-            raise BadLog(number, t("each line must be an object with exactly: {fields}",
-                                    fields=", ".join(FIELDS + ("hash",))))
-        position, stream, version = item["position"], item["stream"], item["version"]
-        if not isinstance(position, int) or position <= last_position:
-            raise BadLog(number, t("position {position} is out of order (after {last})", position=repr(position),
-                                   last=last_position))
-        if not isinstance(stream, str) or "-" not in stream:
-            raise BadLog(number, t("bad stream {stream}", stream=repr(stream)))
-        expected = self.versions.get(stream, 0) + 1
-        if version != expected:
-            raise BadLog(number, t("{stream} jumps to version {version}; expected {expected}", stream=stream,
-                                   version=repr(version), expected=expected))
-        kind = item["type"]
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if cls is None:
-            raise BadLog(number, t("unknown event type {kind}", kind=repr(kind)))
-        schema, data, metadata = item["schema"], item["data"], item["metadata"]
-        if not isinstance(schema, int) or not 1 <= schema <= cls.SCHEMA:
-            raise BadLog(number, t("unknown schema {schema} for {kind}", schema=repr(schema), kind=kind))
-        if not isinstance(data, dict) or not isinstance(metadata, dict):
-            raise BadLog(number, t("data and metadata must be objects"))
-        if schema == cls.SCHEMA:
-            if not _required(kind) <= data.keys():
-                missing = _required(kind) - data.keys()
-                raise BadLog(number, t("{kind} data does not fit its type: missing {fields}", kind=kind,
-                                       fields=", ".join(sorted(missing))))
-        else:
-            try:  # an old shape: it must upcast to the current one
-                from_data(kind, data, schema)
-            except Exception as problem:  # any shape the upcasters or the event class refuse
-                raise BadLog(number, t("{kind} data does not fit its type: {problem}", kind=kind,
-                                       problem=str(problem))) from None
-        self.versions[stream] = version
-        return Line(number, position, stream, version, kind, schema, data, metadata,
-                    orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode(),
-                    orjson.dumps(metadata, option=orjson.OPT_SORT_KEYS).decode())
+    def _resolve(self, number: int, kind: str, plan: _Kind, data: dict) -> None:
+        """Every id the data declares is an id, and each it refers to names a stream, link or token
+        the file created by then."""
+        for path, field, steps, category in plan.defines:
+            for value in ((data[field],) if field in data else ()) if field else values_at(data, steps):
+                if not isinstance(value, str) or not value:
+                    raise BadLog(number, t("{type}: {path} must be an id", type=kind, path=path))
+                self.defined.setdefault(category, set()).add(value)
+        keys = self.keys
+        for path, field, steps, wanted, optional in plan.refers:
+            for value in ((data[field],) if field in data else ()) if field else values_at(data, steps):
+                if value == "" or (value is None and optional):
+                    continue
+                if not isinstance(value, str):
+                    raise BadLog(number, t("{type}: {path} must be an id, not {value}", type=kind, path=path,
+                                           value=repr(value)))
+                if (keys.get(value) in wanted or any(value in self.defined.get(c, ()) for c in wanted)
+                        or self.outside.intersection(wanted)):
+                    continue
+                raise BadLog(number, t("{type} refers to {value} ({path}), which is no {wanted} this file "
+                                       "creates: a file may only refer to what it holds, never to another campaign",
+                                       type=kind, value=repr(value), path=path, wanted=_any_of(wanted)))
 
-    def _resolve(self, line: Line) -> None:
-        """Every id the line refers to names a stream, link or token the file created by then."""
-        category, key = line.stream.split("-", 1)
-        if line.version == 1:
-            if self.keys.setdefault(key, category) != category:
-                other = self.keys[key] + "-" + key
-                raise BadLog(line.number, t("{stream} reuses the id of {other}", stream=line.stream, other=other))
-        campaign = line.metadata.get("campaign_id")
-        if campaign and self.keys.get(campaign) != "campaign":
-            raise BadLog(line.number, t("its metadata puts it in campaign {campaign}, which this file does not "
-                                        "create: a file may only refer to what it holds", campaign=repr(campaign)))
-        if not declares_ids(line.type):
-            return  # most events (a duel's turns) name nothing beyond their stream
-        data = line.current_data
-        for path, defined, value in definitions(line.type, data):
-            if not isinstance(value, str) or not value:
-                raise BadLog(line.number, t("{type}: {path} must be an id", type=line.type, path=path))
-            self.defined.setdefault(defined, set()).add(value)
-        for path, wanted, value in references(line.type, data):
-            if value == "" or (value is None and path not in _required(line.type)):
-                continue
-            if not isinstance(value, str):
-                raise BadLog(line.number, t("{type}: {path} must be an id, not {value}", type=line.type, path=path,
-                                             value=repr(value)))
-            if (self.keys.get(value) in wanted or any(value in self.defined.get(c, ()) for c in wanted)
-                    or self.outside.intersection(wanted)):
-                continue
-            raise BadLog(line.number, t("{type} refers to {value} ({path}), which is no {wanted} this file "
-                                        "creates: a file may only refer to what it holds, never to another campaign",
-                                        type=line.type, value=repr(value), path=path, wanted=_any_of(wanted)))
+
+_decode, _encode, _SORTED, _sha256 = orjson.loads, orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
+
+
+def _unreadable(number: int, line: str) -> BadLog:
+    """The refusal of a line that is not JSON Touché accepts, saying why."""
+    if not line.strip():
+        return BadLog(number, t("empty line"))
+    try:
+        strictjson.loads(line)
+    except strictjson.BadJSON as bad:
+        return BadLog(number, t("{problem} (a truncated or damaged file?)", problem=str(bad)))
+    raise AssertionError("a line orjson refused was read")  # pragma: no cover
+
 
 
 def _any_of(names) -> Text | str:
@@ -324,18 +402,12 @@ def passes(source: Iterable[str]) -> Iterable[str]:
 def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int], None] | None = None) -> None:
     """Check each line and append it, ``BATCH`` lines to a statement, in the caller's write
     transaction (which a bad line must roll back). ``advance`` is told each batch's line count."""
-    batch: list[tuple] = []
-    for line in check.lines(source):
-        batch.append((line.position, line.stream, line.version, line.type, line.schema, line.data_text,
-                      line.metadata_text, line.metadata.get("command_id")))
-        if len(batch) >= BATCH:
-            insert_rows(db, batch)
-            if advance is not None:
-                advance(len(batch))
-            batch = []
-    insert_rows(db, batch)
-    if advance is not None:
-        advance(len(batch))
+    lines = check.lines(source)
+    while batch := [line[1:9] for line in islice(lines, BATCH)]:
+        insert_rows(db, batch)
+        if advance is not None:
+            advance(len(batch))
+
 
 
 def import_lines(db, source: Iterable[str], key: bytes | None = None, accept_unsigned: bool = True,

@@ -23,15 +23,15 @@ def categories(declared: str | tuple[str, ...]) -> tuple[str, ...]:
 
 def references(kind: str, data: dict) -> Iterator[tuple[str, tuple[str, ...], Any]]:
     """Every (path, categories, value) the event's data refers to."""
-    for path, steps, declared in _declared(kind, "REFERENCES"):
-        for value in _values(data, steps):
-            yield path, categories(declared), value
+    for path, steps, wanted in declared(kind, "REFERENCES"):
+        for value in values_at(data, steps):
+            yield path, categories(wanted), value
 
 
 def definitions(kind: str, data: dict) -> Iterator[tuple[str, str, Any]]:
     """Every (path, category, value) the event brings into being besides its stream."""
-    for path, steps, category in _declared(kind, "DEFINES"):
-        for value in _values(data, steps):
+    for path, steps, category in declared(kind, "DEFINES"):
+        for value in values_at(data, steps):
             yield path, category, value
 
 
@@ -40,14 +40,15 @@ _DECLARED: dict[tuple[str, str], list] = {}
 
 def declares_ids(kind: str) -> bool:
     """Whether the event type declares any id it refers to or brings into being."""
-    return bool(_declared(kind, "REFERENCES") or _declared(kind, "DEFINES"))
+    return bool(declared(kind, "REFERENCES") or declared(kind, "DEFINES"))
 
 
-def _declared(kind: str, which: str) -> list[tuple[str, list[str], Any]]:
-    """An event type's declared paths, split once (an import checks every line against them)."""
+def declared(kind: str, which: str) -> list[tuple[str, list[str], Any]]:
+    """An event type's declared paths (``which``: REFERENCES or DEFINES) as (path, its steps,
+    category), split once (an import checks every line against them)."""
     found = _DECLARED.get((kind, which))
     if found is None:
-        found = _DECLARED[(kind, which)] = [(path, path.split("."), declared) for path, declared
+        found = _DECLARED[(kind, which)] = [(path, path.split("."), category) for path, category
                                             in getattr(EVENT_TYPES[kind], which, {}).items()]
     return found
 
@@ -56,13 +57,14 @@ def rewrite(kind: str, data: dict, fresh: Callable[[str, str], str]) -> dict:
     """The data with every declared id (reference or definition) replaced by ``fresh(category,
     old id)``; the first category is passed when several fit. Empty ids stay empty."""
     cls = EVENT_TYPES[kind]
-    declared = {**getattr(cls, "REFERENCES", {}), **getattr(cls, "DEFINES", {})}
-    for path, category in declared.items():
+    ids = {**getattr(cls, "REFERENCES", {}), **getattr(cls, "DEFINES", {})}
+    for path, category in ids.items():
         data = _replace(data, path.split("."), lambda old: fresh(categories(category)[0], old) if old else old)
     return data
 
 
-def _values(value: Any, steps: list[str]) -> Iterator[Any]:
+def values_at(value: Any, steps: list[str]) -> Iterator[Any]:
+    """Every value found at the path's steps (none when the path leads nowhere)."""
     if not steps:
         yield value
         return
@@ -70,9 +72,9 @@ def _values(value: Any, steps: list[str]) -> Iterator[Any]:
     if step == "*":
         if isinstance(value, list | tuple):
             for item in value:
-                yield from _values(item, rest)
+                yield from values_at(item, rest)
     elif isinstance(value, dict) and step in value:
-        yield from _values(value[step], rest)
+        yield from values_at(value[step], rest)
 
 
 def _replace(value: Any, steps: list[str], swap: Callable[[Any], Any]) -> Any:

@@ -24,11 +24,16 @@ def loads(text: bytes | str) -> Any:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as bad:
         raise BadJSON(f"not valid JSON: {bad}") from None
-    # Nesting needs an opening bracket per level: text with few of them (nearly every line)
-    # cannot nest too deep, and is not walked.
-    if isinstance(value, (dict, list)) and _brackets(text) > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
+    if too_deep(text, value):
         raise BadJSON(f"nests deeper than {MAX_DEPTH} levels")
     return value
+
+
+def too_deep(text: bytes | str, value: Any) -> bool:
+    """Whether ``value``, decoded from ``text``, nests deeper than ``MAX_DEPTH``. Nesting needs an
+    opening bracket per level: text with few of them (nearly every line) cannot nest too deep,
+    and is not walked."""
+    return isinstance(value, (dict, list)) and _brackets(text) > MAX_DEPTH and _deeper_than(value, MAX_DEPTH)
 
 
 def _brackets(text: bytes | str) -> int:

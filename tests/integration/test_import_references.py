@@ -100,6 +100,27 @@ def test_an_event_filed_under_a_campaign_the_file_does_not_hold_is_refused():
         list(Check().lines(rechained(items).splitlines()))
 
 
+def test_a_campaign_id_that_is_no_string_is_refused_with_its_line():
+    lines = minimal_duel_log("pf2e", "Pf2eFocusChanged", {"duelist": "a", "tradition": "arcane"})
+    items = [json.loads(line) for line in lines[:-1]]
+    items[3]["metadata"]["campaign_id"] = ["c"]  # could not even be looked up: it crashed the import
+    with pytest.raises(BadLog, match=r"line 4: its metadata puts it in campaign \['c'\]"):
+        list(Check().lines(rechained(items).splitlines()))
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("position", True, "line 1: position True is out of order"),
+    ("version", 1.0, "line 1: campaign-c jumps to version 1.0; expected 1"),
+    ("schema", True, "line 1: unknown schema True for CampaignCreated"),
+])
+def test_a_whole_number_must_be_an_int_not_a_bool_or_a_float(field, value, words):
+    lines = minimal_duel_log("pf2e", "Pf2eFocusChanged", {"duelist": "a", "tradition": "arcane"})
+    items = [json.loads(line) for line in lines[:-1]]
+    items[0][field] = value
+    with pytest.raises(BadLog, match=words):
+        list(Check().lines(rechained(items).splitlines()))
+
+
 @pytest.mark.parametrize("forgery", FORGERIES)
 def test_a_file_naming_another_campaign_is_refused_with_its_line(app, client, world, forgery):
     items, line = FORGERIES[forgery](exported(client, world["mine"]["campaign"]), world["victim"])
