@@ -310,6 +310,7 @@ class Pf2eVictoryProposed:
     schema 2 stored in ``detail`` (the rules' sentence itself), read as is, never written now."""
 
     SCHEMA = 2
+    REFERENCES = {"attacker": DUELIST, "target": DUELIST}
     side: str
     ending: str  # first_blood or knockout
     attacker: str = ""
