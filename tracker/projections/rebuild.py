@@ -37,7 +37,12 @@ import sqlite_utils
 from tracker import rules
 from tracker.dialect import is_pg
 from tracker.projections import schema
-from tracker.projections.engine import Projector, write_stream
+from tracker.events import from_data
+from tracker.projections.engine import CACHED_STREAMS, LOG_BATCH, Projector, _subjects, _told, describe, write_stream
+from tracker.projections.replay import CORRECTIONS, fold
+from tracker.projections.words import stored
+from tracker.rules.base import ImpossibleHistory
+from tracker.rules.text import Words
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
@@ -61,9 +66,44 @@ class Rebuilder(Projector):
         self.last = last  # stream -> the position of its last event
 
     def apply(self, rec: Recorded) -> None:
-        super().apply(rec)
+        if rec.type in CORRECTIONS or self.left_out:
+            super().apply(rec)  # a retraction, a restore, or after an old retraction: the full path
+        else:
+            self._apply_plain(rec)
         if self.last.get(rec.stream) == rec.position:
             self.write_out(rec.stream)
+
+    def _apply_plain(self, rec: Recorded) -> None:
+        """``Projector.apply`` for an event that is no correction, in a log without an old
+        retraction's leftovers so far: the same rows, with only what that case needs."""
+        stream = rec.stream
+        kind = stream.split("-", 1)[0]
+        known = self.states.get(stream)
+        before = known[1] if known is not None else self.state(stream)[1]
+        ev = from_data(rec.type, rec.data, rec.schema)
+        try:
+            after = fold(kind, before, ev, rec.version)
+        except ImpossibleHistory:
+            return super().apply(rec)  # nothing is changed yet: the full path leaves the command out
+        told = _told(after, rec.version) if kind == "duel" else None
+        # A line the fold told is a Text (whose truth would render it): taken as it is.
+        summary = told if isinstance(told, Words) else (told or describe(kind, before, ev))
+        self.states[stream] = (rec.version, after)
+        self.dirty.add(stream)
+        meta = rec.metadata
+        if kind == "duel":
+            self._keep(rec, ev)
+        self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, kind,
+                              stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), None))
+        for subject in _subjects(stream, after):
+            self.subject_rows.append((subject, rec.position))
+        self.position = rec.position
+        if len(self.log_rows) >= LOG_BATCH:
+            self.flush_log()
+        if len(self.states) > CACHED_STREAMS:
+            self.flush()
+            self.states.clear()
+            self.duel_events.clear()
 
     def write_out(self, stream: str) -> None:
         """Write a finished stream's read rows and forget its state (nothing reads it again)."""
