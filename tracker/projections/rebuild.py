@@ -125,7 +125,6 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     # The parts fold into SQLite scratch files beside a SQLite database; PostgreSQL folds in one.
     on_sqlite = not is_pg(db)
     cache = db.execute("PRAGMA cache_size").fetchone()[0] if on_sqlite else None
-    threads = db.execute("PRAGMA threads").fetchone()[0] if on_sqlite else None
     try:
         with write_transaction(db):
             schema.drop(db)
@@ -148,13 +147,10 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
                 _fold_in_parts(db, store, _path(db), dealt, (last_position, total), scratch, attached, progress)
             db.conn.executemany("INSERT OR REPLACE INTO checkpoints (projection, position) VALUES (?, ?)",
                                 [(name, last_position) for name in ("streams", "log")] if last_position else [])
-            if on_sqlite:  # each index's sort on every core the process may run on
-                db.execute(f"PRAGMA threads={min(_cores(), MAX_PARTS)}")
             schema.create(db)  # the late indexes, each built in one sort
     finally:
         if on_sqlite:
             db.execute(f"PRAGMA cache_size={cache}")
-            db.execute(f"PRAGMA threads={threads}")
         for name in attached:  # SQLite detaches a database only outside a transaction
             db.conn.execute(f"DETACH DATABASE {name}")
         if scratch:
@@ -246,9 +242,6 @@ def _fold_in_parts(db, store: EventStore, path: str, dealt: list[dict[str, int]]
         _part_table(db, dealt[0])
         _fold(db, store, dealt[0], "temp.rebuild_part", advance)
         db.execute("DROP TABLE temp.rebuild_part")
-        # No fold reads the log lines any more: their stream index is built again after the
-        # copy, in one sort, instead of taking every copied row one by one.
-        db.execute("DROP INDEX IF EXISTS log_stream")
         advance(0, wait=True)
         for child in children:
             child.finish()
