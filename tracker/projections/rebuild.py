@@ -46,6 +46,8 @@ from tracker.rules.text import Words
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
+# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.index_lines``).
+LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version)"
 PARALLEL_FROM = 100_000  # below this, starting a process (~0.8 s of CPU to import) saves too little
 MAX_PARTS = 8
 # SQLite's page cache of each process of a rebuild in parts, in KiB (the default is 2 MiB): fewer
@@ -64,9 +66,11 @@ class Rebuilder(Projector):
     def __init__(self, db, store: EventStore, last: dict[str, int]):
         super().__init__(db, store, rebuilding=True)
         self.last = last  # stream -> the position of its last event
+        self.lines_indexed = False
 
     def apply(self, rec: Recorded) -> None:
         if rec.type in CORRECTIONS or self.left_out:
+            self.index_lines()
             super().apply(rec)  # a retraction, a restore, or after an old retraction: the full path
         else:
             self._apply_plain(rec)
@@ -84,6 +88,7 @@ class Rebuilder(Projector):
         try:
             after = fold(kind, before, ev, rec.version)
         except ImpossibleHistory:
+            self.index_lines()
             return super().apply(rec)  # nothing is changed yet: the full path leaves the command out
         told = _told(after, rec.version) if kind == "duel" else None
         # A line the fold told is a Text (whose truth would render it): taken as it is.
@@ -104,6 +109,15 @@ class Rebuilder(Projector):
             self.flush()
             self.states.clear()
             self.duel_events.clear()
+
+    def index_lines(self) -> None:
+        """Index the log lines by stream before the first fold that reads or marks them (a
+        retraction, a restore, a command left out): until then no line is read, so the index is
+        left to be built at the end, in one sort, instead of kept up line by line."""
+        if not self.lines_indexed:
+            self.flush_log()
+            self.db.execute(LOG_STREAM_INDEX)
+            self.lines_indexed = True
 
     def write_out(self, stream: str) -> None:
         """Write a finished stream's read rows and forget its state (nothing reads it again)."""
@@ -130,6 +144,7 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             schema.drop(db)
             schema.create(db)
             schema.drop_late_indexes(db)
+            db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it, else at the end
             streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
             total = sum(count for _, count, _ in streams)
             last_position = max((last for _, _, last in streams), default=0)
@@ -331,6 +346,7 @@ def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[in
     db = sqlite_utils.Database(conn)
     schema.create(db)
     schema.drop_late_indexes(db)
+    db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it (a correction)
     conn.execute("ATTACH DATABASE ? AS log", [source])  # ``events`` is read from the log
     conn.execute("BEGIN")
     seen = conn.execute("SELECT COALESCE(MAX(position), 0), COUNT(*) FROM log.events").fetchone()
