@@ -1,13 +1,16 @@
 """Rebuild: every read model dropped and folded again from the log alone, as fast as it can go.
 
 It runs the live ``Projector`` over the log, so its rows are the incremental build's, row for
-row, and skips only what a rebuild never needs:
+row (a plain event, the most of any log, through ``Rebuilder._apply_plain``: the same rows by a
+shorter path, which the tests comparing a rebuild with the incremental build hold to it), and
+skips only what a rebuild never needs:
 
 - each stream's read rows are written once, right after its last event (a first query finds
   where each stream ends), so no state is written twice nor read back, and memory holds only the
   streams still in flight;
 - the log is read in large ordered batches, and the indexes no fold reads are built once, at the
-  end, in one sort each;
+  end, in one sort each (the log lines' stream index too, unless a correction's fold reads the
+  lines first);
 - a stream's fold reads nothing but its own events (the rules never read another stream), so on
   a machine with several cores the streams are dealt into parts of about equal size: the parent
   folds one part straight into the database, each other part is folded at the same time by its
