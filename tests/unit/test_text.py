@@ -121,3 +121,24 @@ def test_texts_anywhere_in_a_value_are_kept_as_data_and_revived():
     assert revive({"msgid": "only an id"}) == {"msgid": "only an id"}  # a dict that merely has the key
     assert revive({"args": {"x": 1}}) == {"args": {"x": 1}}
     assert revive({"joined": [1]}) == {"joined": [1]} and revive({"separator": ","}) == {"separator": ","}
+
+
+def test_whether_words_read_as_anything_is_told_without_rendering_them():
+    class Counting:
+        def __init__(self):
+            self.calls = 0
+
+        def __call__(self, message):
+            self.calls += 1
+            return message
+
+    counting = Counting()
+    text.install(lambda: (counting, lambda one, many, n: one))
+    try:
+        cases = [(t("a tie"), True), (t(""), False), (join([]), False), (join([""]), False), (join(["", ""], ""), False),
+                 (join(["", ""], ", "), True), (join([t("")]), False), (join([t(""), 0]), True), (join([t("x")]), True)]
+        assert [bool(words) for words, _ in cases] == [expected for _, expected in cases]
+        assert counting.calls == 0
+        assert [bool(str(words)) for words, _ in cases] == [expected for _, expected in cases]  # as rendered
+    finally:
+        text.install(None)

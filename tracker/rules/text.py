@@ -121,6 +121,11 @@ class Text(Words):
     def __repr__(self) -> str:
         return f"Text({self.msgid!r}, {self.args!r})"
 
+    def __bool__(self) -> bool:
+        # Without it, ``if text`` would go through ``__len__`` and render the sentence to test it:
+        # a message id is empty exactly when the sentence is.
+        return bool(self.msgid)
+
     def __hash__(self) -> int:
         return hash(self.msgid)
 
@@ -147,6 +152,11 @@ class Joined(Words):
 
     def __repr__(self) -> str:
         return f"Joined({self.parts!r}, {self.separator!r})"
+
+    def __bool__(self) -> bool:
+        """Whether it reads as anything, told without rendering it (see ``Text.__bool__``)."""
+        return bool(self.separator and len(self.parts) > 1) or any(
+            part if isinstance(part, Words) else str(part) for part in self.parts)
 
     def __hash__(self) -> int:
         return hash(tuple(map(str, self.parts)))
