@@ -176,3 +176,13 @@ def test_an_adjustment_of_someone_not_in_the_duel_is_told_by_their_id():
     said = describe_ending(state, DuelTrackAdjusted("ines", "PV", 1, 9, "healed"))
     assert said == "Inés's PV adjusted to 9 (healed)"
     assert describe_ending(state, DuelTrackAdjusted("ghost", "PV", 1, 9, "x")) == "ghost's PV adjusted to 9 (x)"
+
+
+def test_an_ending_s_history_line_carries_its_winner_and_ending():
+    from tracker.rules import pirate
+    from tracker.rules.duel import DuelAbandoned, DuelYielded
+
+    yielded = pirate.evolve(Duel("sword").state, DuelYielded("b"), 5)
+    assert yielded["history"][-1]["result"] == {"event": "DuelYielded", "winner": "a", "ending": "yield"}
+    abandoned = pirate.evolve(Duel("sword").state, DuelAbandoned("rain"), 5)
+    assert abandoned["history"][-1]["result"] == {"event": "DuelAbandoned", "winner": None, "ending": "abandoned"}
