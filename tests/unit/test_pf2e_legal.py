@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import legal_summary
 from tests.unit.test_pf2e_combat import duel, initiative
 from tests.unit.test_pf2e_edges import spell_duel
 from tests.unit.test_pf2e_refusals import tag_team
@@ -12,7 +13,7 @@ from tracker.rules.pf2e.board import choices
 from tracker.rules.pf2e.commands import CastSpell, EndTurn, Strike
 
 # Offered at every step, never narrowed to a side: the endings and the GM's own corrections.
-ALWAYS = {"Abandon": (None, {}), "Disqualify": (None, {"side": ["a", "b"]}), "Yield": (None, {"side": ["a", "b"]}),
+ALWAYS = {**legal_summary.ENDINGS,
           "SetCondition": (None, {"condition": ["frightened", "off_guard"]})}
 OTHER = {"v": "k", "k": "v", "e": "s", "s": "e"}
 SIDE = {"v": "a", "e": "a", "k": "b", "s": "b"}
@@ -33,15 +34,7 @@ def turn_actions(who: str) -> dict:
 
 
 def summary(state) -> dict:
-    """Each legal action as (side, {field: choices, field:dice: dice}) for the fields that have them."""
-    out = {}
-    for action in pf2e.legal_actions(state, legal.GM):
-        fields = {name: spec["choices"] for name, spec in action["fields"].items() if "choices" in spec}
-        fields.update({f"{name}:dice": spec["dice"] for name, spec in action["fields"].items() if "dice" in spec})
-        assert action["by"] == legal.GM
-        out[action["type"]] = (action["side"], fields)
-    assert list(out) == pf2e.actions(state)
-    return out
+    return legal_summary.summary(pf2e, state)
 
 
 def combat_turn(first: str):

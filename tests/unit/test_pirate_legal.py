@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests import legal_summary
 from tests.unit.test_pirate import PISTOLS, Duel
 from tests.unit.test_pirate_sealed import sealed
-from tracker.rules import legal, pirate
+from tracker.rules import pirate
 from tracker.rules.pirate.commands import Attack, ChooseInsult, RecordFall, RollInitiative, ThrowInsults
 
-ALWAYS = {"Abandon": (None, {}), "Disqualify": (None, {"side": ["a", "b"]}), "Yield": (None, {"side": ["a", "b"]})}
+ALWAYS = legal_summary.ENDINGS
 
 
 def summary(state) -> dict:
-    out = {}
-    for action in pirate.legal_actions(state, legal.GM):
-        fields = {name: spec["choices"] for name, spec in action["fields"].items() if "choices" in spec}
-        fields.update({f"{name}:dice": spec["dice"] for name, spec in action["fields"].items() if "dice" in spec})
-        out[action["type"]] = (action["side"], fields)
-    assert list(out) == pirate.actions(state)
-    return out
+    return legal_summary.summary(pirate, state)
 
 
 def first(d: Duel, side: str) -> None:

@@ -7,23 +7,18 @@ from tests import plain_json as json
 
 import pytest
 
+from tests import legal_summary
 from tests.unit.test_rocet_duels import EA, Table, duelists
 from tests.unit.test_rocet_sealed import PILE
 from tests.unit.test_rocet_ties import tied
 from tracker.rules import legal, rocet
 from tracker.rules.rocet.terms import CARDS
 
-ALWAYS = {"Abandon": (None, {}), "Disqualify": (None, {"side": ["a", "b"]}), "Yield": (None, {"side": ["a", "b"]})}
+ALWAYS = legal_summary.ENDINGS
 
 
 def summary(state) -> dict:
-    out = {}
-    for action in rocet.legal_actions(state, legal.GM):
-        fields = {name: spec["choices"] for name, spec in action["fields"].items() if "choices" in spec}
-        fields.update({f"{name}:dice": spec["dice"] for name, spec in action["fields"].items() if "dice" in spec})
-        out[action["type"]] = (action["side"], fields)
-    assert list(out) == rocet.actions(state)
-    return out
+    return legal_summary.summary(rocet, state)
 
 
 def people(rank_a: str, rank_b: str) -> list:
