@@ -31,7 +31,6 @@ __all__ = ["Context", "Forbidden", "NotFound", "Outcome", "Service"]
 # Constant SQL run on the connection itself: sqlite3 keeps each prepared, once, for every command.
 STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
 VERSION = "SELECT version FROM stream_states WHERE stream = ?"
-DECODED_STATES = 256
 
 
 @dataclass
@@ -86,10 +85,6 @@ class Service:
         self.context = context or Context()
         self.handlers = handlers
         self._read: dict[str, tuple[int, dict | None]] = {}  # the states this command has read
-        # The states this service last wrote or decoded, by the very JSON their row holds: a row
-        # still holding that text is that state (states are never changed in place), so the
-        # next command on the stream reads its row without decoding it again.
-        self._decoded: dict[str, tuple[str, dict]] = {}
 
     # --- the one way in --------------------------------------------------------------
 
@@ -139,7 +134,6 @@ class Service:
             projector = Projector(self.db, self.store, known={stream: (version, state)})
             projector.apply_all(recorded)
             projector.flush()
-            self._remember(projector.stored)
         return Outcome(stream, recorded)
 
     def as_consequence(self) -> "Service":
@@ -155,22 +149,9 @@ class Service:
         """A stream's version and folded state, from the read model (no replay); kept for the rest
         of the command, so the handler's read and the append's do not decode it twice."""
         row = self.db.conn.execute(STATE, (stream,)).fetchone()
-        found = (row[0], self._decode(stream, row[1])) if row else (self.store.version(stream), None)
+        found = (row[0], load_state(row[1])) if row else (self.store.version(stream), None)
         self._read[stream] = found
         return found
-
-    def _decode(self, stream: str, text: str) -> dict:
-        known = self._decoded.get(stream)
-        if known is not None and known[0] == text:
-            return known[1]
-        state = load_state(text)
-        self._remember({stream: (text, state)})
-        return state
-
-    def _remember(self, decoded: Mapping[str, tuple[str, dict]]) -> None:
-        if len(self._decoded) > DECODED_STATES:
-            self._decoded.clear()  # a script that walks every stream keeps no more than this
-        self._decoded.update(decoded)
 
     def _state_in_transaction(self, stream: str) -> tuple[int, dict | None]:
         """The state again once the write lock is held: the one the handler read when the stream

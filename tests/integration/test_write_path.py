@@ -43,7 +43,7 @@ def test_editing_a_sheet_keeps_its_track_changes_and_equals_a_rebuild(table):
     assert snapshot(table.service.db) == live
 
 
-def test_a_service_that_keeps_its_states_sees_another_writers_commands(service):
+def test_a_service_used_for_several_commands_sees_another_writers_commands(service):
     table = Table(service)
     ines = table.character("Inés", hp=10)
     stream = f"character-{ines}"

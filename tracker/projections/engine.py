@@ -54,7 +54,6 @@ class Projector:
         # that a read model its events left as it was is not written again (rebuilding: unused).
         self.shown: dict[str, dict | None] = {} if rebuilding else {
             stream: state for stream, (_, state) in self.states.items()}
-        self.stored: dict[str, tuple[str, dict]] = {}  # live: each state written, and the JSON it was written as
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
@@ -186,13 +185,11 @@ class Projector:
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
             fresh = self.rebuilding and stream not in self.written
-            text = write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream),
-                                shown=self.shown.get(stream, UNKNOWN))
+            write_stream(self.db, stream, version, state, fresh, self.duel_events.get(stream),
+                         shown=self.shown.get(stream, UNKNOWN))
             self.written.add(stream)
             if not self.rebuilding:
                 self.shown[stream] = state
-                if text is not None:
-                    self.stored[stream] = (text, state)
         self.dirty.clear()
         if self.position:
             self.db.conn.execute(CHECKPOINTS, (self.position,) * len(PROJECTIONS))
@@ -244,26 +241,24 @@ WRITE_STATE = ("INSERT INTO stream_states (stream, category, campaign_id, versio
 
 
 def write_stream(db, stream: str, version: int, state: dict | None, fresh: bool = False,
-                 events: tuple | None = None, shown: Any = UNKNOWN) -> str | None:
+                 events: tuple | None = None, shown: Any = UNKNOWN) -> None:
     """Replace the read rows of one stream with what its state says. ``fresh`` says the stream
     has no rows yet (a rebuild's first write of it); ``events``, for a duel, its typed events
     and where it started, when the caller holds them all; ``shown``, when the caller knows it,
     the state the stream's read rows show now (None: no rows), so rows it shares are not
-    written again. Returns the state's JSON as stored (None: no state, nothing written)."""
+    written again."""
     kind = category(stream)
     key = stream.split("-", 1)[1]
     if state is None:
-        return None
+        return
     campaign_id = state.get("campaign_id", key if kind == "campaign" else "")
-    text = dumps(state)
-    db.conn.execute(WRITE_STATE, (stream, kind, campaign_id, version, text))
+    db.conn.execute(WRITE_STATE, (stream, kind, campaign_id, version, dumps(state)))
     if kind == "duel":
         _write_duel(db, key, version, state, fresh, events)
     elif kind == "character":
         _write_character(db, key, version, state, shown)
     else:
         WRITERS[kind](db, key, version, state)
-    return text
 
 
 def _write_campaign(db, key: str, version: int, s: dict) -> None:
