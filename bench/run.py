@@ -80,9 +80,56 @@ def one_per_transaction(workdir: str, n: int = 2000) -> None:
         bootstrap.service(db).handle({"type": "EditCharacter", "character_id": character, "name": f"C{i}",
                                       "rank": "pj", "expected_version": i + 1})
     ours = n / (time.perf_counter() - started)
+    floor = statements_alone(workdir, ruleset, n)
     report("one event per commit (raw INSERT + COMMIT)", f"{raw:,.0f} ev/s", "baseline")
     report("one command per transaction (service: decide+append+project)", f"{ours:,.0f} cmd/s",
            f">= {raw * 0.25:,.0f} (25% raw: {ours / raw:.0%})", ours >= raw * 0.25)
+    report("  its SQL statements alone, replayed without Python", f"{floor:,.0f} cmd/s",
+           f"for comparison (the ceiling of this design: {floor / raw:.0%} raw)")
+
+
+class Recording:
+    """A connection that keeps every statement run through it, with its values."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self._conn, self.statements = conn, []
+
+    def execute(self, sql: str, params=()):
+        self.statements.append((self._conn.execute, sql, params))
+        return self._conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows):
+        rows = list(rows)
+        self.statements.append((self._conn.executemany, sql, rows))
+        return self._conn.executemany(sql, rows)
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
+
+
+def statements_alone(workdir: str, ruleset, n: int) -> float:
+    """Commands per second of the web path's own SQL, with nothing else: the same commands as
+    ``one_per_transaction`` run once with every statement recorded (values included), then the
+    statements replayed as they were into a fresh database of the same schema. What is left
+    between this and the service's own figure is the Python of a command."""
+    db = open_db(os.path.join(workdir, "recorded.db"))
+    recording = db.conn = Recording(db.conn)
+    service = bootstrap.service(db)
+    campaign = service.handle({"type": "CreateCampaign", "name": "Bench", "ruleset": ruleset.NAME}).key
+    character = service.handle({"type": "CreateCharacter", "campaign_id": campaign,
+                                **dict(ruleset.samples.DUELISTS[0], name="C", rank="pj")}).key
+    setup = len(recording.statements)
+    for i in range(n):
+        bootstrap.service(db).handle({"type": "EditCharacter", "character_id": character, "name": f"C{i}",
+                                      "rank": "pj", "expected_version": i + 1})
+    replay = open_db(os.path.join(workdir, "replayed.db")).conn
+    statements = [(getattr(replay, run.__name__), sql, params) for run, sql, params in recording.statements]
+    for run, sql, params in statements[:setup]:
+        run(sql, params)
+    started = time.perf_counter()
+    for run, sql, params in statements[setup:]:
+        run(sql, params)
+    return n / (time.perf_counter() - started)
 
 
 def rebuild_in_child(path: str) -> tuple[float, float, float, int, float]:
