@@ -1,9 +1,7 @@
 """Rebuild: every read model dropped and folded again from the log alone, as fast as it can go.
 
-It runs the live ``Projector`` over the log, so its rows are the incremental build's, row for
-row (a plain event, the most of any log, through ``Rebuilder._apply_plain``: the same rows by a
-shorter path, which the tests comparing a rebuild with the incremental build hold to it), and
-skips only what a rebuild never needs:
+It runs the live ``Projector`` over the log (its very ``apply``), so its rows are the incremental
+build's, row for row, and skips only what a rebuild never needs:
 
 - each stream's read rows are written once, right after its last event (a first query finds
   where each stream ends), so no state is written twice nor read back, and memory holds only the
@@ -40,16 +38,11 @@ import sqlite_utils
 from tracker import rules
 from tracker.dialect import is_pg
 from tracker.projections import schema
-from tracker.events import from_data
-from tracker.projections.engine import CACHED_STREAMS, LOG_BATCH, Projector, _subjects, _told, describe, write_stream
-from tracker.projections.replay import CORRECTIONS, fold
-from tracker.projections.words import stored
-from tracker.rules.base import ImpossibleHistory
-from tracker.rules.text import Words
+from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
-# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.index_lines``).
+# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.reading_lines``).
 LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version)"
 PARALLEL_FROM = 100_000  # below this, starting a process (~0.8 s of CPU to import) saves too little
 MAX_PARTS = 8
@@ -72,53 +65,17 @@ class Rebuilder(Projector):
         self.lines_indexed = False
 
     def apply(self, rec: Recorded) -> None:
-        if rec.type in CORRECTIONS or self.left_out:
-            self.index_lines()
-            super().apply(rec)  # a retraction, a restore, or after an old retraction: the full path
-        else:
-            self._apply_plain(rec)
+        super().apply(rec)
         if self.last.get(rec.stream) == rec.position:
             self.write_out(rec.stream)
 
-    def _apply_plain(self, rec: Recorded) -> None:
-        """``Projector.apply`` for an event that is no correction, in a log without an old
-        retraction's leftovers so far: the same rows, with only what that case needs."""
-        stream = rec.stream
-        kind = stream.split("-", 1)[0]
-        known = self.states.get(stream)
-        before = known[1] if known is not None else self.state(stream)[1]
-        ev = from_data(rec.type, rec.data, rec.schema)
-        try:
-            after = fold(kind, before, ev, rec.version)
-        except ImpossibleHistory:
-            self.index_lines()
-            return super().apply(rec)  # nothing is changed yet: the full path leaves the command out
-        told = _told(after, rec.version) if kind == "duel" else None
-        # A line the fold told is a Text (whose truth would render it): taken as it is.
-        summary = told if isinstance(told, Words) else (told or describe(kind, before, ev))
-        self.states[stream] = (rec.version, after)
-        self.dirty.add(stream)
-        meta = rec.metadata
-        if kind == "duel":
-            self._keep(rec, ev)
-        self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, kind,
-                              stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), None))
-        for subject in _subjects(stream, after):
-            self.subject_rows.append((subject, rec.position))
-        self.position = rec.position
-        if len(self.log_rows) >= LOG_BATCH:
-            self.flush_log()
-        if len(self.states) > CACHED_STREAMS:
-            self.flush()
-            self.states.clear()
-            self.duel_events.clear()
-
-    def index_lines(self) -> None:
-        """Index the log lines by stream before the first fold that reads or marks them (a
-        retraction, a restore, a command left out): until then no line is read, so the index is
-        left to be built at the end, in one sort, instead of kept up line by line."""
+    def reading_lines(self) -> None:
+        """The buffered lines written, and the lines indexed by stream before the first fold that
+        reads or marks them (a retraction, a restore, a command left out): until then no line is
+        read, so the index is left to be built at the end, in one sort, instead of kept up line
+        by line."""
+        super().reading_lines()
         if not self.lines_indexed:
-            self.flush_log()
             self.db.execute(LOG_STREAM_INDEX)
             self.lines_indexed = True
 
