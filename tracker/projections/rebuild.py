@@ -46,6 +46,9 @@ from tracker.store import EventStore, Recorded, loads, write_transaction
 READ_BATCH = 2000  # events a part reads per query
 # The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.reading_lines``).
 LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version)"
+# Events the parent folds in the time a part's process takes to start (Python and the rules
+# imported, ~0.5 s): the parent's part is that much larger, so that both end together.
+HEAD_START = 15_000
 PARALLEL_FROM = 100_000  # below this, starting a process (~0.8 s of CPU to import) saves too little
 MAX_PARTS = 8
 # SQLite's page cache of each process of a rebuild in parts, in KiB (the default is 2 MiB): fewer
@@ -208,9 +211,13 @@ def _path(db) -> str | None:
 
 def _deal(streams: list[tuple[str, int, int]], parts: int) -> list[dict[str, int]]:
     """The streams dealt into ``parts`` of about equal event counts (the largest first, each to
-    the lightest part): stream -> its last position, per part. Empty parts are dropped."""
+    the lightest part): stream -> its last position, per part. Empty parts are dropped. The
+    first part, the parent's, is dealt ``HEAD_START`` events more: it starts folding at once,
+    while each other part waits for its process to start."""
     dealt: list[dict[str, int]] = [{} for _ in range(parts)]
     held = [0] * parts
+    if parts > 1 and sum(count for _, count, _ in streams) >= PARALLEL_FROM:  # (a small log: even parts)
+        held[0] = -HEAD_START
     for stream, count, last in sorted(streams, key=lambda s: -s[1]):
         lightest = held.index(min(held))
         dealt[lightest][stream] = last
