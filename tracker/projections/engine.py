@@ -68,7 +68,9 @@ class Projector:
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
-            row = self.db.conn.execute(STATE, (stream,)).fetchone()
+            # A rebuild starts from empty tables: a stream it has not written yet has no state row.
+            unwritten = self.rebuilding and stream not in self.written
+            row = None if unwritten else self.db.conn.execute(STATE, (stream,)).fetchone()
             self.states[stream] = (row[0], load_state(row[1])) if row else (0, None)
             if not self.rebuilding:
                 self.shown[stream] = self.states[stream][1]
@@ -117,8 +119,7 @@ class Projector:
             self._keep(rec, ev)
         self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, category_,
                               stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), left_out))
-        for subject in _subjects(stream, after):
-            self.subject_rows.append((subject, rec.position))
+        self.subject_rows += [(subject, rec.position) for subject in _subjects(stream, after, kind)]
         self.position = rec.position
         if len(self.log_rows) >= LOG_BATCH:
             self.flush_log()
@@ -230,15 +231,15 @@ def _told(state: dict | None, version: int) -> Any:
     """The line a duel's fold already told for this event (``rules.duel.evolver`` adds each event's
     ``describe`` to the state's history), so a rebuild does not describe every event twice."""
     lines = state.get("history") if isinstance(state, dict) else None
-    if lines and isinstance(lines[-1], dict) and lines[-1].get("at") == version:
-        return lines[-1].get("text")
-    return None
+    last = lines[-1] if lines else None
+    return last.get("text") if isinstance(last, dict) and last.get("at") == version else None
 
 
-def _subjects(stream: str, state: dict | None) -> list[str]:
-    """What a log line is about: its stream, and for a duel each duelist."""
+def _subjects(stream: str, state: dict | None, kind: str) -> list[str]:
+    """What a log line is about: its stream, and for a duel (``kind``, the stream's category)
+    each duelist."""
     subjects = [stream]
-    if category(stream) == "duel" and state:
+    if kind == "duel" and state:
         subjects += ["character-" + d["id"] for d in state["duelists"]]
     return subjects
 
