@@ -12,8 +12,11 @@ build's, row for row, and skips only what a rebuild never needs:
 - a stream's fold reads nothing but its own events (the rules never read another stream), so on
   a machine with several cores the streams are dealt into parts of about equal size: the parent
   folds one part straight into the database, each other part is folded at the same time by its
-  own process into a scratch database, and the parent then copies those rows in with
-  ``INSERT … SELECT`` (inside SQLite) and adds their running totals to its own.
+  own process into scratch databases, and the parent then copies those rows in with
+  ``INSERT … SELECT`` (inside SQLite) and adds their running totals to its own. A child folds
+  its part in two segments (the streams that end first, then the rest, each read from the log
+  between its first and last position), so the parent copies the first in while the child
+  still folds the second, and only a small copy is left once both are done.
 
 Parts run in Python processes started afresh (not forked): a child never inherits an open SQLite
 connection. They read the log committed before the parent took the write lock, which the parent
@@ -49,6 +52,11 @@ LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream,
 # Events the parent folds in the time a part's process takes to start (Python and the rules
 # imported, ~0.5 s): the parent's part is that much larger, so that both end together.
 HEAD_START = 15_000
+ATTACHED = 10  # the databases SQLite attaches at most
+# What a child folds, in order: the first segment's rows are copied in while it folds the second.
+SEGMENTS = (0.85, 0.15)
+# The time the parent takes to copy a child's event in, against the time folding it takes.
+MERGE_COST = 0.17
 PARALLEL_FROM = 100_000  # below this, starting a process (~0.8 s of CPU to import) saves too little
 MAX_PARTS = 8
 # SQLite's page cache of each process of a rebuild in parts, in KiB (the default is 2 MiB): fewer
@@ -111,16 +119,17 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             schema.create(db)
             schema.drop_late_indexes(db)
             db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it, else at the end
-            streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
-            total = sum(count for _, count, _ in streams)
-            last_position = max((last for _, _, last in streams), default=0)
+            streams = db.execute("SELECT stream, COUNT(*), MIN(position), MAX(position) FROM events"
+                                 " GROUP BY stream").fetchall()
+            total = sum(count for _, count, _, _ in streams)
+            last_position = max((last for _, _, _, last in streams), default=0)
             if outer or not on_sqlite or _path(db) is None or not sys.executable:
                 parts = 1
             elif parts is None:
                 parts = parts_for(total)
             dealt = _deal(streams, max(1, min(parts, MAX_PARTS)))
             if len(dealt) <= 1:
-                _fold(db, store, {s: last for s, _, last in streams}, None, progress)
+                _fold(db, store, {s: last for s, _, _, last in streams}, None, progress)
             else:
                 db.execute(f"PRAGMA cache_size={CACHE}")
                 # Beside the database: the disk that holds the read models has room for a part of them.
@@ -139,12 +148,13 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     return total
 
 
-def _fold(db, store: EventStore, last: dict[str, int], part: str | None, progress: Progress | None) -> None:
+def _fold(db, store: EventStore, last: dict[str, int], part: str | None, progress: Progress | None,
+          span: tuple[int, int] | None = None) -> None:
     """Fold the events of the streams in ``last`` (all of them when ``part`` is None; else those
-    in the temporary table ``part``) into ``db``'s read models."""
+    in the temporary table ``part``, which lie in ``span``) into ``db``'s read models."""
     projector = Rebuilder(db, store, last)
     with _few_collections():
-        for batch in _batches(db, part):
+        for batch in _batches(db, part, span):
             for rec in batch:
                 projector.apply(rec)
             if progress is not None:
@@ -168,15 +178,17 @@ def _few_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
-def _batches(db, part: str | None) -> Iterator[list[Recorded]]:
-    """The events in log order, ``READ_BATCH`` at a time (of one part's streams, when named)."""
+def _batches(db, part: str | None, span: tuple[int, int] | None = None) -> Iterator[list[Recorded]]:
+    """The events in log order, ``READ_BATCH`` at a time (of one part's streams, when named,
+    which lie after ``span[0]`` up to ``span[1]``)."""
     sql = "SELECT position, stream, version, type, schema, data, metadata FROM events WHERE position > ?"
     if part:
-        sql += f" AND +stream IN {part}"  # "+": by position, not by the stream index
+        sql += f" AND position <= ? AND +stream IN {part}"  # "+": by position, not by the stream index
     sql += " ORDER BY position LIMIT ?"
-    position, meta_text, meta = 0, None, None
+    position, until = span or (0, None)
+    meta_text, meta = None, None
     while True:
-        rows = db.conn.execute(sql, [position, READ_BATCH]).fetchall()
+        rows = db.conn.execute(sql, [position, until, READ_BATCH] if part else [position, READ_BATCH]).fetchall()
         if not rows:
             return
         batch = []
@@ -209,76 +221,116 @@ def _path(db) -> str | None:
     return None
 
 
-def _deal(streams: list[tuple[str, int, int]], parts: int) -> list[dict[str, int]]:
+Streams = list  # of (stream, its events, its first position, its last position)
+
+
+def _deal(streams: Streams, parts: int) -> list[Streams]:
     """The streams dealt into ``parts`` of about equal event counts (the largest first, each to
-    the lightest part): stream -> its last position, per part. Empty parts are dropped. The
-    first part, the parent's, is dealt ``HEAD_START`` events more: it starts folding at once,
-    while each other part waits for its process to start."""
-    dealt: list[dict[str, int]] = [{} for _ in range(parts)]
+    the lightest part). Empty parts are dropped. On a large log the first part, the parent's, is
+    dealt ``HEAD_START`` events more (it starts folding at once, while each other part waits for
+    its process to start) and the events it copies in the time it could fold them fewer."""
+    dealt: list[Streams] = [[] for _ in range(parts)]
     held = [0] * parts
-    if parts > 1 and sum(count for _, count, _ in streams) >= PARALLEL_FROM:  # (a small log: even parts)
-        held[0] = -HEAD_START
-    for stream, count, last in sorted(streams, key=lambda s: -s[1]):
+    total = sum(count for _, count, _, _ in streams)
+    if parts > 1 and total >= PARALLEL_FROM:  # (a small log: even parts)
+        held[0] = round(MERGE_COST * SEGMENTS[0] * (parts - 1) * total / parts) - HEAD_START
+    for stream in sorted(streams, key=lambda s: -s[1]):
         lightest = held.index(min(held))
-        dealt[lightest][stream] = last
-        held[lightest] += count
+        dealt[lightest].append(stream)
+        held[lightest] += stream[1]
     return [part for part in dealt if part]
 
 
-def _fold_in_parts(db, store: EventStore, path: str, dealt: list[dict[str, int]], expected: tuple[int, int],
+def _segments(part: Streams, attachable: bool) -> list[Streams]:
+    """A child's part cut into the ``SEGMENTS`` it folds one after the other, each from the
+    streams that end earliest on, so the parent copies the first in while the child folds the
+    last (one segment when there would be more scratch databases than SQLite attaches)."""
+    if not attachable or len(part) < len(SEGMENTS):
+        return [part]
+    segments, held, total = [[]], 0, sum(count for _, count, _, _ in part)
+    for stream in sorted(part, key=lambda s: s[3]):
+        if held >= SEGMENTS[0] * total and len(segments) < len(SEGMENTS):
+            segments.append([])
+            held = 0
+        segments[-1].append(stream)
+        held += stream[1]
+    return segments
+
+
+def _ends(part: Streams) -> dict[str, int]:
+    """Each stream of the part -> its last position."""
+    return {stream: last for stream, _, _, last in part}
+
+
+def _span(part: Streams) -> tuple[int, int]:
+    """The positions a part's events lie between: after the first, up to the second."""
+    return min(first for _, _, first, _ in part) - 1, max(last for _, _, _, last in part)
+
+
+def _fold_in_parts(db, store: EventStore, path: str, dealt: list[Streams], expected: tuple[int, int],
                    scratch: str, attached: list[str], progress: Progress | None) -> None:
-    """The parent folds the first part into ``db`` while one process per other part folds it into
-    a scratch database in ``scratch``; then every scratch database's rows are copied in (each
-    one's name added to ``attached``)."""
-    children = [_Part(path, os.path.join(scratch, f"part{index}"), part, expected)
+    """The parent folds the first part into ``db`` while one process per other part folds it,
+    segment by segment, into scratch databases in ``scratch``; each segment's rows are copied in
+    as soon as the parent is free and the segment is written (each one's name added to
+    ``attached``)."""
+    attachable = (len(dealt) - 1) * len(SEGMENTS) <= ATTACHED
+    children = [_Part(path, os.path.join(scratch, f"part{index}"), _segments(part, attachable), expected)
                 for index, part in enumerate(dealt[1:])]
 
-    def advance(steps: int, wait: bool = False) -> None:
-        steps += sum(child.folded(wait) for child in children)
+    def advance(steps: int, waiting: _Part | None = None, segments: int = 0) -> None:
+        steps += sum(child.folded(segments if child is waiting else 0) for child in children)
         if progress is not None and steps:
             progress(steps)
 
     try:
-        _part_table(db, dealt[0])
-        _fold(db, store, dealt[0], "temp.rebuild_part", advance)
+        _part_table(db, _ends(dealt[0]))
+        _fold(db, store, _ends(dealt[0]), "temp.rebuild_part", advance, _span(dealt[0]))
         db.execute("DROP TABLE temp.rebuild_part")
-        advance(0, wait=True)
-        for child in children:
+        for index, child in enumerate(children):
+            for segment, target in enumerate(child.targets):
+                advance(0, child, segment + 1)
+                if child.written <= segment:
+                    child.finish()  # it ended before writing the segment: its error is raised
+                name = f"part{index}_{segment}"
+                attached.append(name)
+                db.conn.execute(f"ATTACH DATABASE ? AS {name}", [target])
+                _merge(db, [name])
             child.finish()
     finally:
         for child in children:
             child.stop()
-    for index, child in enumerate(children):
-        attached.append(f"part{index}")
-        db.conn.execute(f"ATTACH DATABASE ? AS part{index}", [child.target])
-    _merge(db, attached)
 
 
 class _Part:
     """A fresh Python process folding one part (not a fork: it must not inherit open connections),
-    which prints a running count of the events it folded after each batch."""
+    segment by segment, which prints a running count of the events it folded after each batch,
+    and ``=`` with the segments written after each segment."""
 
-    def __init__(self, source: str, base: str, part: dict[str, int], expected: tuple[int, int]):
-        self.target, self.errors = base + ".db", base + ".err"
+    def __init__(self, source: str, base: str, segments: list[Streams], expected: tuple[int, int]):
+        self.targets = [f"{base}_{index}.db" for index in range(len(segments))]
+        self.errors = base + ".err"
         with open(base + ".json", "wb") as out:
-            out.write(orjson.dumps({"source": source, "target": self.target, "part": part, "expected": expected,
-                                     "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
+            out.write(orjson.dumps({"source": source, "expected": expected,
+                                    "segments": [{"target": target, "part": _ends(segment), "span": _span(segment)}
+                                                 for target, segment in zip(self.targets, segments)],
+                                    "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         with open(self.errors, "wb") as err:  # a file, not a pipe: no amount of warnings can block it
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from tracker.projections.rebuild import main; main()", base + ".json"],
                 stdout=subprocess.PIPE, stderr=err, env=env)
         os.set_blocking(self.process.stdout.fileno(), False)
-        self.told, self.unread = 0, b""
+        self.told, self.unread, self.written = 0, b"", 0
 
-    def folded(self, wait: bool = False) -> int:
-        """How many more events it has folded since last asked. ``wait``: read to its end."""
+    def folded(self, segments: int = 0) -> int:
+        """How many more events it has folded since last asked. ``segments``: wait until it has
+        written that many (or ended)."""
         latest = self.told
         while True:
             try:
                 chunk = os.read(self.process.stdout.fileno(), 65536)
             except BlockingIOError:
-                if not wait:
+                if self.written >= segments:
                     break
                 select.select([self.process.stdout], [], [])
                 continue
@@ -286,8 +338,11 @@ class _Part:
                 break
             lines = (self.unread + chunk).split(b"\n")
             self.unread = lines.pop()  # a count cut short, until the rest of it comes
-            if lines:
-                latest = int(lines[-1])
+            for line in lines:
+                if line.startswith(b"="):
+                    self.written = int(line[1:])
+                else:
+                    latest = int(line)
         done, self.told = latest - self.told, latest
         return done
 
@@ -317,13 +372,16 @@ def main() -> None:
         folded[0] += steps
         os.write(1, f"{folded[0]}\n".encode())
 
-    fold_part(args["source"], args["target"], args["part"], tuple(args["expected"]), advance)
+    for index, segment in enumerate(args["segments"], 1):
+        fold_part(args["source"], segment["target"], segment["part"], tuple(args["expected"]), advance,
+                  tuple(segment["span"]))
+        os.write(1, f"={index}\n".encode())
 
 
 def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[int, int],
-              progress: Progress | None = None) -> None:
-    """Fold the events of ``part``'s streams, read from the log at ``source``, into the read
-    models of a new scratch database at ``target``."""
+              progress: Progress | None = None, span: tuple[int, int] | None = None) -> None:
+    """Fold the events of ``part``'s streams (which lie in ``span``), read from the log at
+    ``source``, into the read models of a new scratch database at ``target``."""
     conn = sqlite3.connect(target, isolation_level=None)
     conn.execute("PRAGMA journal_mode=OFF")  # a scratch file: a failure throws it away whole
     conn.execute("PRAGMA synchronous=OFF")
@@ -338,7 +396,7 @@ def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[in
     if tuple(seen) != tuple(expected):
         raise RuntimeError(f"the log changed under the rebuild: {tuple(seen)} events, not {tuple(expected)}")
     _part_table(db, part)
-    _fold(db, EventStore(db), part, "temp.rebuild_part", progress)
+    _fold(db, EventStore(db), part, "temp.rebuild_part", progress, span or (0, expected[0]))
     conn.execute("COMMIT")
     conn.close()
 
