@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from tracker import rules
+from tracker.events import from_data
 from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
 from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.text import join, t, tn
-from tracker.events import from_data
 from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
