@@ -291,6 +291,7 @@ def _fold_in_parts(db, store: EventStore, path: str, dealt: list[Streams], expec
                 advance(0, child, segment + 1)
                 if child.written <= segment:
                     child.finish()  # it ended before writing the segment: its error is raised
+                    raise RuntimeError(f"a part of the rebuild ended before writing its segment {segment + 1}")
                 name = f"part{index}_{segment}"
                 attached.append(name)
                 db.conn.execute(f"ATTACH DATABASE ? AS {name}", [target])
