@@ -110,5 +110,28 @@ def _freeze(value: list) -> tuple:
     return tuple(_freeze(v) if type(v) is list else v for v in value)
 
 
+# The values JSON gives back as they are: a value of any other type is looked into.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_data(ev: Any) -> dict:
+    """An event's fields as its JSON would read back (tuples as lists, at any depth), in their
+    order: what a folded state keeps of an event, so a fresh fold equals a reloaded one."""
+    data = {}
+    for name in (_SHAPES.get(type(ev)) or _shape(type(ev))).names:
+        value = getattr(ev, name)
+        data[name] = value if type(value) in _ATOMS else plain(value)
+    return data
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every tuple in it (at any depth) a list, and every dict a new one."""
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _ATOMS else plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if type(v) in _ATOMS else plain(v) for k, v in value.items()}
+    return value
+
+
 def type_name(ev: Any) -> str:
     return type(ev).__name__

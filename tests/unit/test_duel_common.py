@@ -125,9 +125,11 @@ def test_each_common_ending_folds_to_its_whole_outcome(event, outcome):
 
 
 def test_tuples_are_kept_as_the_lists_json_gives_back():
-    from tracker.rules.duel import _plain
+    from tracker.events import plain
+    from tracker.rules.duel import DuelYielded, fields_of
 
-    assert _plain({"a": (1, (2, 3)), "b": [{"c": (4,)}], "d": "x"}) == {"a": [1, [2, 3]], "b": [{"c": [4]}], "d": "x"}
+    assert plain({"a": (1, (2, 3)), "b": [{"c": (4,)}], "d": "x"}) == {"a": [1, [2, 3]], "b": [{"c": [4]}], "d": "x"}
+    assert fields_of(DuelYielded(side="a"), "detail", rolls=((1, 2), [3])) == {"side": "a", "rolls": [[1, 2], [3]]}
 
 
 def test_a_command_without_a_handler_is_refused_by_its_name():

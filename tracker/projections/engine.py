@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from tracker import rules
+from tracker.events import from_data
 from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
 from tracker.projections.words import read, retracted_line, stored
@@ -67,7 +68,9 @@ class Projector:
 
     def state(self, stream: str) -> tuple[int, dict | None]:
         if stream not in self.states:
-            row = self.db.conn.execute(STATE, (stream,)).fetchone()
+            # A rebuild starts from empty tables: a stream it has not written yet has no state row.
+            unwritten = self.rebuilding and stream not in self.written
+            row = None if unwritten else self.db.conn.execute(STATE, (stream,)).fetchone()
             self.states[stream] = (row[0], load_state(row[1])) if row else (0, None)
             if not self.rebuilding:
                 self.shown[stream] = self.states[stream][1]
@@ -78,51 +81,45 @@ class Projector:
             self.apply(rec)
 
     def apply(self, rec: Recorded) -> None:
-        kind = category(rec.stream)
-        _, before = self.state(rec.stream)
-        ev = rec.event
+        """Fold one recorded event into its stream's state and add its log line. The one path
+        of every event, live and in a rebuild (``Rebuilder`` only writes streams out as they end,
+        and builds the lines' stream index in ``reading_lines``)."""
+        stream = rec.stream
+        kind = stream.split("-", 1)[0]
+        known = self.states.get(stream)
+        before = known[1] if known is not None else self.state(stream)[1]
         left_out = None  # the retraction this event is left out by (after an old retraction)
-        if isinstance(ev, EventRetracted):
-            self.flush_log()  # the retracted line may still be in the buffer
-            self.duel_events.pop(rec.stream, None)  # the history reads the log again, as refold does
-            past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
+        if rec.type in replay.CORRECTIONS:  # an event about other events: never folded itself
+            ev = rec.event
+            self.reading_lines()  # the retracted line may still be in the buffer
+            past = replay.replay(kind, self.store.read_stream(stream, rec.version))
             after = past.state
-            summary = self._retraction_summary(rec, ev, past.taken[rec.version])
-            self._mark(rec.stream, rec.position, past.taken[rec.version])
-        elif isinstance(ev, RetractionRestored):
-            self.flush_log()
-            past = replay.replay(kind, self.store.read_stream(rec.stream, rec.version))
-            after = past.state
-            summary = self._restore(rec, ev)
+            if isinstance(ev, EventRetracted):
+                self.duel_events.pop(stream, None)  # the history reads the log again, as refold does
+                summary = self._retraction_summary(rec, ev, past.taken[rec.version])
+                self._mark(stream, rec.position, past.taken[rec.version])
+            else:
+                summary = self._restore(rec, ev)
+            category_ = "correction"
         else:
+            ev = from_data(rec.type, rec.data, rec.schema)
+            category_ = kind
             try:
-                if (rec.stream, replay.decision(rec)) in self.left_out:
+                if self.left_out and (stream, replay.decision(rec)) in self.left_out:
                     raise ImpossibleHistory("its command was left out")
                 after = fold(kind, before, ev, rec.version)
+                # A duel's fold already told the line (``_told``): not described twice.
                 summary = (kind == "duel" and _told(after, rec.version)) or describe(kind, before, ev)
             except ImpossibleHistory:
-                self.duel_events.pop(rec.stream, None)
-                summary = _left_out_summary(kind, before, ev)
-                # Only after an old retraction (replay raises otherwise): the whole command goes.
-                recorded = self.store.read_stream(rec.stream, rec.version)
-                past = replay.replay(kind, recorded)
-                after = past.state
-                self.left_out.add((rec.stream, replay.decision(rec)))
-                positions = {r.version: r.position for r in recorded}
-                left_out = positions.get(past.void.get(rec.version))
-                self.flush_log()  # the command's earlier lines go with it
-                for version, by in past.void.items():
-                    self._mark(rec.stream, positions[by], [version])
-        self.states[rec.stream] = (rec.version, after)
-        self.dirty.add(rec.stream)
+                after, summary, left_out = self._leave_out(rec, kind, before, ev)
+        self.states[stream] = (rec.version, after)
+        self.dirty.add(stream)
         meta = rec.metadata
         if self.rebuilding and kind == "duel":
             self._keep(rec, ev)
-        self.log_rows.append((rec.position, rec.campaign_id, rec.stream, rec.version, rec.type,
-                              _log_category(kind, rec.type), stored(summary), meta.get("recorded_at", ""),
-                              meta.get("actor", ""), left_out))
-        for subject in _subjects(rec.stream, after):
-            self.subject_rows.append((subject, rec.position))
+        self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, category_,
+                              stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), left_out))
+        self.subject_rows += [(subject, rec.position) for subject in _subjects(stream, after, kind)]
         self.position = rec.position
         if len(self.log_rows) >= LOG_BATCH:
             self.flush_log()
@@ -130,6 +127,26 @@ class Projector:
             self.flush()
             self.states.clear()
             self.duel_events.clear()
+
+    def _leave_out(self, rec: Recorded, kind: str, before: dict | None, ev: Any) -> tuple[Any, Any, int | None]:
+        """An event that no longer fits its stream, after an old retraction (replay raises
+        otherwise): its whole command goes. The stream's state, the line, and the position of
+        the retraction it is left out by."""
+        self.reading_lines()  # the command's earlier lines go with it
+        self.duel_events.pop(rec.stream, None)
+        summary = _left_out_summary(kind, before, ev)
+        recorded = self.store.read_stream(rec.stream, rec.version)
+        past = replay.replay(kind, recorded)
+        self.left_out.add((rec.stream, replay.decision(rec)))
+        positions = {r.version: r.position for r in recorded}
+        for version, by in past.void.items():
+            self._mark(rec.stream, positions[by], [version])
+        return past.state, summary, positions.get(past.void.get(rec.version))
+
+    def reading_lines(self) -> None:
+        """Before a fold reads or marks the log lines (a correction, a command left out): the
+        buffered lines are written first."""
+        self.flush_log()
 
     def _keep(self, rec: Recorded, ev: Any) -> None:
         """Keep a duel's typed events for its history rows, when this projector saw it start."""
@@ -214,19 +231,15 @@ def _told(state: dict | None, version: int) -> Any:
     """The line a duel's fold already told for this event (``rules.duel.evolver`` adds each event's
     ``describe`` to the state's history), so a rebuild does not describe every event twice."""
     lines = state.get("history") if isinstance(state, dict) else None
-    if lines and isinstance(lines[-1], dict) and lines[-1].get("at") == version:
-        return lines[-1].get("text")
-    return None
+    last = lines[-1] if lines else None
+    return last.get("text") if isinstance(last, dict) and last.get("at") == version else None
 
 
-def _log_category(kind: str, type_name: str) -> str:
-    return "correction" if type_name in replay.CORRECTIONS else kind
-
-
-def _subjects(stream: str, state: dict | None) -> list[str]:
-    """What a log line is about: its stream, and for a duel each duelist."""
+def _subjects(stream: str, state: dict | None, kind: str) -> list[str]:
+    """What a log line is about: its stream, and for a duel (``kind``, the stream's category)
+    each duelist."""
     subjects = [stream]
-    if category(stream) == "duel" and state:
+    if kind == "duel" and state:
         subjects += ["character-" + d["id"] for d in state["duelists"]]
     return subjects
 

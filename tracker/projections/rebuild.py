@@ -1,9 +1,7 @@
 """Rebuild: every read model dropped and folded again from the log alone, as fast as it can go.
 
-It runs the live ``Projector`` over the log, so its rows are the incremental build's, row for
-row (a plain event, the most of any log, through ``Rebuilder._apply_plain``: the same rows by a
-shorter path, which the tests comparing a rebuild with the incremental build hold to it), and
-skips only what a rebuild never needs:
+It runs the live ``Projector`` over the log (its very ``apply``), so its rows are the incremental
+build's, row for row, and skips only what a rebuild never needs:
 
 - each stream's read rows are written once, right after its last event (a first query finds
   where each stream ends), so no state is written twice nor read back, and memory holds only the
@@ -14,8 +12,11 @@ skips only what a rebuild never needs:
 - a stream's fold reads nothing but its own events (the rules never read another stream), so on
   a machine with several cores the streams are dealt into parts of about equal size: the parent
   folds one part straight into the database, each other part is folded at the same time by its
-  own process into a scratch database, and the parent then copies those rows in with
-  ``INSERT … SELECT`` (inside SQLite) and adds their running totals to its own.
+  own process into scratch databases, and the parent then copies those rows in with
+  ``INSERT … SELECT`` (inside SQLite) and adds their running totals to its own. A child folds
+  its part in two segments (the streams that end first, then the rest, each read from the log
+  between its first and last position), so the parent copies the first in while the child
+  still folds the second, and only a small copy is left once both are done.
 
 Parts run in Python processes started afresh (not forked): a child never inherits an open SQLite
 connection. They read the log committed before the parent took the write lock, which the parent
@@ -24,6 +25,8 @@ that may hold uncommitted events (an import) folds in one process.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
 import os
 import select
@@ -40,17 +43,20 @@ import sqlite_utils
 from tracker import rules
 from tracker.dialect import is_pg
 from tracker.projections import schema
-from tracker.events import from_data
-from tracker.projections.engine import CACHED_STREAMS, LOG_BATCH, Projector, _subjects, _told, describe, write_stream
-from tracker.projections.replay import CORRECTIONS, fold
-from tracker.projections.words import stored
-from tracker.rules.base import ImpossibleHistory
-from tracker.rules.text import Words
+from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
-# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.index_lines``).
+# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.reading_lines``).
 LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version)"
+# Events the parent folds in the time a part's process takes to start (Python and the rules
+# imported, ~0.5 s): the parent's part is that much larger, so that both end together.
+HEAD_START = 15_000
+ATTACHED = 10  # the databases SQLite attaches at most
+# What a child folds, in order: the first segment's rows are copied in while it folds the second.
+SEGMENTS = (0.85, 0.15)
+# The time the parent takes to copy a child's event in, against the time folding it takes.
+MERGE_COST = 0.17
 PARALLEL_FROM = 100_000  # below this, starting a process (~0.8 s of CPU to import) saves too little
 MAX_PARTS = 8
 # SQLite's page cache of each process of a rebuild in parts, in KiB (the default is 2 MiB): fewer
@@ -59,6 +65,7 @@ CACHE = -16384
 # Running totals: one row per key in every part that touched it, added up when parts merge.
 TOTALS = {"records": "count", "track_totals": "lost"}  # table -> its total column
 NOT_MERGED = ("checkpoints",)  # set once, from the whole log
+GC_YOUNGEST = 50_000  # allocations between collections of the youngest objects during a fold (Python's: 700)
 
 Progress = Callable[[int], None]
 
@@ -72,53 +79,17 @@ class Rebuilder(Projector):
         self.lines_indexed = False
 
     def apply(self, rec: Recorded) -> None:
-        if rec.type in CORRECTIONS or self.left_out:
-            self.index_lines()
-            super().apply(rec)  # a retraction, a restore, or after an old retraction: the full path
-        else:
-            self._apply_plain(rec)
+        super().apply(rec)
         if self.last.get(rec.stream) == rec.position:
             self.write_out(rec.stream)
 
-    def _apply_plain(self, rec: Recorded) -> None:
-        """``Projector.apply`` for an event that is no correction, in a log without an old
-        retraction's leftovers so far: the same rows, with only what that case needs."""
-        stream = rec.stream
-        kind = stream.split("-", 1)[0]
-        known = self.states.get(stream)
-        before = known[1] if known is not None else self.state(stream)[1]
-        ev = from_data(rec.type, rec.data, rec.schema)
-        try:
-            after = fold(kind, before, ev, rec.version)
-        except ImpossibleHistory:
-            self.index_lines()
-            return super().apply(rec)  # nothing is changed yet: the full path leaves the command out
-        told = _told(after, rec.version) if kind == "duel" else None
-        # A line the fold told is a Text (whose truth would render it): taken as it is.
-        summary = told if isinstance(told, Words) else (told or describe(kind, before, ev))
-        self.states[stream] = (rec.version, after)
-        self.dirty.add(stream)
-        meta = rec.metadata
-        if kind == "duel":
-            self._keep(rec, ev)
-        self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, kind,
-                              stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), None))
-        for subject in _subjects(stream, after):
-            self.subject_rows.append((subject, rec.position))
-        self.position = rec.position
-        if len(self.log_rows) >= LOG_BATCH:
-            self.flush_log()
-        if len(self.states) > CACHED_STREAMS:
-            self.flush()
-            self.states.clear()
-            self.duel_events.clear()
-
-    def index_lines(self) -> None:
-        """Index the log lines by stream before the first fold that reads or marks them (a
-        retraction, a restore, a command left out): until then no line is read, so the index is
-        left to be built at the end, in one sort, instead of kept up line by line."""
+    def reading_lines(self) -> None:
+        """The buffered lines written, and the lines indexed by stream before the first fold that
+        reads or marks them (a retraction, a restore, a command left out): until then no line is
+        read, so the index is left to be built at the end, in one sort, instead of kept up line
+        by line."""
+        super().reading_lines()
         if not self.lines_indexed:
-            self.flush_log()
             self.db.execute(LOG_STREAM_INDEX)
             self.lines_indexed = True
 
@@ -148,16 +119,17 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             schema.create(db)
             schema.drop_late_indexes(db)
             db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it, else at the end
-            streams = db.execute("SELECT stream, COUNT(*), MAX(position) FROM events GROUP BY stream").fetchall()
-            total = sum(count for _, count, _ in streams)
-            last_position = max((last for _, _, last in streams), default=0)
+            streams = db.execute("SELECT stream, COUNT(*), MIN(position), MAX(position) FROM events"
+                                 " GROUP BY stream").fetchall()
+            total = sum(count for _, count, _, _ in streams)
+            last_position = max((last for _, _, _, last in streams), default=0)
             if outer or not on_sqlite or _path(db) is None or not sys.executable:
                 parts = 1
             elif parts is None:
                 parts = parts_for(total)
             dealt = _deal(streams, max(1, min(parts, MAX_PARTS)))
             if len(dealt) <= 1:
-                _fold(db, store, {s: last for s, _, last in streams}, None, progress)
+                _fold(db, store, {s: last for s, _, _, last in streams}, None, progress)
             else:
                 db.execute(f"PRAGMA cache_size={CACHE}")
                 # Beside the database: the disk that holds the read models has room for a part of them.
@@ -176,29 +148,47 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
     return total
 
 
-def _fold(db, store: EventStore, last: dict[str, int], part: str | None, progress: Progress | None) -> None:
+def _fold(db, store: EventStore, last: dict[str, int], part: str | None, progress: Progress | None,
+          span: tuple[int, int] | None = None) -> None:
     """Fold the events of the streams in ``last`` (all of them when ``part`` is None; else those
-    in the temporary table ``part``) into ``db``'s read models."""
+    in the temporary table ``part``, which lie in ``span``) into ``db``'s read models."""
     projector = Rebuilder(db, store, last)
-    for batch in _batches(db, part):
-        for rec in batch:
-            projector.apply(rec)
-        if progress is not None:
-            progress(len(batch))
-    for stream in list(projector.dirty):
-        projector.write_out(stream)
-    projector.flush()
+    with _few_collections():
+        for batch in _batches(db, part, span):
+            for rec in batch:
+                projector.apply(rec)
+            if progress is not None:
+                progress(len(batch))
+        for stream in list(projector.dirty):
+            projector.write_out(stream)
+        projector.flush()
 
 
-def _batches(db, part: str | None) -> Iterator[list[Recorded]]:
-    """The events in log order, ``READ_BATCH`` at a time (of one part's streams, when named)."""
+@contextlib.contextmanager
+def _few_collections() -> Iterator[None]:
+    """The cyclic garbage collector run seldom: a fold allocates a dozen containers per event and
+    frees them all (states, lines and rows hold no cycles), and at Python's default every 700th
+    allocation starts a collection, a full one now and then over every object the process holds
+    (a tenth of a rebuild's time for no garbage)."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(GC_YOUNGEST, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _batches(db, part: str | None, span: tuple[int, int] | None = None) -> Iterator[list[Recorded]]:
+    """The events in log order, ``READ_BATCH`` at a time (of one part's streams, when named,
+    which lie after ``span[0]`` up to ``span[1]``)."""
     sql = "SELECT position, stream, version, type, schema, data, metadata FROM events WHERE position > ?"
     if part:
-        sql += f" AND +stream IN {part}"  # "+": by position, not by the stream index
+        sql += f" AND position <= ? AND +stream IN {part}"  # "+": by position, not by the stream index
     sql += " ORDER BY position LIMIT ?"
-    position, meta_text, meta = 0, None, None
+    position, until = span or (0, None)
+    meta_text, meta = None, None
     while True:
-        rows = db.conn.execute(sql, [position, READ_BATCH]).fetchall()
+        rows = db.conn.execute(sql, [position, until, READ_BATCH] if part else [position, READ_BATCH]).fetchall()
         if not rows:
             return
         batch = []
@@ -231,72 +221,117 @@ def _path(db) -> str | None:
     return None
 
 
-def _deal(streams: list[tuple[str, int, int]], parts: int) -> list[dict[str, int]]:
+Streams = list  # of (stream, its events, its first position, its last position)
+
+
+def _deal(streams: Streams, parts: int) -> list[Streams]:
     """The streams dealt into ``parts`` of about equal event counts (the largest first, each to
-    the lightest part): stream -> its last position, per part. Empty parts are dropped."""
-    dealt: list[dict[str, int]] = [{} for _ in range(parts)]
+    the lightest part). Empty parts are dropped. On a large log the first part, the parent's, is
+    dealt ``HEAD_START`` events more (it starts folding at once, while each other part waits for
+    its process to start) and the events it copies in the time it could fold them fewer."""
+    dealt: list[Streams] = [[] for _ in range(parts)]
     held = [0] * parts
-    for stream, count, last in sorted(streams, key=lambda s: -s[1]):
+    total = sum(count for _, count, _, _ in streams)
+    if parts > 1 and total >= PARALLEL_FROM:  # (a small log: even parts)
+        held[0] = round(MERGE_COST * SEGMENTS[0] * (parts - 1) * total / parts) - HEAD_START
+    for stream in sorted(streams, key=lambda s: -s[1]):
         lightest = held.index(min(held))
-        dealt[lightest][stream] = last
-        held[lightest] += count
+        dealt[lightest].append(stream)
+        held[lightest] += stream[1]
     return [part for part in dealt if part]
 
 
-def _fold_in_parts(db, store: EventStore, path: str, dealt: list[dict[str, int]], expected: tuple[int, int],
+def _segments(part: Streams, attachable: bool) -> list[Streams]:
+    """A child's part cut into the ``SEGMENTS`` it folds one after the other, each from the
+    streams that end earliest on, so the parent copies the first in while the child folds the
+    last (one segment when there would be more scratch databases than SQLite attaches)."""
+    if not attachable or len(part) < len(SEGMENTS):
+        return [part]
+    segments, held, total = [[]], 0, sum(count for _, count, _, _ in part)
+    for stream in sorted(part, key=lambda s: s[3]):
+        if held >= SEGMENTS[0] * total and len(segments) < len(SEGMENTS):
+            segments.append([])
+            held = 0
+        segments[-1].append(stream)
+        held += stream[1]
+    return segments
+
+
+def _ends(part: Streams) -> dict[str, int]:
+    """Each stream of the part -> its last position."""
+    return {stream: last for stream, _, _, last in part}
+
+
+def _span(part: Streams) -> tuple[int, int]:
+    """The positions a part's events lie between: after the first, up to the second."""
+    return min(first for _, _, first, _ in part) - 1, max(last for _, _, _, last in part)
+
+
+def _fold_in_parts(db, store: EventStore, path: str, dealt: list[Streams], expected: tuple[int, int],
                    scratch: str, attached: list[str], progress: Progress | None) -> None:
-    """The parent folds the first part into ``db`` while one process per other part folds it into
-    a scratch database in ``scratch``; then every scratch database's rows are copied in (each
-    one's name added to ``attached``)."""
-    children = [_Part(path, os.path.join(scratch, f"part{index}"), part, expected)
+    """The parent folds the first part into ``db`` while one process per other part folds it,
+    segment by segment, into scratch databases in ``scratch``; each segment's rows are copied in
+    as soon as the parent is free and the segment is written (each one's name added to
+    ``attached``)."""
+    attachable = (len(dealt) - 1) * len(SEGMENTS) <= ATTACHED
+    children = [_Part(path, os.path.join(scratch, f"part{index}"), _segments(part, attachable), expected)
                 for index, part in enumerate(dealt[1:])]
 
-    def advance(steps: int, wait: bool = False) -> None:
-        steps += sum(child.folded(wait) for child in children)
+    def advance(steps: int, waiting: _Part | None = None, segments: int = 0) -> None:
+        steps += sum(child.folded(segments if child is waiting else 0) for child in children)
         if progress is not None and steps:
             progress(steps)
 
     try:
-        _part_table(db, dealt[0])
-        _fold(db, store, dealt[0], "temp.rebuild_part", advance)
+        _part_table(db, _ends(dealt[0]))
+        _fold(db, store, _ends(dealt[0]), "temp.rebuild_part", advance, _span(dealt[0]))
         db.execute("DROP TABLE temp.rebuild_part")
-        advance(0, wait=True)
-        for child in children:
+        for index, child in enumerate(children):
+            for segment, target in enumerate(child.targets):
+                advance(0, child, segment + 1)
+                if child.written <= segment:
+                    child.finish()  # it ended before writing the segment: its error is raised
+                    raise RuntimeError(f"a part of the rebuild ended before writing its segment {segment + 1}")
+                name = f"part{index}_{segment}"
+                attached.append(name)
+                db.conn.execute(f"ATTACH DATABASE ? AS {name}", [target])
+                _merge(db, [name])
             child.finish()
     finally:
         for child in children:
             child.stop()
-    for index, child in enumerate(children):
-        attached.append(f"part{index}")
-        db.conn.execute(f"ATTACH DATABASE ? AS part{index}", [child.target])
-    _merge(db, attached)
 
 
 class _Part:
     """A fresh Python process folding one part (not a fork: it must not inherit open connections),
-    which prints a running count of the events it folded after each batch."""
+    segment by segment, which prints a running count of the events it folded after each batch,
+    and ``=`` with the segments written after each segment."""
 
-    def __init__(self, source: str, base: str, part: dict[str, int], expected: tuple[int, int]):
-        self.target, self.errors = base + ".db", base + ".err"
+    def __init__(self, source: str, base: str, segments: list[Streams], expected: tuple[int, int]):
+        self.targets = [f"{base}_{index}.db" for index in range(len(segments))]
+        self.errors = base + ".err"
         with open(base + ".json", "wb") as out:
-            out.write(orjson.dumps({"source": source, "target": self.target, "part": part, "expected": expected,
-                                     "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
+            out.write(orjson.dumps({"source": source, "expected": expected,
+                                    "segments": [{"target": target, "part": _ends(segment), "span": _span(segment)}
+                                                 for target, segment in zip(self.targets, segments)],
+                                    "rulesets": [module.__name__ for module in rules.RULESETS.values()]}))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         with open(self.errors, "wb") as err:  # a file, not a pipe: no amount of warnings can block it
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from tracker.projections.rebuild import main; main()", base + ".json"],
                 stdout=subprocess.PIPE, stderr=err, env=env)
         os.set_blocking(self.process.stdout.fileno(), False)
-        self.told, self.unread = 0, b""
+        self.told, self.unread, self.written = 0, b"", 0
 
-    def folded(self, wait: bool = False) -> int:
-        """How many more events it has folded since last asked. ``wait``: read to its end."""
+    def folded(self, segments: int = 0) -> int:
+        """How many more events it has folded since last asked. ``segments``: wait until it has
+        written that many (or ended)."""
         latest = self.told
         while True:
             try:
                 chunk = os.read(self.process.stdout.fileno(), 65536)
             except BlockingIOError:
-                if not wait:
+                if self.written >= segments:
                     break
                 select.select([self.process.stdout], [], [])
                 continue
@@ -304,8 +339,11 @@ class _Part:
                 break
             lines = (self.unread + chunk).split(b"\n")
             self.unread = lines.pop()  # a count cut short, until the rest of it comes
-            if lines:
-                latest = int(lines[-1])
+            for line in lines:
+                if line.startswith(b"="):
+                    self.written = int(line[1:])
+                else:
+                    latest = int(line)
         done, self.told = latest - self.told, latest
         return done
 
@@ -335,13 +373,16 @@ def main() -> None:
         folded[0] += steps
         os.write(1, f"{folded[0]}\n".encode())
 
-    fold_part(args["source"], args["target"], args["part"], tuple(args["expected"]), advance)
+    for index, segment in enumerate(args["segments"], 1):
+        fold_part(args["source"], segment["target"], segment["part"], tuple(args["expected"]), advance,
+                  tuple(segment["span"]))
+        os.write(1, f"={index}\n".encode())
 
 
 def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[int, int],
-              progress: Progress | None = None) -> None:
-    """Fold the events of ``part``'s streams, read from the log at ``source``, into the read
-    models of a new scratch database at ``target``."""
+              progress: Progress | None = None, span: tuple[int, int] | None = None) -> None:
+    """Fold the events of ``part``'s streams (which lie in ``span``), read from the log at
+    ``source``, into the read models of a new scratch database at ``target``."""
     conn = sqlite3.connect(target, isolation_level=None)
     conn.execute("PRAGMA journal_mode=OFF")  # a scratch file: a failure throws it away whole
     conn.execute("PRAGMA synchronous=OFF")
@@ -356,7 +397,7 @@ def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[in
     if tuple(seen) != tuple(expected):
         raise RuntimeError(f"the log changed under the rebuild: {tuple(seen)} events, not {tuple(expected)}")
     _part_table(db, part)
-    _fold(db, EventStore(db), part, "temp.rebuild_part", progress)
+    _fold(db, EventStore(db), part, "temp.rebuild_part", progress, span or (0, expected[0]))
     conn.execute("COMMIT")
     conn.close()
 

@@ -17,7 +17,7 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
 - ``events.py``: the ruleset's own events;
 - ``decide.py``: ``decide``: the common endings, then a table command type -> handler;
 - ``fold.py``: ``evolve``, built by ``duel.evolver`` from the ruleset's ``started(event)`` and its
-  ``functools.singledispatch`` mutators: the skeleton (the start, the common endings and
+  mutators dispatched by event type (``dispatch.by_type``, a ``singledispatch``): the skeleton (the start, the common endings and
   checks, the history line, never changing the input) is written once, in ``duel``;
 - ``describe.py``: ``describe``, each event in plain language;
 - ``view.py``: ``public``, ``actions``, ``progress``, ``assumptions`` (and what the page draws);

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from tracker.events import event, to_data, upcaster
+from tracker.events import event, plain, plain_data, upcaster
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.fields import Field, command
 from tracker.rules.state import update
@@ -319,20 +319,32 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     …numbers}``) when the step has numbers, an ending's being its winner and ending.
     """
 
+    # What the skeleton does with each type of event, found once per type (the same isinstance
+    # tests as written out, but a replay folds every event of the log through here).
+    roles: dict[type, tuple[str, bool]] = {}
+
+    def role(kind: type) -> tuple[str, bool]:
+        for base, name in ((DuelNoted, "noted"), (DuelTrackAdjusted, "adjusted"), (DuelStarted, "started"),
+                           (ENDING_EVENTS, "ending")):
+            if issubclass(kind, base):
+                break
+        else:
+            name = "own"
+        found = roles[kind] = (name, not issubclass(kind, quiet))
+        return found
+
     def evolve(state: dict | None, ev: Any, at: int) -> dict:
-        if isinstance(ev, DuelNoted):
+        name, told = roles.get(type(ev)) or role(type(ev))
+        if name == "noted":
             return noted(state, ev, at)
-        if isinstance(ev, DuelTrackAdjusted):
+        if name == "adjusted":
             return adjusted(state, ev, at, adjustable, set_track)
-        told = not isinstance(ev, quiet)
-        if isinstance(ev, DuelStarted):
+        if name == "started":
             new, text = started(ev), told and describe(None, ev)
         else:
             _check_possible(state, ev, endings, after_the_end)
             text = told and describe(state, ev)  # told from the state before the event
-            new = evolve_ending(state, ev, ending_detail)
-            if new is None:
-                new = mutate(ev, state, at)
+            new = evolve_ending(state, ev, ending_detail) if name == "ending" else mutate(ev, state, at)
         if not told:
             return new
         line = {"at": at, "text": text}
@@ -354,18 +366,10 @@ def _numbers(before: dict | None, after: dict, ev: Any, result: Resulter | None)
 
 
 def fields_of(ev: Any, *leave_out: str, **extra: Any) -> dict:
-    """An event's own fields as a step's result (less ``leave_out``), with ``extra`` beside them."""
-    data = {k: v for k, v in to_data(ev).items() if k not in leave_out}
-    return _plain({**data, **extra})
-
-
-def _plain(value: Any) -> Any:
-    """Tuples as lists, as the state is stored (JSON), so a fresh fold equals a reloaded one."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+    """An event's own fields as a step's result (less ``leave_out``), with ``extra`` beside them,
+    tuples as lists, as the state is stored (JSON), so a fresh fold equals a reloaded one."""
+    data = {k: v for k, v in plain_data(ev).items() if k not in leave_out}
+    return {**data, **plain(extra)}
 
 
 def noted(state: dict | None, ev: DuelNoted, at: int) -> dict:
@@ -494,9 +498,14 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
     return update(state, wounds=state["wounds"] + [entry])
 
 
+_COMMON_EVENTS = (DuelNoted, DuelTrackAdjusted, *ENDING_EVENTS)
+
+
 def describe_ending(state: dict, ev: Any, ending_detail: EndingDetail | None = None) -> str | None:
     """Plain language for the common endings (and the GM's notes and adjustments); None for other
     events. ``ending_detail`` as in ``evolve_ending``."""
+    if not isinstance(ev, _COMMON_EVENTS):  # most events: one check instead of three
+        return None
     if isinstance(ev, DuelNoted):
         if ev.about:
             if ev.public:

@@ -1,8 +1,8 @@
 """A Pathfinder 2e duel in plain language: one line for the log per event."""
 from __future__ import annotations
 
-from functools import singledispatch
 
+from tracker.rules.dispatch import by_type
 from tracker.rules.duel import DuelStarted, DuelWon, describe_ending, ending_label, names, other
 from tracker.rules.text import N_, Text, join, t, tn
 
@@ -49,7 +49,7 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-@singledispatch
+@by_type
 def _line(event, state: dict):
     return type(event).__name__
 

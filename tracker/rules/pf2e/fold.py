@@ -10,8 +10,9 @@ from __future__ import annotations
 from .adjust import adjustable_tracks, set_track
 
 import copy
-from functools import partial, singledispatch
+from functools import partial
 
+from tracker.rules.dispatch import by_type
 from tracker.rules import duel
 from tracker.rules.duel import DuelStarted, impossible
 
@@ -189,7 +190,7 @@ CHECKS = {ev.Pf2eDamageDealt: _damage_lands, ev.Pf2eSidestepUsed: _sidestep, ev.
           ev.Pf2eVictoryDeclined: _declined, ev.Pf2ePenaltyImposed: _penalty, ev.Pf2eDuelEscalated: _escalated}
 
 
-@singledispatch
+@by_type
 def fold(event, state: dict, at: int) -> dict:
     """The state after ``event``, unchecked (``decide`` folds what it just decided)."""
     raise TypeError(f"not a pf2e event: {type(event).__name__}")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from .adjust import adjustable_tracks, set_track
 
-from functools import singledispatch
 from typing import Any
 
+from tracker.rules.dispatch import by_type
 from tracker.rules.duel import SIDES, DuelStarted, evolver, impossible, initial, other, wound
 from tracker.rules.state import update
 
@@ -52,7 +52,7 @@ def fighter(state: dict, side: str, **changes: Any) -> dict:
     return update(state, fighters=fighters)
 
 
-@singledispatch
+@by_type
 def mutate(ev: Any, state: dict, at: int) -> dict:
     """The state after one of the pirate duel's own events (never changing ``state``)."""
     raise TypeError(f"not a pirate duel event: {type(ev).__name__}")

@@ -7,9 +7,9 @@ later event of the duel with it, so a history built by the rules always folds.
 """
 from __future__ import annotations
 
+from tracker.rules.dispatch import by_type
 from tracker.rules.rocet.adjust import adjustable_tracks, set_track
 
-from functools import singledispatch
 
 from tracker.rules.duel import DuelStarted, SIDES, evolver, impossible, initial, other, wound
 from tracker.rules.rocet.events import (
@@ -74,7 +74,7 @@ def _mutate(ev, state: dict, at: int) -> dict:
     return apply(ev, _working_copy(state), at)
 
 
-@singledispatch
+@by_type
 def apply(ev, state: dict, at: int) -> dict:
     """Apply ``ev`` to the working copy ``state`` in place, and return it."""
     raise TypeError(f"not a Rocèt event: {type(ev).__name__}")
