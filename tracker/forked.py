@@ -1,0 +1,115 @@
+"""An iterator run ahead in a forked child process, its items handed back through a pipe, so
+that the parent works on one item while the child makes the next (an import: the child checks
+lines, the parent inserts them; see ``tracker.backup.append_lines``).
+
+Forked, not started afresh: the child inherits the iterator as it stands (a generator half way
+through a file, its state and all) and every module already imported, so it starts in a few
+milliseconds where a fresh interpreter spends ~0.5 s importing the tracker (an eighth of a
+300,000-line import). Forking has two hazards, both kept out:
+
+- a forked process holds only the thread that forked, with every lock another thread held
+  locked for good: so ``can_fork`` says no as soon as the process runs a second thread (a web
+  server's workers), and the caller keeps to one process;
+- an inherited SQLite (or PostgreSQL) connection must never be used nor closed by the child:
+  the child touches nothing but the iterator, freezes what it inherited so its garbage collector
+  never finalizes any of it, and leaves by ``os._exit`` (multiprocessing's fork does), running no
+  finalizer and no ``atexit``.
+
+What the iterator raises is raised again in the parent, once every item made before it was
+handed over; a child that dies (killed, out of memory) is a ``ChildFailed``, never a hang: its
+end of the pipe closes with it.
+"""
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import pickle
+import threading
+from typing import Any, Callable, Generic, Iterator, TypeVar
+
+T = TypeVar("T")
+ITEM, DONE, RAISED = range(3)
+
+
+class ChildFailed(RuntimeError):
+    """The child process ended before saying it was done."""
+
+
+def can_fork() -> bool:
+    """Whether forking is safe here: the platform forks, and no other thread runs (a thread's
+    locks would stay locked in the child)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+class Ahead(Generic[T]):
+    """``items`` iterated in a forked child; iterate this to get them. ``outcome`` is called in
+    the child after the last item and its value kept as ``outcome`` here (the state a pass leaves).
+    Use as a context manager: leaving it early ends the child."""
+
+    def __init__(self, items: Iterator[T], outcome: Callable[[], Any] = lambda: None):
+        context = multiprocessing.get_context("fork")
+        self._reader, writer = context.Pipe(duplex=False)
+        self._process = context.Process(target=_run, args=(items, outcome, writer), daemon=True)
+        self._process.start()
+        writer.close()  # the child's end only: the pipe reads EOF once the child is gone
+        self.outcome: Any = None
+
+    def __iter__(self) -> Iterator[T]:
+        receive, loads = self._reader.recv_bytes, pickle.loads
+        while True:
+            try:
+                kind, value = loads(receive())
+            except EOFError:
+                self._process.join()
+                raise ChildFailed(f"the child process ended (exit code {self._process.exitcode}) "
+                                  "before its work was done") from None
+            if kind == ITEM:
+                yield value
+            elif kind == DONE:
+                self.outcome = value
+                return
+            else:
+                raise value
+
+    def __enter__(self) -> Ahead[T]:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._reader.close()  # a child still writing gets a broken pipe and ends
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+
+
+def _run(items: Iterator, outcome: Callable[[], Any], writer) -> None:
+    """The child: each item, then the outcome, or what was raised instead."""
+    gc.freeze()  # nothing inherited is ever collected here (an open connection's finalizer)
+    send, dumps = writer.send_bytes, pickle.dumps
+    items = iter(items)
+    try:
+        while True:
+            try:
+                item = next(items)
+            except StopIteration:
+                message = _outcome(outcome)
+                break
+            except Exception as raised:  # handed to the parent, which raises it
+                message = (RAISED, raised)
+                break
+            send(dumps((ITEM, item), pickle.HIGHEST_PROTOCOL))
+        try:
+            payload = dumps(message, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an exception that does not pickle: its words at least
+            payload = dumps((RAISED, ChildFailed(repr(message[1]))), pickle.HIGHEST_PROTOCOL)
+        send(payload)
+    except (OSError, KeyboardInterrupt):
+        pass  # the parent stopped listening (it failed, or was interrupted too): nobody to tell
+    finally:
+        writer.close()
+
+
+def _outcome(outcome: Callable[[], Any]) -> tuple[int, Any]:
+    try:
+        return DONE, outcome()
+    except Exception as raised:
+        return RAISED, raised
