@@ -13,7 +13,8 @@ milliseconds where a fresh interpreter spends ~0.5 s importing the tracker (an e
 - an inherited SQLite (or PostgreSQL) connection must never be used nor closed by the child:
   the child touches nothing but the iterator, freezes what it inherited so its garbage collector
   never finalizes any of it, and leaves by ``os._exit`` (multiprocessing's fork does), running no
-  finalizer and no ``atexit``.
+  finalizer and no ``atexit`` (multiprocessing flushes the standard streams before it forks, so
+  the child's flush as it ends writes nothing twice).
 
 What the iterator raises is raised again in the parent, once every item made before it was
 handed over; a child that dies (killed, out of memory) is a ``ChildFailed``, never a hang: its
@@ -53,6 +54,7 @@ class Ahead(Generic[T]):
         self._process.start()
         writer.close()  # the child's end only: the pipe reads EOF once the child is gone
         self.outcome: Any = None
+        self._ended = False
 
     def __iter__(self) -> Iterator[T]:
         receive, loads = self._reader.recv_bytes, pickle.loads
@@ -65,19 +67,22 @@ class Ahead(Generic[T]):
                                   "before its work was done") from None
             if kind == ITEM:
                 yield value
-            elif kind == DONE:
+                continue
+            self._ended = True  # the child's last message: it is leaving
+            if kind == DONE:
                 self.outcome = value
                 return
-            else:
-                raise value
+            raise value
 
     def __enter__(self) -> Ahead[T]:
         return self
 
     def __exit__(self, *_exc) -> None:
         self._reader.close()  # a child still writing gets a broken pipe and ends
+        if self._ended:
+            self._process.join(timeout=5)  # it said all it had to: let it end on its own
         if self._process.is_alive():
-            self._process.terminate()
+            self._process.terminate()  # left early, or stuck
         self._process.join()
 
 

@@ -6,7 +6,10 @@ import multiprocessing
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +18,7 @@ from tracker.backup import BadLog, TextLines, chain, dumps, import_lines
 from tracker.db import open_db
 from tracker.store import write_transaction
 
+ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 10_000  # well past what one process appends before forking (backup.PARALLEL_AFTER batches)
 CHARACTERS = 40
 FORKED_AFTER = backup.PARALLEL_AFTER * backup.BATCH  # lines: 4,000, so the file's line 4,000 is checked here
@@ -212,6 +216,19 @@ def test_the_outcome_is_computed_in_the_child_after_the_last_item():
     with forked.Ahead(items(), lambda: dict(state)) as ahead:
         assert list(ahead) == [0, 1, 2]
     assert ahead.outcome == {"seen": 3} and state == {"seen": 0}  # the child's state, not this process's
+    assert ahead._process.exitcode == 0  # left to end on its own
+
+
+def test_text_printed_before_the_fork_is_written_once():
+    """The child flushes the standard streams as it ends: they must be flushed before the fork
+    (multiprocessing does), and the child left to end on its own once it said all."""
+    code = ("import sys; from tracker import forked\n"
+            "print('before', end='')\n"  # buffered: stdout is a pipe
+            "with forked.Ahead(iter([1, 2])) as ahead:\n    assert list(ahead) == [1, 2]\n"
+            "print(' after')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
+    assert out == "before after\n"
 
 
 def test_leaving_early_ends_the_child():
