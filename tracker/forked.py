@@ -22,6 +22,8 @@ end of the pipe closes with it.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import gc
 import multiprocessing
 import pickle
@@ -30,6 +32,7 @@ from typing import Any, Callable, Generic, Iterator, TypeVar
 
 T = TypeVar("T")
 ITEM, DONE, RAISED = range(3)
+PIPE_BYTES = 1 << 20  # Linux's limit for an unprivileged process (/proc/sys/fs/pipe-max-size)
 
 
 class ChildFailed(RuntimeError):
@@ -50,6 +53,7 @@ class Ahead(Generic[T]):
     def __init__(self, items: Iterator[T], outcome: Callable[[], Any] = lambda: None):
         context = multiprocessing.get_context("fork")
         self._reader, writer = context.Pipe(duplex=False)
+        _widen(writer.fileno())
         self._process = context.Process(target=_run, args=(items, outcome, writer), daemon=True)
         self._process.start()
         writer.close()  # the child's end only: the pipe reads EOF once the child is gone
@@ -111,6 +115,13 @@ def _run(items: Iterator, outcome: Callable[[], Any], writer) -> None:
         pass  # the parent stopped listening (it failed, or was interrupted too): nobody to tell
     finally:
         writer.close()
+
+
+def _widen(pipe: int) -> None:
+    """Let the pipe hold several items (64 KiB by default, less than one import batch), so that
+    the child goes on while this process is busy, instead of waiting for it to read each chunk."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or past the system's limit
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 def _outcome(outcome: Callable[[], Any]) -> tuple[int, Any]:
