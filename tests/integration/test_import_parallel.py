@@ -205,6 +205,13 @@ def test_an_exception_that_cannot_be_pickled_still_says_what_it_was():
             list(ahead)
 
 
+def test_an_item_that_is_no_plain_data_is_an_error_here():
+    with pytest.raises(ValueError, match="unmarshallable"):
+        with forked.Ahead(iter([(1, "a"), object()])) as ahead:
+            assert next(iter(ahead)) == (1, "a")
+            list(ahead)
+
+
 def test_the_outcome_is_computed_in_the_child_after_the_last_item():
     state = {"seen": 0}
 
