@@ -16,7 +16,7 @@ import pytest
 from tracker import backup, forked
 from tracker.backup import BadLog, TextLines, chain, dumps, import_lines
 from tracker.db import open_db
-from tracker.store import write_transaction
+from tracker.store import EventStore, write_transaction
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 10_000  # well past what one process appends before forking (backup.PARALLEL_AFTER batches)
@@ -93,6 +93,28 @@ def test_a_long_file_appends_the_same_rows_and_leaves_the_same_check(tmp_path, f
     assert forks == [1]  # the second import kept to one process
     assert rows == alone_rows
     assert vars(check) == vars(alone) and check.events == EVENTS
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+def test_postgresql_takes_a_forked_import_and_goes_on_after_it(tmp_path, forks, new_database):
+    """The child inherits the open PostgreSQL connection and leaves it alone; new appends
+    continue after the imported positions."""
+    _, on_sqlite, _ = imported(tmp_path, "sqlite", lines())
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines()) + "\n")
+    db = open_db(new_database())
+    try:
+        with open(path, "rb") as f:
+            assert import_lines(db, TextLines(f)).events == EVENTS
+        assert forks == [1, 1]
+        assert [tuple(row) for row in db.execute("SELECT * FROM events ORDER BY position").fetchall()] == on_sqlite
+        assert EventStore(db).last_position() == EVENTS
+        with write_transaction(db):
+            EventStore(db).append_rows([("campaign-after", 1, "CampaignCreated", 1, '{"campaign_id":"after",'
+                                         '"name":"After","ruleset":"coin"}', "{}", None)])
+        assert EventStore(db).last_position() == EVENTS + 1
+    finally:
+        db.close()
 
 
 def test_the_check_signed_in_the_child_says_so_here(tmp_path, forks):
