@@ -27,6 +27,7 @@ import contextlib
 import gc
 import marshal
 import multiprocessing
+import os
 import pickle
 import threading
 from typing import Any, Callable, Generic, Iterator, TypeVar
@@ -46,9 +47,19 @@ class ChildFailed(RuntimeError):
 
 
 def can_fork() -> bool:
-    """Whether forking is safe here: the platform forks, and no other thread runs (a thread's
-    locks would stay locked in the child)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    """Whether forking is safe here and can pay: the platform forks, no other thread runs (a
+    thread's locks would stay locked in the child), and the process may run on a second core
+    (confined to one, the child would only take turns with it, the handing over for nothing)."""
+    return ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and cores() > 1)
+
+
+def cores() -> int:
+    """How many cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 class Ahead(Generic[T]):

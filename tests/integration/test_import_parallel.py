@@ -201,6 +201,13 @@ def test_a_process_running_threads_never_forks(tmp_path, forks):
     assert forks == [] and check.events == EVENTS
 
 
+def test_a_process_confined_to_one_core_never_forks(tmp_path, forks, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0})
+    assert not forked.can_fork()
+    assert import_lines(open_db(str(tmp_path / "one-core.db")), lines()).events == EVENTS
+    assert forks == []
+
+
 def test_what_the_child_raises_is_raised_here_after_the_items_before_it():
     def items():
         yield 1

@@ -39,6 +39,7 @@ import sqlite_utils
 
 from tracker import rules
 from tracker.dialect import is_pg
+from tracker.forked import cores
 from tracker.projections import schema
 from tracker.events import from_data
 from tracker.projections.engine import CACHED_STREAMS, LOG_BATCH, Projector, _subjects, _told, describe, write_stream
@@ -213,14 +214,7 @@ def _batches(db, part: str | None) -> Iterator[list[Recorded]]:
 def parts_for(events: int) -> int:
     """How many processes fold a log of this many events (outside a caller's transaction): one
     per core the process may run on, one for a small log."""
-    return min(_cores(), MAX_PARTS) if events >= PARALLEL_FROM else 1
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    return min(cores(), MAX_PARTS) if events >= PARALLEL_FROM else 1
 
 
 def _path(db) -> str | None:
