@@ -19,12 +19,13 @@ import re
 import sys
 import tempfile
 import time
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
-from tracker import backup, bootstrap, rules  # noqa: E402
+from tracker import backup, bootstrap, forked, rules  # noqa: E402
 from tracker.db import open_db  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker.store import EventStore, write_transaction  # noqa: E402
@@ -86,19 +87,23 @@ def main() -> None:
         db.close()
 
         # The check and append alone: what bench/run.py's bulk import times against raw sqlite3.
+        # In one process, both halves in one profile: past a few thousand lines an import forks
+        # a child to check while it appends (tracker.forked), which cProfile would not see.
         appended = open_db(os.path.join(workdir, "append.db"))
 
         def append() -> int:
             check = backup.Check()
-            with write_transaction(appended):
+            with write_transaction(appended), mock.patch.object(forked, "can_fork", lambda: False):
                 backup.append_lines(appended, exported, check)
             return check.events
 
-        profiled(f"import-log's check and append of {args.events:,} events (no rebuild)", append, args.top)
+        profiled(f"import-log's check and append of {args.events:,} events (no rebuild, one process)", append,
+                 args.top)
         appended.close()
 
         target = open_db(os.path.join(workdir, "import.db"))
-        profiled(f"import-log of {args.events:,} events (check, append, rebuild)",
+        profiled(f"import-log of {args.events:,} events (check, append, rebuild; the check past the first "
+                 f"{backup.PARALLEL_AFTER * backup.BATCH:,} lines in a forked child, which is not profiled)",
                  lambda: backup.import_lines(target, exported).events, args.top)
         target.close()
 

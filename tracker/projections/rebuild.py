@@ -42,6 +42,7 @@ import sqlite_utils
 
 from tracker import rules
 from tracker.dialect import is_pg
+from tracker.forked import cores
 from tracker.projections import schema
 from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
@@ -203,14 +204,7 @@ def _batches(db, part: str | None, span: tuple[int, int] | None = None) -> Itera
 def parts_for(events: int) -> int:
     """How many processes fold a log of this many events (outside a caller's transaction): one
     per core the process may run on, one for a small log."""
-    return min(_cores(), MAX_PARTS) if events >= PARALLEL_FROM else 1
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    return min(cores(), MAX_PARTS) if events >= PARALLEL_FROM else 1
 
 
 def _path(db) -> str | None:
