@@ -1,5 +1,6 @@
 """Browser tests: the real app served by waitress on loopback, driven by Playwright in
 Debian's Chromium (installed by `make test`; Playwright never downloads a browser)."""
+import contextlib
 import os
 import random
 import shutil
@@ -23,17 +24,30 @@ def chromium_path() -> str:
     return path
 
 
+@contextlib.contextmanager
+def served(app, threads=4):
+    """``app`` served by waitress on a free loopback port, its address yielded; stopped whole at
+    the end, its worker threads too (``close`` alone leaves them running, and a later test that
+    forks, such as a long import, refuses to while any other thread runs)."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
+
+
 @pytest.fixture
 def live_app(tmp_path):
     """The app on a fresh database, CSRF on, served on a free loopback port."""
     app = create_app({"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests",
                       "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    app.config["LIVE_URL"] = app.config["BASE_URL"] = f"http://127.0.0.1:{server.effective_port}"
-    yield app
-    server.close()
+    with served(app) as url:
+        app.config["LIVE_URL"] = app.config["BASE_URL"] = url
+        yield app
 
 
 @pytest.fixture(scope="session")

@@ -5,13 +5,12 @@ never refused, and no serious or critical accessibility fault (axe-core) in eith
 Seats (players' own pages) do not exist yet; the players' pages checked are the table display
 and the player recap. One server, one crawl and one login serve every test of this module."""
 import random
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from waitress.server import create_server
 
+from tests.browser.conftest import served
 from tests.browser.crawl import crawl
 from tests.browser.showcase import seed
 from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
@@ -88,32 +87,30 @@ def site(browser, tmp_path_factory):
                       "SERVICE_CONTEXT": Context(rng=random.Random(11), password_method=FAST_HASH)})
     register_gm(app)
     ids = seed(database)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
-    base = app.config["BASE_URL"] = f"http://127.0.0.1:{server.effective_port}"  # players' links too
+    with served(app, threads=8) as base:
+        app.config["BASE_URL"] = base  # players' links too
 
-    context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800}, has_touch=True)
-    page = context.new_page()
-    findings = Findings()
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and findings.refused.append(f"{page.url}: {message.text}"))
-    page.on("response", lambda answer: answer.status == 404 and "/static/" in answer.url
-            and findings.refused.append(f"missing {answer.url}"))
-    page.goto("/login")
-    findings.check(page, "/login")
-    page.get_by_label("Username").fill("gm")
-    page.get_by_label("Password").fill(GM_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/")
-    starts = ["/", *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
-    walk = crawl(page, base, starts, on_page=lambda url: findings.check(page, url))
-    for refused in refusals(page, ids):
-        findings.check(page, refused)
-        walk.pages.append(refused)
-    login = context.storage_state()
-    context.close()
-    yield {"base": base, "walk": walk, "login": login, "ids": ids, "findings": findings}
-    server.close()
+        context = browser.new_context(base_url=base, viewport={"width": 1366, "height": 800}, has_touch=True)
+        page = context.new_page()
+        findings = Findings()
+        page.on("console", lambda message: "Content Security Policy" in message.text
+                and findings.refused.append(f"{page.url}: {message.text}"))
+        page.on("response", lambda answer: answer.status == 404 and "/static/" in answer.url
+                and findings.refused.append(f"missing {answer.url}"))
+        page.goto("/login")
+        findings.check(page, "/login")
+        page.get_by_label("Username").fill("gm")
+        page.get_by_label("Password").fill(GM_PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url("**/")
+        starts = ["/", *(f"/duels/{duel}" for duel in ids["duels"].values()), "/duels/no-such-duel"]
+        walk = crawl(page, base, starts, on_page=lambda url: findings.check(page, url))
+        for refused in refusals(page, ids):
+            findings.check(page, refused)
+            walk.pages.append(refused)
+        login = context.storage_state()
+        context.close()
+        yield {"base": base, "walk": walk, "login": login, "ids": ids, "findings": findings}
 
 
 def refusals(page, ids):

@@ -53,7 +53,10 @@ def lines(events=EVENTS):
 
 @pytest.fixture
 def forks(monkeypatch):
-    """How many children an import forked."""
+    """How many children an import forked, in a process where it may fork: no other thread runs
+    (one left running by an earlier test would turn every fork here into one process, silently)."""
+    others = [thread.name for thread in threading.enumerate() if thread is not threading.current_thread()]
+    assert not others, f"threads left running by earlier tests: {others}"
     started = []
     real = forked.Ahead.__init__
 
