@@ -12,8 +12,9 @@ itself creates (``tracker.references``), so no file can reach outside itself.
 
 A whole log goes into an empty database in one pass, line by line: each line checked, chained and
 appended in batches inside one transaction, which a bad line rolls back whole (a long file on two
-cores: a forked child checks while this process appends, ``append_lines``); a campaign's upload is
-read twice (``tracker.campaign_import``). Memory stays flat whatever the file's size.
+cores: a forked child checks while this process chains and appends, ``append_lines``); a
+campaign's upload is read twice (``tracker.campaign_import``). Memory stays flat whatever the
+file's size.
 """
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ class BadLog(Exception):
 
 class Line(NamedTuple):
     """One checked event line: where it was in the file, the row it appends (``line[1:9]``:
-    position to command id, data and metadata as canonical JSON), and its data and metadata."""
+    position to command id, data and metadata as canonical JSON), its data and metadata, and the
+    hash it says it has (``Check.follow`` holds it against the chain)."""
 
     number: int
     position: int
@@ -119,6 +121,7 @@ class Line(NamedTuple):
     command_id: Any
     data: dict
     metadata: dict
+    given: str
 
     @property
     def current_data(self) -> dict:
@@ -134,13 +137,12 @@ _new_line = partial(tuple.__new__, Line)
 
 class _Kind(NamedTuple):
     """What checking a line of one event type needs, worked out the first time the type is met:
-    its current schema, the fields its data cannot do without, its name as JSON, and the ids it
+    its current schema, the fields its data cannot do without, and the ids it
     declares (``tracker.references``), each as (path, its field when the path is a single field,
     its steps, its categories; a reference also says whether it may be null)."""
 
     schema: int
     required: frozenset
-    quoted: str
     declares_ids: bool
     defines: tuple
     refers: tuple
@@ -162,7 +164,7 @@ def _kind(kind: Any) -> _Kind | None:
     defines = tuple((path, field(steps), steps, category) for path, steps, category in declared(kind, "DEFINES"))
     refers = tuple((path, field(steps), steps, categories(wanted), path not in required)
                    for path, steps, wanted in declared(kind, "REFERENCES"))
-    found = _KINDS[kind] = _Kind(cls.SCHEMA, required, dumps(kind), bool(defines or refers), defines, refers)
+    found = _KINDS[kind] = _Kind(cls.SCHEMA, required, bool(defines or refers), defines, refers)
     return found
 
 
@@ -222,23 +224,44 @@ class Check:
     replaces them (a web import makes the importing GM the owner). After a whole pass,
     ``events`` is the count and ``signed`` says whether this install's key signed the file."""
 
+    # What the chain keeps (``follow`` and ``end``), apart from what the lines are checked against
+    # (``unchained``): on two cores each is kept by its own process (``append_lines``).
+    CHAIN = ("digest", "quoted", "signed")
+
     def __init__(self, key: bytes | None = None, outside: Iterable[str] = ()):
         self.key, self.outside = key, frozenset(outside)
         self.versions: dict[str, int] = {}
-        self.quoted: dict[str, str] = {}  # each stream's name as JSON, for the chain
         self.keys: dict[str, str] = {}
         self.defined: dict[str, set[str]] = {}
         self.events = 0
+        self.digest = ""  # the hash of the last line chained
+        self.quoted: dict[str, str] = {}  # each stream's and type's name as JSON, for the chain
         self.signed = False
 
     def lines(self, lines: Iterable[str]) -> Iterator[Line]:
-        """Each event line once checked; raises BadLog at the first line at fault.
+        """Each event line once checked; raises BadLog at the first line at fault."""
+        try:
+            for line in self.unchained(lines):
+                if type(line) is dict:
+                    self.end(line)
+                else:
+                    self.follow([line[1:9]], [(line.number, line.given)])
+                    yield line
+        except BadLog as bad:
+            if (pending := _unchained_line(bad)) is not None:
+                self.follow([pending[1:9]], [(pending.number, pending.given)])
+            raise
+
+    def unchained(self, lines: Iterable[str]) -> Iterator[Line | dict]:
+        """Each event line checked but for its hash, then the trailer as ``{"line", "trailer",
+        "events"}``; raises BadLog at the first line at fault. The chain is ``follow``'s and
+        ``end``'s, so that another process may keep it (``append_lines``).
 
         One pass over each line, the slowest part of an import: the line is decoded once, its
-        data and metadata dumped once (the row's text and the chain's canonical JSON both), and
+        data and metadata dumped once (the row's text, which is also what the chain hashes), and
         its type's checks were worked out when the type was first met (``_Kind``)."""
-        last_position, digest, trailer, number = 0, "", None, 0
-        versions, quoted, keys = self.versions, self.quoted, self.keys
+        last_position, trailer, number = 0, None, 0
+        versions, keys = self.versions, self.keys
         known_campaign = None  # the last campaign id found created: the next lines name it again
         for number, line in enumerate(lines, start=1):
             if trailer is not None:
@@ -255,8 +278,9 @@ class Check:
                     raise KeyError
                 position, stream, version, kind, schema, data, metadata, given = _line_fields(item)
             except KeyError:
-                self._check_trailer(number, item, digest)
+                self._check_trailer_shape(number, item)
                 trailer = item
+                yield {"line": number, "trailer": item, "events": self.events}
                 continue
             # The line's shape: a whole number is an int, never a bool or a float.
             if type(position) is not int or position <= last_position:
@@ -287,50 +311,72 @@ class Check:
                     raise BadLog(number, t("{kind} data does not fit its type: {problem}", kind=kind,
                                            problem=str(problem))) from None
             versions[stream] = version
-            # The chain: this line's canonical JSON (``chain``), from its data and metadata dumped
-            # once, which are also the row's text.
+            # Dumped once, sorted: the row's text, and what the chain hashes (``follow``).
             data_text = _encode(data, option=_SORTED).decode()
             metadata_text = _encode(metadata, option=_SORTED).decode()
-            if version == 1:
-                quoted[stream] = dumps(stream)
-            canonical = (f'{{"data":{data_text},"metadata":{metadata_text},"position":{position},'
-                         f'"schema":{schema},"stream":{quoted[stream]},"type":{plan.quoted},"version":{version}}}')
-            digest = _sha256((digest + canonical).encode()).hexdigest()
-            if given != digest:
-                raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
-                                       "removed or moved before it"))
-            # Every id it names is one the file created by then.
-            if version == 1:
-                category, key = stream.split("-", 1)
-                if keys.setdefault(key, category) != category:
-                    raise BadLog(number, t("{stream} reuses the id of {other}", stream=stream,
-                                           other=keys[key] + "-" + key))
-            campaign = metadata.get("campaign_id")
-            if campaign and campaign != known_campaign:
-                if type(campaign) is not str or keys.get(campaign) != "campaign":
-                    raise BadLog(number, t("its metadata puts it in campaign {campaign}, which this file does not "
-                                           "create: a file may only refer to what it holds", campaign=repr(campaign)))
-                known_campaign = campaign
-            if plan.declares_ids:  # most events (a duel's turns) name nothing beyond their stream
-                self._resolve(number, kind, plan, data if schema == plan.schema else upcast(kind, schema, dict(data)))
+            checked = _new_line((number, position, stream, version, kind, schema, data_text, metadata_text,
+                                 metadata.get("command_id"), data, metadata, given))
+            try:  # every id it names is one the file created by then
+                if version == 1:
+                    category, key = stream.split("-", 1)
+                    if keys.setdefault(key, category) != category:
+                        raise BadLog(number, t("{stream} reuses the id of {other}", stream=stream,
+                                               other=keys[key] + "-" + key))
+                campaign = metadata.get("campaign_id")
+                if campaign and campaign != known_campaign:
+                    if type(campaign) is not str or keys.get(campaign) != "campaign":
+                        raise BadLog(number, t("its metadata puts it in campaign {campaign}, which this file does "
+                                               "not create: a file may only refer to what it holds",
+                                               campaign=repr(campaign)))
+                    known_campaign = campaign
+                if plan.declares_ids:  # most events (a duel's turns) name nothing beyond their stream
+                    self._resolve(number, kind, plan,
+                                  data if schema == plan.schema else upcast(kind, schema, dict(data)))
+            except BadLog as bad:
+                # A line moved or edited names ids out of place too: its hash is what tells so, and
+                # is held against the chain first (``_unchained_line``), as before its ids.
+                bad.unchained = checked
+                raise
             last_position = position
             self.events += 1
-            yield _new_line((number, position, stream, version, kind, schema, data_text, metadata_text,
-                             metadata.get("command_id"), data, metadata))
+            yield checked
         if trailer is None:
             raise BadLog(number + 1, t("the file stops before its last line: it was cut short"))
 
-    def _check_trailer(self, number: int, item: Any, digest: str) -> None:
+    @staticmethod
+    def _check_trailer_shape(number: int, item: Any) -> None:
         """The last line, or else a line of the wrong shape."""
         if not isinstance(item, dict) or item.get("format") not in FORMATS:
             raise BadLog(number, t("each line must be an object with exactly: {fields}",
                                    fields=", ".join(FIELDS + ("hash",))))
-        if item.get("events") != self.events or item.get("hash") != digest:
+
+    def follow(self, rows: list[tuple], hashes: list[tuple[int, str]]) -> None:
+        """Chain rows (``Line[1:9]``) in file order, each with its line's number and the hash it
+        gives: SHA-256 of the hash before it and its canonical JSON (``chain``), built from the
+        row's text. Raises BadLog at a line whose hash does not match."""
+        digest, quoted = self.digest, self.quoted
+        for (position, stream, version, kind, schema, data_text, metadata_text, _), (number, given) in zip(
+                rows, hashes):
+            stream_json = quoted.get(stream) or quoted.setdefault(stream, dumps(stream))
+            kind_json = quoted.get(kind) or quoted.setdefault(kind, dumps(kind))
+            canonical = (f'{{"data":{data_text},"metadata":{metadata_text},"position":{position},'
+                         f'"schema":{schema},"stream":{stream_json},"type":{kind_json},"version":{version}}}')
+            digest = _sha256((digest + canonical).encode()).hexdigest()
+            if given != digest:
+                raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
+                                       "removed or moved before it"))
+        self.digest = digest
+
+    def end(self, last: dict) -> None:
+        """The trailer (as ``unchained`` gives it) against the chain: its count and last hash, and
+        whether this install's key signed them."""
+        number, item, events = last["line"], last["trailer"], last["events"]
+        if item.get("events") != events or item.get("hash") != self.digest:
             raise BadLog(number, t("the file ends saying {said} events, but it holds {count} or their hashes "
-                                   "differ: lines are missing or changed", said=item.get("events"), count=self.events))
+                                   "differ: lines are missing or changed", said=item.get("events"), count=events))
         given = item.get("signature")
         self.signed = (self.key is not None and isinstance(given, str)
-                       and hmac.compare_digest(given, signature(self.key, self.events, digest)))
+                       and hmac.compare_digest(given, signature(self.key, events, self.digest)))
 
     def _resolve(self, number: int, kind: str, plan: _Kind, data: dict) -> None:
         """Every id the data declares is an id, and each it refers to names a stream, link or token
@@ -410,30 +456,72 @@ def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int
 
     A long file is checked and appended at once, on two cores: after ``PARALLEL_AFTER`` batches
     the check goes on in a forked child (``tracker.forked``: it carries on with the very pass
-    under way), which hands this process each batch's rows to insert while it checks the next;
-    the pass's final state (``check.events``, ``check.signed``...) comes back at the end, and a
-    bad line is raised here as it would have been, after the batches before it. Where forking is
-    unsafe (another thread runs), one process does it all, as a short file does."""
-    lines = check.lines(source)
+    under way), which hands this process each batch's rows while it checks the next; this process
+    chains them (``Check.follow``, a fifth of the check's work, which leaves the child, the
+    slower side, less to do) and inserts them. The pass's own state (``check.events``...) comes
+    back at the end, and a bad line is raised here as it would have been, after the batches
+    before it. Where forking is unsafe (another thread runs), one process does it all, as a
+    short file does: the same batches, taken in the same order."""
+    lines = check.unchained(source)
     for count, batch in enumerate(_batches(lines, BATCH), start=1):
-        _insert(db, batch, advance)
+        _take(db, check, batch, advance)
         if count == PARALLEL_AFTER and forked.can_fork():
             break
     else:
         return
-    with forked.Ahead(_batches(lines, PIPED_BATCH), lambda: vars(check)) as ahead:
+    def unchained() -> dict:  # the child's state to take back: this process kept the chain
+        return {name: value for name, value in vars(check).items() if name not in Check.CHAIN}
+
+    with forked.Ahead(_batches(lines, PIPED_BATCH), unchained) as ahead:
         for batch in ahead:
-            _insert(db, batch, advance)
+            _take(db, check, batch, advance)
     vars(check).update(ahead.outcome)
 
 
-def _batches(lines: Iterator[Line], size: int) -> Iterator[list[tuple]]:
-    """The checked lines' rows (``line[1:9]``), ``size`` at a time."""
-    while batch := [line[1:9] for line in islice(lines, size)]:
-        yield batch
+def _batches(lines: Iterator[Line | dict], size: int) -> Iterator[tuple[list[tuple], list[tuple]] | dict]:
+    """The checked lines as batches of ``size``: their rows (``line[1:9]``) and, for the chain,
+    each one's number and hash; the trailer as it came. Before a bad line is raised, the lines
+    checked before it are handed on, so the chain may find a line at fault before it."""
+    rows: list[tuple] = []
+    hashes: list[tuple[int, str]] = []
+    try:
+        for line in lines:
+            if type(line) is dict:  # the trailer: after every line before it
+                if rows:
+                    yield rows, hashes
+                    rows, hashes = [], []
+                yield line
+                continue
+            rows.append(line[1:9])
+            hashes.append((line[0], line[11]))  # its number and hash
+            if len(rows) == size:
+                yield rows, hashes
+                rows, hashes = [], []
+    except Exception as bad:
+        if (pending := _unchained_line(bad)) is not None:
+            rows.append(pending[1:9])
+            hashes.append((pending[0], pending[11]))
+        if rows:
+            yield rows, hashes
+        raise
+    if rows:
+        yield rows, hashes
 
 
-def _insert(db, rows: list[tuple], advance: Callable[[int], None] | None) -> None:
+def _unchained_line(bad: Exception) -> Line | None:
+    """The line a refusal names when its hash is still to be chained: the chain's refusal of it
+    comes first (``Check.unchained``)."""
+    return getattr(bad, "unchained", None)
+
+
+def _take(db, check: Check, batch: tuple[list[tuple], list[tuple]] | dict,
+          advance: Callable[[int], None] | None) -> None:
+    """One batch chained and inserted, or the trailer held against the chain."""
+    if type(batch) is dict:
+        check.end(batch)
+        return
+    rows, hashes = batch
+    check.follow(rows, hashes)
     insert_rows(db, rows)
     if advance is not None:
         advance(len(rows))

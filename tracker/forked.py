@@ -1,6 +1,6 @@
 """An iterator run ahead in a forked child process, its items handed back through a pipe, so
 that the parent works on one item while the child makes the next (an import: the child checks
-lines, the parent inserts them; see ``tracker.backup.append_lines``).
+lines, the parent chains and inserts them; see ``tracker.backup.append_lines``).
 
 Forked, not started afresh: the child inherits the iterator as it stands (a generator half way
 through a file, its state and all) and every module already imported, so it starts in 4-15 ms

@@ -144,6 +144,7 @@ def edited(text, index, **changes):
     lambda text: text[:-1],  # cut short: found after the last line
     lambda text: text[:-1] + [dumps({**json.loads(text[-1]), "events": 3})],  # the trailer's count is wrong
     lambda text: edited(text, FORKED_AFTER - 1, data={"name": "changed", "rank": "pj"}),  # the last before forking
+    lambda text: edited(text, 7000, metadata={"campaign_id": "elsewhere"}),  # its hash and its campaign
 ])
 def test_a_bad_line_is_refused_as_one_process_refuses_it_and_nothing_is_appended(tmp_path, forks, damage):
     text = damage(lines())
@@ -152,6 +153,15 @@ def test_a_bad_line_is_refused_as_one_process_refuses_it_and_nothing_is_appended
     assert type(refusal) is BadLog and rows == alone_rows == []
     assert (refusal.line, refusal.problem, str(refusal)) == (alone.line, alone.problem, str(alone))
     assert forks == ([1] if refusal.line > FORKED_AFTER else [])  # refused by the child, but for the last case
+
+
+def test_a_line_at_fault_twice_is_refused_for_its_hash_before_its_ids(tmp_path, forks):
+    """The child checks a line's ids, this process its hash: a line moved or edited is still
+    refused for its hash, which says what happened, not for an id it names out of place."""
+    text = edited(lines(), 7000, metadata={"campaign_id": "elsewhere"})
+    _, rows, refusal = imported(tmp_path, "forked", text)
+    assert forks == [1] and rows == []
+    assert str(refusal).startswith("line 7001: the line does not match its hash")
 
 
 def test_a_child_that_dies_is_an_error_and_nothing_is_appended(tmp_path):
