@@ -7,6 +7,7 @@ import shutil
 import threading
 
 import pytest
+from waitress import wasyncore
 from waitress.server import create_server
 
 from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
@@ -30,12 +31,23 @@ def served(app, threads=4):
     the end, its worker threads too (``close`` alone leaves them running, and a later test that
     forks, such as a long import, refuses to while any other thread runs)."""
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, daemon=True)
+    stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:  # a select() under way on a socket closed below, from this thread
+            if not stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        stopping.set()
+        # Every socket of its loop, the browser's open connections too, so the loop ends now.
+        wasyncore.close_all(server._map)
         thread.join(timeout=5)
         server.task_dispatcher.shutdown()
 
