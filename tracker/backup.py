@@ -60,10 +60,16 @@ def chain(previous: str, item: dict, data: str | None = None, metadata: str | No
     """The hash of a line: SHA-256 of the previous line's hash and this line's canonical JSON
     (``dumps`` of its fields, sorted and compact; pass data and metadata already dumped to save
     dumping them twice)."""
-    canonical = (f'{{"data":{data or dumps(item["data"])},"metadata":{metadata or dumps(item["metadata"])},'
-                 f'"position":{item["position"]},"schema":{item["schema"]},"stream":{dumps(item["stream"])},'
-                 f'"type":{dumps(item["type"])},"version":{item["version"]}}}')
+    canonical = _canonical(data or dumps(item["data"]), metadata or dumps(item["metadata"]), item["position"],
+                           item["schema"], dumps(item["stream"]), dumps(item["type"]), item["version"])
     return hashlib.sha256((previous + canonical).encode()).hexdigest()
+
+
+def _canonical(data: str, metadata: str, position: int, schema: int, stream: str, kind: str, version: int) -> str:
+    """A line's canonical JSON, what its hash is taken of: its fields but the hash, sorted and
+    compact, from its data, metadata, stream and type already dumped."""
+    return (f'{{"data":{data},"metadata":{metadata},"position":{position},"schema":{schema},'
+            f'"stream":{stream},"type":{kind},"version":{version}}}')
 
 
 def signing_key(secret_key: str) -> bytes:
@@ -137,9 +143,9 @@ _new_line = partial(tuple.__new__, Line)
 
 class _Kind(NamedTuple):
     """What checking a line of one event type needs, worked out the first time the type is met:
-    its current schema, the fields its data cannot do without, and the ids it
-    declares (``tracker.references``), each as (path, its field when the path is a single field,
-    its steps, its categories; a reference also says whether it may be null)."""
+    its current schema, the fields its data cannot do without, and the ids it declares
+    (``tracker.references``), each as (path, its field when the path is a single field, its
+    steps, its categories; a reference also says whether it may be null)."""
 
     schema: int
     required: frozenset
@@ -359,8 +365,7 @@ class Check:
                 rows, hashes):
             stream_json = quoted.get(stream) or quoted.setdefault(stream, dumps(stream))
             kind_json = quoted.get(kind) or quoted.setdefault(kind, dumps(kind))
-            canonical = (f'{{"data":{data_text},"metadata":{metadata_text},"position":{position},'
-                         f'"schema":{schema},"stream":{stream_json},"type":{kind_json},"version":{version}}}')
+            canonical = _canonical(data_text, metadata_text, position, schema, stream_json, kind_json, version)
             digest = _sha256((digest + canonical).encode()).hexdigest()
             if given != digest:
                 raise BadLog(number, t("the line does not match its hash: it was edited by hand, or lines were "
