@@ -2,6 +2,8 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
+from urllib.parse import quote
+
 from flask import Blueprint, g, request
 
 from tracker import policy, rules
@@ -31,7 +33,9 @@ def init_app(app) -> None:
 def _point_old_paths_to_v1(response):
     """An old unversioned path answers as before, naming its /api/v1 successor."""
     if request.blueprint == "api":
-        response.headers["Link"] = f'<{PREFIX}{request.path[len(OLD_PREFIX):]}>; rel="successor-version"'
+        # The path as the client sent it, percent-encoded: decoded, a %0a in it would break the header.
+        successor = quote(PREFIX + request.path[len(OLD_PREFIX):], safe="/")
+        response.headers["Link"] = f'<{successor}>; rel="successor-version"'
     return response
 
 
