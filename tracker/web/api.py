@@ -13,7 +13,7 @@ from tracker.projections.duel_read import duel_read
 from tracker.rules import legal
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
-from tracker.web import openapi, service
+from tracker.web import access, openapi, service
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import requested_wait, wait_for
 from tracker.web.player import open_link, shared_url, sign
@@ -131,6 +131,9 @@ def campaign_changes(campaign_id):
     queries.campaign(db, campaign_id)
     since, wait = int_arg("since", default=0), requested_wait()
     changed = wait_for(lambda: queries.campaign_position(db, campaign_id) > since, wait)
+    refused = _access_after_the_wait()
+    if refused is not None:
+        return refused
     entries = queries.log_since(db, campaign_id, since) if changed else []
     # At most a page of entries: ``position`` is the last one sent, so the next call gets the rest.
     return {"changed": changed, "position": max([since] + [e["position"] for e in entries]), "entries": entries}
@@ -152,10 +155,22 @@ def _follow_duel(duel_id: str, audience: str) -> dict:
     queries.duel(db, duel_id)
     since, wait = int_arg("since", default=0), requested_wait()
     changed = wait_for(lambda: queries.stream_version(db, stream) > since, wait)
+    refused = _access_after_the_wait()
+    if refused is not None:
+        return refused
     if not changed:
         return {"changed": False, "version": since, "duel": None}
     read = duel_read(db, duel_id, audience)
     return {"changed": True, "version": read["version"], "duel": read}
+
+
+def _access_after_the_wait():
+    """A wait may outlast the access it began with (a link, a token or a co-GM revoked meanwhile):
+    checked again, as at the start, before anything is answered."""
+    if request.endpoint.endswith(".display"):
+        open_link(request.view_args["token"], "display")  # NotFound once revoked
+        return None
+    return access.guard()
 
 
 @bp.get("/openapi.json")
