@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 5000))
     parser.add_argument("--threads", type=int, default=16)
     args = parser.parse_args(argv)
-    app = create_app()
+    # Long-polls may hold at most half the threads: the other half always serve the GM's pages.
+    app = create_app({"LONG_POLL_SLOTS": max(1, args.threads // 2)})
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
                    max_request_body_size=body_limit(app.config))
 
