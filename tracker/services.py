@@ -97,6 +97,7 @@ class Service:
         rule = policy.check_door(kind, self.context)
         duel = policy.is_duel_command(rule)
         command = commands.parse(kind, message, duel=duel)
+        policy.check_named(self.db, self.context, command)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
