@@ -214,7 +214,8 @@ def check_named(db, context: Context, command: Any) -> None:
     campaign the GM may open: another GM's duel, character, session, event or player link is
     answered exactly as one that does not exist (a 404), so no refusal tells that it exists, nor
     what it is (its ruleset, its fields). Who may write is still ``check_stream``'s to say."""
-    if principal_of(context) != GM:
+    found = rule_for(command.kind, context.door)
+    if principal_of(context) != GM or found is None or "gm" in found.streams:  # an account's own session_id…
         return
     from tracker.errors import no_such
 
