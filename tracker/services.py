@@ -51,6 +51,7 @@ class Context:
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
     password_method: str = "scrypt"  # werkzeug's default; tests pick a cheap one
+    guesses: Any = None  # the limits on password guesses (tracker.guesses.Guesses: the web's); None: unlimited
 
 
 @dataclass(frozen=True)
