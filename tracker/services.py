@@ -51,6 +51,7 @@ class Context:
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
     password_method: str = "scrypt"  # werkzeug's default; tests pick a cheap one
+    guesses: Any = None  # the limits on password guesses (tracker.guesses.Guesses: the web's); None: unlimited
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class Service:
         rule = policy.check_door(kind, self.context)
         duel = policy.is_duel_command(rule)
         command = commands.parse(kind, message, duel=duel)
+        policy.check_named(self.db, self.context, command)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": t("unknown command {command}", command=repr(kind))})

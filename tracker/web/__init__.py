@@ -56,6 +56,8 @@ def service(door: str = policy.PAGES, **signup: bool):
         raise ValueError("the web is never the command line")
     context = current_app.config.get("SERVICE_CONTEXT") or Context()
     gm = g.get("gm")
-    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, **signup),
+    guesses = current_app.extensions.get("touche.guesses")  # tracker.web.throttle's
+    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, guesses=guesses,
+                                                 **signup),
                    current_app.extensions[HANDLERS])
 
