@@ -86,6 +86,21 @@ def sealed_view(event_type: str, data: dict) -> dict:
     return data
 
 
+def event_seen_by(event_type: str, data: dict, audience: str, state: dict | None = None) -> dict:
+    """An event's data as ``audience`` may see it, the one view every output of a single event
+    (an event page, a command's answer) goes through: sealed fields as "sealed" for everyone
+    (``sealed_view``), then what the event's ruleset hides from this reader in the duel's ``state``
+    (``event_seen_by``: a hand dealt to a seat, a shuffled pile), as its pages hide it."""
+    shown = sealed_view(event_type, data)
+    if state is None:
+        return shown
+    for module in RULESETS.values():
+        hide = getattr(module, "event_seen_by", None)
+        if hide is not None:
+            shown = hide(event_type, shown, state, audience)
+    return shown
+
+
 def _load() -> None:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     from tracker.rules import pf2e, pirate, rocet

@@ -1,0 +1,86 @@
+"""Sealed means sealed on every output of one event: an event page and a command's API answer show
+an event as the reader's audience may see it (no sealed choice, no hand dealt to a seat, no pile),
+and a command's fingerprint or id never names what it chose."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from tests.web.test_display import gm_service  # noqa: F401 (fixture)
+from tests.web.test_seats import choose, issue_seat, secret_card, setup_duel
+from tracker import policy
+from tracker.commands.base import KEYED, fingerprint_of
+from tracker.services import Service
+from tracker.rules.rocet.terms import CARDS
+
+
+def events_of(gm, duel, kind):
+    return [r for r in gm.store.read_stream(f"duel-{duel}") if r.type == kind]
+
+
+def test_the_event_page_of_a_seat_s_sealed_choice_gives_no_fingerprint_to_hash(client, anonymous, gm_service):
+    duel, card = secret_card(gm_service)
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    assert choose(anonymous, seat, duel["duel"], "a", card).status_code == 200
+    chosen = events_of(gm_service, duel["duel"], "RocetCardChosen")[-1]
+    assert chosen.metadata["fingerprint"].startswith(KEYED)  # keyed with the install's secret
+    page = client.get(f"/events/{chosen.position}").text
+    assert "fingerprint" not in page and chosen.metadata["command_id"] not in page
+    # Whatever the GM tries, hashing each card as the seat would have sent it names none of them.
+    for each in CARDS:
+        sent = {"duel_id": duel["duel"], "side": "a", "card": each, "turn": "1", "type": "ChooseCard"}
+        bare = fingerprint_of(sent)
+        assert bare not in page and bare[:12] not in page and bare[:12] not in chosen.metadata["command_id"]
+
+
+def test_a_seat_s_double_tap_still_appends_once(client, anonymous, gm_service):
+    duel, card = secret_card(gm_service)
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    choose(anonymous, seat, duel["duel"], "a", card)
+    choose(anonymous, seat, duel["duel"], "a", card)
+    assert len(events_of(gm_service, duel["duel"], "RocetCardChosen")) == 1
+
+
+def test_an_older_database_s_bare_fingerprint_still_replays(client, gm_service):
+    """A fingerprint kept before keys (bare SHA-256) is compared as it was made: the id replays."""
+    sent = {"type": "CreateCampaign", "name": "Old times", "ruleset": "rocet", "command_id": "old-1"}
+    older = Service(gm_service.db, dataclasses.replace(gm_service.context, door=policy.API), gm_service.handlers)
+    older.handle(sent)  # as an older Touché kept it: no key
+    assert gm_service.db.conn.execute("SELECT fingerprint FROM commands WHERE command_id = 'old-1'"
+                                      ).fetchone()[0] == fingerprint_of(sent)
+    again = client.post("/api/v1/commands", json=sent)
+    assert again.status_code == 200 and again.json["replayed"]
+    other = client.post("/api/v1/commands", json={**sent, "name": "Other"})
+    assert other.status_code == 422
+
+
+def test_start_duel_s_api_answer_and_event_pages_hide_seat_hands_and_the_pile(client, gm_service):
+    duel = setup_duel(gm_service)  # two player characters, sealed: both hands are their seats' only
+    campaign, session, people = duel["campaign"], duel["session"], duel["people"]
+    answer = client.post("/api/v1/commands", json={
+        "type": "StartDuel", "session_id": session, "ruleset": "rocet", "kind": "relojes", "cards": "virtual",
+        "weapon_type": "Espada", "choices": "sealed",
+        "duelists": [{"character_id": people[0], "side": "a"}, {"character_id": people[1], "side": "b"}]})
+    assert answer.status_code == 201, answer.text
+    started = answer.json["id"]
+    state = gm_service.state_of(f"duel-{started}")[1]
+    hands = [state["sides"][side]["hand"] for side in "ab"]
+    for event in answer.json["events"]:
+        if event["type"] in ("RocetCardsDrawn", "RocetDeckShuffled"):
+            assert event["data"]["cards"] == "hidden", event
+    raw = json.dumps(answer.json)
+    assert all(json.dumps(hand)[1:-1] not in raw for hand in hands)
+    for kind in ("RocetCardsDrawn", "RocetDeckShuffled"):
+        for recorded in events_of(gm_service, started, kind):
+            page = client.get(f"/events/{recorded.position}").text
+            assert all(f"&#34;{card}&#34;" not in page and f'"{card}"' not in page
+                       for card in recorded.data["cards"]), kind
+    assert campaign
+
+
+def test_an_npc_s_hand_stays_on_the_gm_s_event_page(client, gm_service):
+    """What the GM's pages show, their event pages show too: an NPC's hand is the GM's to hold."""
+    duel = setup_duel(gm_service, npc=True)
+    drawn = [r for r in events_of(gm_service, duel["duel"], "RocetCardsDrawn") if r.data["side"] == "b"][0]
+    page = client.get(f"/events/{drawn.position}").text
+    assert all(f'"{card}"' in page for card in drawn.data["cards"])
