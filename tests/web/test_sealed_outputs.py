@@ -84,3 +84,41 @@ def test_an_npc_s_hand_stays_on_the_gm_s_event_page(client, gm_service):
     drawn = [r for r in events_of(gm_service, duel["duel"], "RocetCardsDrawn") if r.data["side"] == "b"][0]
     page = client.get(f"/events/{drawn.position}").text
     assert all(f'"{card}"' in page for card in drawn.data["cards"])
+
+
+def test_the_display_json_carries_no_gm_note_and_no_stat_block_beyond_the_display(anonymous, gm_service):
+    from tests.web.test_display import display_link, pf2e_duel
+
+    duel = pf2e_duel(gm_service)
+    gm_service.handle({"type": "NoteDuel", "duel_id": duel, "text": "Vex lies about his patron"})
+    path, _ = display_link(gm_service, duel)
+    token = path.split("/")[2]
+    for read in (anonymous.get(f"/api/v1/display/{token}").json,
+                 anonymous.get(f"/api/v1/display/{token}?since=0&wait=0").json["duel"]):
+        raw = json.dumps(read)
+        assert "Vex lies" not in raw
+        for d in read["state"]["duelists"]:
+            assert set(d["stats"]) <= {"hp_max", "ac", "attack_bonus", "weapon", "damage", "spell_dc"}, d["stats"]
+        assert "deception" not in raw and "intimidation_rank" not in raw
+
+
+def test_the_pf2e_display_leaves_out_the_lines_the_recap_keeps_for_the_gm(app, anonymous, gm_service):
+    from tests.integration.test_recap import Actions, start
+    from tests.web.test_display import FIGHTER, display_link
+
+    campaign = gm_service.handle({"type": "CreateCampaign", "name": "Absalom", "ruleset": "pf2e"}).key
+    people = [gm_service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                                 "stats": {"pf2e": FIGHTER}}).key for name in ("Seelah", "Vex")]
+    session = gm_service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                                 "date": "2026-11-29", "title": "Bazaar"}).key
+    duel = start(gm_service, session, "pf2e", *people, {"kind": "combat"})
+    do = Actions(gm_service, duel)
+    do("RollInitiative", duelist=people[0], skill="deception", dice_roll=[5])
+    do("RollInitiative", duelist=people[1], skill="intimidation", dice_roll=[15])
+    do("Strike", dice_attack=[10])  # Vex hits; Seelah could sidestep
+    do("DeclineSidestep", dice_damage=[5])
+    assert any("lets the hit stand" in line["text"] for line in gm_service.state_of(f"duel-{duel}")[1]["history"])
+    path, _ = display_link(gm_service, duel)
+    token = path.split("/")[2]
+    for shown in (anonymous.get(path).text, anonymous.get(f"/api/v1/display/{token}").text):
+        assert "lets the hit stand" not in shown
