@@ -53,13 +53,22 @@ def commands():
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
     answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
-              "replayed": outcome.replayed,
-              "events": [{"position": r.position, "stream": r.stream, "version": r.version,
-                          "type": r.type, "data": rules.sealed_view(r.type, r.data)} for r in outcome.events]}
+              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events)}
     link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
+
+
+def _as_the_api_sees(events) -> list[dict]:
+    """The events a command appended, each as the API may see it (``rules.event_seen_by``, the
+    view the event pages use): no sealed choice, no hand dealt to a seat, no shuffled pile."""
+    db, states = get_db(), {}
+    for r in events:
+        if r.stream.startswith("duel-") and r.stream not in states:
+            states[r.stream] = queries.stream_state(db, r.stream)
+    return [{"position": r.position, "stream": r.stream, "version": r.version, "type": r.type,
+             "data": rules.event_seen_by(r.type, r.data, "api", states.get(r.stream))} for r in events]
 
 
 PLAYER_PAGES = {"display": "player.display", "recap": "player.recap", "seat": "seats.show"}
