@@ -52,11 +52,8 @@ class Context:
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
     password_method: str = "scrypt"  # werkzeug's default; tests pick a cheap one
-<<<<<<< HEAD
     guesses: Any = None  # the limits on password guesses (tracker.guesses.Guesses: the web's); None: unlimited
-=======
     fingerprint_key: bytes = b""  # the install's key for command fingerprints (commands.base.fingerprint_key)
->>>>>>> secrets
 
 
 @dataclass(frozen=True)
@@ -102,12 +99,8 @@ class Service:
             raise Invalid({"type": t("is required")})
         rule = policy.check_door(kind, self.context)
         duel = policy.is_duel_command(rule)
-<<<<<<< HEAD
-        command = commands.parse(kind, message, duel=duel)
-        policy.check_named(self.db, self.context, command)
-=======
         command = commands.parse(kind, message, duel=duel, key=self.context.fingerprint_key)
->>>>>>> secrets
+        policy.check_named(self.db, self.context, command)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
