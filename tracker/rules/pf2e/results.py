@@ -5,7 +5,7 @@ from __future__ import annotations
 from tracker.rules.duel import fields_of
 
 from . import events as ev_
-from .secrecy import HIDDEN_FROM_PLAYERS
+from .terms import HIDDEN_FROM_PLAYERS
 
 WITH_NUMBERS = (ev_.Pf2eInitiativeRolled, ev_.Pf2eRoundOrdered, ev_.Pf2eTieBroken, ev_.Pf2eStrikeRolled,
                 ev_.Pf2eSidestepUsed, ev_.Pf2eDamageDealt, ev_.Pf2eFrightened, ev_.Pf2eOffGuard,
