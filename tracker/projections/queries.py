@@ -377,8 +377,15 @@ def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
 def seat_version(db, seat: dict) -> str:
     """What a seat's page stands on, as one short token: it changes whenever the campaign (its
     links), the session, the character or any duel of the session moves."""
+    return seat_mark(db, seat)[0]
+
+
+def seat_mark(db, seat: dict) -> tuple[str, int]:
+    """The seat's version token and its stamp, read at once: the stamp (the sum of the versions
+    of the streams the seat stands on) only grows, so a phone can tell an answer older than what
+    it shows (a poll that left before its own tap) and keep the newer one."""
     rows = db.execute("SELECT stream, version FROM stream_states WHERE stream IN (?, ?, ?)"
                       " OR stream IN (SELECT 'duel-' || id FROM duels WHERE session_id = ?) ORDER BY stream",
                       [f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
                        f"character-{seat['character_id']}", seat["session_id"]]).fetchall()
-    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16], sum(int(row[1]) for row in rows)

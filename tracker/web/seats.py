@@ -47,6 +47,10 @@ def open_seat(token: str) -> dict:
 def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None = None) -> dict:
     """What the seat draws: the character, and each running duel of the session it fights, from its side."""
     db = get_db()
+    # The version first, the content after: a move in between makes the page newer than its
+    # version (the next poll draws it again), never older (the poll would answer 204 for good and
+    # the phone would ignore its own tap).
+    version, stamp = queries.seat_mark(db, seat)
     closed = queries.session_closed(db, seat["session_id"])
     duels = []
     for row in [] if closed else queries.running_duels_of(db, seat["session_id"], seat["character_id"]):
@@ -60,7 +64,7 @@ def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None
     return dict(token=token, seat=seat, closed=closed, duels=duels, message=message, errors=errors or {},
                 sheet=queries.character_sheet(db, seat["character_id"], recent=0),
                 session=queries.session(db, seat["session_id"]),
-                version=queries.seat_version(db, seat),
+                version=version, stamp=stamp,
                 command_id=secrets.token_hex(8))  # one id per drawn form: a double tap appends once
 
 

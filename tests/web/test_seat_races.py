@@ -1,0 +1,34 @@
+"""A seat that reads its page while the duel moves (issue 33, item 4): the phone must never be
+left showing an older page than its version says, or its polls answer 204 for good."""
+from __future__ import annotations
+
+import re
+
+from tests.web.test_display import gm_service  # noqa: F401 (fixture)
+from tests.web.test_seats import issue_seat, setup_duel, state
+from tracker.projections import queries
+
+
+def test_a_move_while_the_seat_reads_its_page_is_drawn_by_the_next_poll(client, anonymous, gm_service, monkeypatch):
+    duel = setup_duel(gm_service, npc=True)
+    d = duel["duel"]
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    first = anonymous.get(seat).text
+    assert "Lope is choosing…" in first
+    card = state(gm_service, d)["sides"]["b"]["hand"][0]
+    read = queries.running_duels_of
+
+    def read_then_the_npc_chooses(db, session_id, character_id):
+        # The race made certain: the seat has read the duel, then the GM's choice lands.
+        rows = read(db, session_id, character_id)
+        monkeypatch.setattr(queries, "running_duels_of", read)
+        gm_service.handle({"type": "ChooseCard", "duel_id": d, "side": "b", "card": card, "turn": 1})
+        return rows
+
+    monkeypatch.setattr(queries, "running_duels_of", read_then_the_npc_chooses)
+    raced = anonymous.get(seat).text
+    version = re.search(r'/live\?v=([0-9a-f]+)', raced).group(1)
+    polled = anonymous.get(f"{seat}/live?v={version}")
+    assert polled.status_code == 200 and "Lope has chosen." in polled.text
+    stamps = [int(re.search(r'data-stamp="(\d+)"', page).group(1)) for page in (first, polled.text)]
+    assert stamps[1] > stamps[0]  # the newer page says so: a phone keeps it over an older poll
