@@ -79,3 +79,30 @@ def test_a_rematch_of_a_sealed_duel_is_sealed_and_of_a_gm_duel_is_not(client, gm
         assert again.status_code == 302, again.text
         rematch = again.headers["Location"].rsplit("/", 1)[-1]
         assert gm_service.state_of(f"duel-{rematch}")[1]["settings"]["choices"] == choices
+
+
+# --- the players' language (issue 33, item 2) ------------------------------------------------
+
+SPANISH_BROWSER = {"Accept-Language": "es-ES,es;q=0.9"}
+
+
+def test_a_spanish_gms_new_campaign_speaks_spanish_to_its_players(client, gm_service):
+    client.post("/language", data={"language": "es", "next": "/"})
+    made = client.post("/campaigns", data={"name": "Temporada de Acero", "ruleset": "rocet", "notes": ""})
+    assert made.status_code == 302, made.text
+    campaign = made.headers["Location"].rsplit("/", 1)[-1]
+    assert gm_service.state_of(f"campaign-{campaign}")[1]["language"] == "es"
+
+
+def test_a_players_espanol_on_the_seat_holds_for_its_polls_and_taps(client, anonymous, gm_service):
+    from tests.web.test_seats import choose, setup_duel
+
+    duel = setup_duel(gm_service)  # the campaign never chose: English
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    assert "Elige tu carta" in anonymous.get(f"{seat}?lang=es").text
+    polled = anonymous.get(f"{seat}/live?v=x", headers={"HX-Request": "true"})
+    assert polled.status_code == 200 and "Elige tu carta" in polled.text
+    hand = gm_service.state_of(f"duel-{duel['duel']}")[1]["sides"]["a"]["hand"]
+    tapped = choose(anonymous, seat, duel["duel"], "a", hand[0])
+    assert tapped.status_code == 200 and "Lope" in tapped.text and "Your card" not in tapped.text
+    assert "Your card" in anonymous.get(f"{seat}?lang=en").text  # and back, when they say so

@@ -5,18 +5,20 @@ while the character fights a running duel of the session, that duel as the rules
 see it (``seen_by(state, "seat:<side>")``: its own hand and sealed choice, never the rival's). The
 seat posts only its duelist's own choices: the policy decides, inside the write transaction. The
 page follows the table by polling, answered 204 while nothing it shows has changed. A seat reads
-in its campaign's language, like everything players see.
+in its campaign's language, like everything players see, unless the player chose theirs on it
+(``?lang=``, remembered in a cookie for the seat's polls and taps).
 """
 from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from tracker import campaign_language, policy, rules
 from tracker.db import get_db
 from tracker.commands import fingerprint_of
 from tracker.errors import Denied, NotFound
+from tracker.i18n import LANGUAGE_COOKIE
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.store import Conflict
@@ -36,12 +38,32 @@ def open_seat(token: str) -> dict:
         raise NotFound(t("this seat link is not valid")) from None
     db = get_db()
     campaign_id = queries.campaign_of_link(db, link_id)
-    if campaign_id:
+    if campaign_id and not _own_language():  # the campaign's language, unless the player chose theirs
         campaign_language.serve_in(campaign_language.of_campaign(db, campaign_id))
     seat = queries.live_seat(db, link_id)
     if seat is None:
         raise NotFound(t("this seat no longer works: the GM revoked it"))
     return seat
+
+
+def _own_language() -> str | None:
+    """The language the player chose on their seat: ``?lang=`` now, or the cookie it left."""
+    from flask import request
+
+    return campaign_language.supported(request.args.get("lang")) or \
+        campaign_language.supported(request.cookies.get(LANGUAGE_COOKIE))
+
+
+@bp.after_request
+def remember_language(response):
+    """A player's "Español" on the seat holds for its polls and taps (which carry no ``?lang=``)."""
+    from flask import request
+
+    chosen = campaign_language.supported(request.args.get("lang"))
+    if chosen:
+        response.set_cookie(LANGUAGE_COOKIE, chosen, max_age=365 * 24 * 3600, path="/seat/", samesite="Lax",
+                            httponly=True, secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
 
 
 def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None = None) -> dict:
