@@ -32,3 +32,23 @@ def test_a_move_while_the_seat_reads_its_page_is_drawn_by_the_next_poll(client, 
     assert polled.status_code == 200 and "Lope has chosen." in polled.text
     stamps = [int(re.search(r'data-stamp="(\d+)"', page).group(1)) for page in (first, polled.text)]
     assert stamps[1] > stamps[0]  # the newer page says so: a phone keeps it over an older poll
+
+
+def test_both_phones_see_how_the_duel_ended_until_the_next_one_starts(client, anonymous, gm_service):
+    """Issue 33, item 3: the end reached the phones as "no duel right now"."""
+    duel = setup_duel(gm_service)
+    d = duel["duel"]
+    seats = [issue_seat(client, duel["session"], person) for person in duel["people"]]
+    assert client.post(f"/duels/{d}/do/Yield", data={"side": "b", "expected_version": gm_service.version(f"duel-{d}")}
+                       ).status_code == 302
+    winner, loser = (anonymous.get(seat).text for seat in seats)
+    assert "You won the duel!" in winner and "The duel is over: you lost." in loser
+    assert "Waiting for the GM" not in loser  # an ended duel waits for nobody
+    spanish = anonymous.get(f"{seats[0]}?lang=es").text
+    assert "¡Has ganado el duelo!" in spanish
+    next_duel = gm_service.handle({
+        "type": "StartDuel", "session_id": duel["session"], "ruleset": "rocet", "kind": "relojes",
+        "weapon_type": "Espada", "choices": "sealed",
+        "duelists": [{"character_id": duel["people"][0], "side": "a"}, {"character_id": duel["people"][1], "side": "b"}]})
+    assert next_duel.key
+    assert "You won the duel!" not in anonymous.get(seats[0]).text  # the next duel replaces it

@@ -83,7 +83,15 @@ def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None
         duels.append({"duel": row, "ruleset": module, "state": state, "side": side,
                       "rival": "b" if side == "a" else "a",
                       "seat_actions": may(state, side) if may else []})
-    return dict(token=token, seat=seat, closed=closed, duels=duels, message=message, errors=errors or {},
+    ended = None
+    if not closed and not duels:  # the end, as the phone last saw it, until the next duel starts
+        row = queries.ended_duel_of(db, seat["session_id"], seat["character_id"])
+        if row:
+            module = rules.get(row["ruleset"])
+            side = row["side"]
+            ended = {"duel": row, "ruleset": module, "state": module.seen_by(row.pop("state"), f"seat:{side}"),
+                     "side": side, "rival": "b" if side == "a" else "a", "seat_actions": []}
+    return dict(token=token, seat=seat, closed=closed, duels=duels, ended=ended, message=message, errors=errors or {},
                 sheet=queries.character_sheet(db, seat["character_id"], recent=0),
                 session=queries.session(db, seat["session_id"]),
                 version=version, stamp=stamp,
