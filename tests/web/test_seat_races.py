@@ -52,3 +52,28 @@ def test_both_phones_see_how_the_duel_ended_until_the_next_one_starts(client, an
         "duelists": [{"character_id": duel["people"][0], "side": "a"}, {"character_id": duel["people"][1], "side": "b"}]})
     assert next_duel.key
     assert "You won the duel!" not in anonymous.get(seats[0]).text  # the next duel replaces it
+
+
+def test_a_players_sealed_tap_while_the_gm_fills_a_form_does_not_make_it_stale(client, anonymous, gm_service):
+    """Issue 33, item 5: the seat's reaction readied under the GM's open form gave the GM a 409."""
+    from tests.web.test_seats import choose_skill, pf2e_sealed
+
+    duel = pf2e_sealed(gm_service)
+    d, (seelah, vex) = duel["duel"], duel["people"]
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    choose_skill(anonymous, seats[0], d, seelah, "intimidation")
+    choose_skill(anonymous, seats[1], d, vex, "intimidation")
+    if state(gm_service, d)["turn"] == vex:
+        gm_service.handle({"type": "EndTurn", "duel_id": d, "expected_version": gm_service.version(f"duel-{d}")})
+    drawn = gm_service.version(f"duel-{d}")  # the GM's Strike form is drawn at this version
+    readied = anonymous.post(f"{seats[0]}/do/ReadyReaction", headers={"HX-Request": "true"},
+                             data={"duel_id": d, "duelist": seelah, "reaction": "bullying_press", "command_id": "r1",
+                                   "expected_version": drawn})
+    assert readied.status_code == 200
+    struck = client.post(f"/duels/{d}/do/Strike", data={"expected_version": drawn, "dice_attack": "1",
+                                                         "server_roll": "true"})
+    assert struck.status_code in (200, 302), struck.text
+    strike = next(r for r in gm_service.store.read_stream(f"duel-{d}") if r.type == "Pf2eStrikeRolled")
+    assert strike.data["reaction"] == "bullying_press"  # decided on the state as it now stands
+    stale = client.post(f"/duels/{d}/do/EndTurn", data={"expected_version": drawn})
+    assert stale.status_code == 409  # the GM's own move since: that form is stale, and says so

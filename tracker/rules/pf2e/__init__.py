@@ -35,7 +35,7 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
 # setting "a rest restores all HP", off by default).
@@ -50,3 +50,7 @@ def validate_campaign_settings(raw) -> dict:
 
     return parse_fields(CAMPAIGN_SETTINGS, raw)
 
+
+# What a seat appends that no GM form decides on (a secret skill chosen, a reaction readied or withdrawn): a GM's form drawn before it is not
+# stale for it (the rules decide the GM's command on the state as it now stands).
+SEAT_CHOICE_EVENTS = ("Pf2eSkillChosen", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")

@@ -54,5 +54,9 @@ __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS"]
 
+
+# What a seat appends that no GM form decides on (an insult chosen sealed): a GM's form drawn before it is not
+# stale for it (the rules decide the GM's command on the state as it now stands).
+SEAT_CHOICE_EVENTS = ("PirateInsultChosen",)

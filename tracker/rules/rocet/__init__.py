@@ -36,7 +36,7 @@ __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS",
            "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every Rocèt duel it starts: who chooses the cards (a table playing on
 # its phones sets "sealed" once), when they turn and who rolls; each duel keeps the values it used.
@@ -49,3 +49,7 @@ def validate_campaign_settings(raw) -> dict:
 
     return parse_fields(CAMPAIGN_SETTINGS, raw)
 
+
+# What a seat appends that no GM form decides on (a card chosen sealed): a GM's form drawn before it is not
+# stale for it (the rules decide the GM's command on the state as it now stands).
+SEAT_CHOICE_EVENTS = ("RocetCardChosen",)
