@@ -8,6 +8,7 @@
 //   seats act) is never redrawn under a form the GM is filling in: the redraw waits, and a notice
 //   says the duel moved, until the GM sends the form (then a stale one is a conflict they see)
 //   or asks for the new state.
+// - A player's seat never swaps in a polled answer older than what it shows.
 (function () {
   "use strict";
   var wide = window.matchMedia("(min-width: 60rem)");
@@ -111,6 +112,16 @@
     notice.appendChild(show);
     panel.parentNode.insertBefore(notice, panel);
   }
+
+  // A seat's poll that left before the player's tap may come back after the tap's answer, with
+  // the page as it was: a fragment older than the one shown (its data-stamp only grows) is dropped.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var seat = event.detail.target;
+    if (!seat || seat.id !== "seat" || event.detail.xhr.status !== 200) return;
+    var shown = parseInt(seat.getAttribute("data-stamp"), 10);
+    var found = /data-stamp="(\d+)"/.exec(event.detail.xhr.responseText || "");
+    if (found && !isNaN(shown) && parseInt(found[1], 10) < shown) event.detail.shouldSwap = false;
+  });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var panel = event.detail.target;

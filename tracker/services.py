@@ -124,7 +124,7 @@ class Service:
                 if earlier is not None:
                     return replay(earlier, kind, command, self.context.fingerprint_key)
             version, state = self._state_in_transaction(stream)
-            if expected is not None and expected != version:
+            if expected is not None and expected != version and not self._only_seat_choices(stream, state, expected):
                 raise Conflict(stream, expected, version)
             events = decide(state)
             metadata = {"campaign_id": campaign_id, "recorded_at": self.context.now(),
@@ -139,6 +139,19 @@ class Service:
             projector.apply_all(recorded)
             projector.flush()
         return Outcome(stream, recorded)
+
+    def _only_seat_choices(self, stream: str, state: dict | None, expected: int) -> bool:
+        """True when everything appended since ``expected`` is a seat's sealed choice, which no form
+        drawn before it can have decided on (nobody saw it): a GM's form filled in while a player
+        tapped is decided on the state as it now stands, by the rules, never refused as stale."""
+        from tracker import rules
+
+        module = rules.RULESETS.get(state.get("ruleset")) if isinstance(state, dict) else None
+        beside = getattr(module, "SEAT_CHOICE_EVENTS", ())
+        if not beside or expected < 1:
+            return False
+        since = [r for r in self.store.read_stream(stream) if r.version > expected]
+        return bool(since) and all(r.type in beside for r in since)
 
     def as_consequence(self) -> "Service":
         """The same service acting as Touché itself, for what a handler appends as the consequence of

@@ -18,12 +18,16 @@ class CreateCampaign(Command):
     ruleset: str
     notes: str
     campaign_id: str | None = None  # chosen by the client, else by the service
+    # The players' language from the start: the pages pass the GM's own (a Spanish GM's players
+    # read Spanish without a trip to Edit); absent, the campaign reads English until set.
+    language: str | None = None
 
     @classmethod
     def parse(cls, raw):
         clean = workspace.parse_campaign(raw)
         chosen = raw.get("campaign_id")
-        return cls(**clean, campaign_id=key(chosen, "campaign_id") if chosen else None)
+        language = parse_language(raw.get("language")) if raw.get("language") else None
+        return cls(**clean, campaign_id=key(chosen, "campaign_id") if chosen else None, language=language)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharact
                               CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent,
                               SetCampaignLanguage)
 from tracker.errors import NotFound
+from tracker.languages import DEFAULT_LANGUAGE
 from tracker.projections import replay
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.text import t
@@ -18,7 +19,10 @@ def create_campaign(service: Service, command: CreateCampaign) -> Outcome:
     campaign_id = command.campaign_id or service.context.new_id()
     created = workspace.CampaignCreated(campaign_id=campaign_id, owner=service.context.actor, name=command.name,
                                         ruleset=command.ruleset, notes=command.notes)
-    return service.append(f"campaign-{campaign_id}", campaign_id, 0, command, lambda _: [created])
+    # A campaign that never chose reads English: only another language is a fact worth recording.
+    spoken = [workspace.CampaignLanguageSet(language=command.language)] \
+        if command.language and command.language != DEFAULT_LANGUAGE else []
+    return service.append(f"campaign-{campaign_id}", campaign_id, 0, command, lambda _: [created, *spoken])
 
 
 def edit_campaign(service: Service, command: EditCampaign) -> Outcome:

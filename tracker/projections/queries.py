@@ -374,11 +374,31 @@ def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
     return revived(rows, *DUEL_WORDS)
 
 
+def ended_duel_of(db, session_id: str, character_id: str) -> dict | None:
+    """The character's latest duel of the session, with its state, if it has ended (None while
+    one runs or none was fought): what their seat shows until their next duel starts."""
+    rows = list(db.query("SELECT d.*, s.state, p.side FROM duels d JOIN duelists p ON p.duel_id = d.id"
+                         " JOIN stream_states s ON s.stream = 'duel-' || d.id"
+                         " WHERE d.session_id = ? AND p.character_id = ? ORDER BY d.rowid DESC LIMIT 1",
+                         [session_id, character_id]))
+    if not rows or rows[0]["status"] == "running":
+        return None
+    rows[0]["state"] = load_state(rows[0]["state"])
+    return revived(rows, *DUEL_WORDS)[0]
+
+
 def seat_version(db, seat: dict) -> str:
     """What a seat's page stands on, as one short token: it changes whenever the campaign (its
     links), the session, the character or any duel of the session moves."""
+    return seat_mark(db, seat)[0]
+
+
+def seat_mark(db, seat: dict) -> tuple[str, int]:
+    """The seat's version token and its stamp, read at once: the stamp (the sum of the versions
+    of the streams the seat stands on) only grows, so a phone can tell an answer older than what
+    it shows (a poll that left before its own tap) and keep the newer one."""
     rows = db.execute("SELECT stream, version FROM stream_states WHERE stream IN (?, ?, ?)"
                       " OR stream IN (SELECT 'duel-' || id FROM duels WHERE session_id = ?) ORDER BY stream",
                       [f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
                        f"character-{seat['character_id']}", seat["session_id"]]).fetchall()
-    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16], sum(int(row[1]) for row in rows)

@@ -2,6 +2,7 @@
 from flask import Blueprint, g, redirect, render_template, url_for
 
 from tracker.db import get_db
+from tracker.i18n import current_language
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.rejections import shows_form
@@ -29,7 +30,8 @@ def _index_page(form, rejected=None):
 @shows_form(_index_page)
 def create():
     """Create a campaign."""
-    outcome = service().handle({**form_data(), "type": "CreateCampaign"})
+    # The players read the GM's language from the start (Campaign → Edit changes it).
+    outcome = service().handle({**form_data(), "type": "CreateCampaign", "language": current_language()})
     return redirect(url_for("campaigns.show", campaign_id=outcome.key))
 
 

@@ -36,7 +36,8 @@ def setup_page(campaign: dict, session: dict | None, form: dict, errors: dict | 
     sheets = {side: next((c["stats"].get(name) for c in characters if c["id"] == _first(form.get(f"side_{side}"))), None)
               for side in ("a", "b")}
     filled = module.setup_defaults(kind, sheets) if hasattr(module, "setup_defaults") else {}
-    shown = {**campaign["rules"].get(name, {}), **{k: v for k, v in filled.items() if not form.get(k)},
+    guessed = _seated_choices(db, session["id"], form) if session and any(f.name == "choices" for f in terms) else {}
+    shown = {**guessed, **campaign["rules"].get(name, {}), **{k: v for k, v in filled.items() if not form.get(k)},
              **{k: v for k, v in form.items() if v not in (None, "")}, "ruleset": name, "kind": kind}
     if not action:
         action = url_for("sessions.start_duel", session_id=session["id"]) if session \
@@ -49,6 +50,18 @@ def setup_page(campaign: dict, session: dict | None, form: dict, errors: dict | 
                    reshape=reshape, today=today, todays=None if session else queries.session_on(db, campaign["id"], today))
     template = "duels/_setup_form.html" if is_htmx() else "duels/setup.html"
     return render_template(template, **context), status
+
+
+def _seated_choices(db, session_id: str, form: dict) -> dict:
+    """Sealed choices when a side's character holds a seat in the session: a GM who handed out
+    phones expects the players to choose on them (a campaign's own setting, or the form, wins)."""
+    seated = {seat["character_id"] for seat in queries.seats_of_session(db, session_id)}
+    chosen = {value for side in ("a", "b") for value in _all(form.get(f"side_{side}"))}
+    return {"choices": "sealed"} if seated & chosen else {}
+
+
+def _all(value) -> list:
+    return value if isinstance(value, list) else [value] if value else []
 
 
 def asked() -> dict:
@@ -99,6 +112,9 @@ def rematch(duel_id):
         form["insults"] = as_lines(form["insults"], field.columns if field else ())
     for side in ("a", "b"):
         form[f"side_{side}"] = [d["id"] for d in state["duelists"] if d["side"] == side]
+    choices = next((f for f in rules.get(duel["ruleset"]).SETUP if f.name == "choices"), None)
+    if choices and "choices" not in form:  # a duel recorded by the GM stays so: no seat guesses it sealed
+        form["choices"] = choices.default
     form.update(ruleset=duel["ruleset"], kind=state["kind"], stakes=state.get("stakes", ""),
                 judge=state.get("judge", ""), challenger=state.get("challenger", ""))
     session = queries.session(db, duel["session_id"])

@@ -21,7 +21,8 @@ NULLABLE_STRING = {"type": ["string", "null"]}
 # The workspace and account commands (their fields are parsed by hand in tracker/commands):
 # name -> (required fields, every field's schema).
 WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT}),
+    "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT,
+                                              "language": {**STRING, "description": "the players' language"}}),
     "EditCampaign": (("campaign_id", "expected_version", "name", "ruleset"),
                      {"campaign_id": ID, "expected_version": VERSION, "name": TEXT, "ruleset": STRING, "notes": TEXT}),
     "ChangeCampaignRules": (("campaign_id", "expected_version", "ruleset"),

@@ -5,19 +5,21 @@ while the character fights a running duel of the session, that duel as the rules
 see it (``seen_by(state, "seat:<side>")``: its own hand and sealed choice, never the rival's). The
 seat posts only its duelist's own choices: the policy decides, inside the write transaction. The
 page follows the table by polling, answered 204 while nothing it shows has changed. A seat reads
-in its campaign's language, like everything players see.
+in its campaign's language, like everything players see, unless the player chose theirs on it
+(``?lang=``, remembered in a cookie for the seat's polls and taps).
 """
 from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from tracker import campaign_language, policy, rules
 from tracker.db import get_db
 from tracker.commands import fingerprint_of
 from tracker.commands.base import KEYED
 from tracker.errors import Denied, NotFound
+from tracker.i18n import LANGUAGE_COOKIE
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.store import Conflict
@@ -37,7 +39,7 @@ def open_seat(token: str) -> dict:
         raise NotFound(t("this seat link is not valid")) from None
     db = get_db()
     campaign_id = queries.campaign_of_link(db, link_id)
-    if campaign_id:
+    if campaign_id and not _own_language():  # the campaign's language, unless the player chose theirs
         campaign_language.serve_in(campaign_language.of_campaign(db, campaign_id))
     seat = queries.live_seat(db, link_id)
     if seat is None:
@@ -45,9 +47,33 @@ def open_seat(token: str) -> dict:
     return seat
 
 
+def _own_language() -> str | None:
+    """The language the player chose on their seat: ``?lang=`` now, or the cookie it left."""
+    from flask import request
+
+    return campaign_language.supported(request.args.get("lang")) or \
+        campaign_language.supported(request.cookies.get(LANGUAGE_COOKIE))
+
+
+@bp.after_request
+def remember_language(response):
+    """A player's "Español" on the seat holds for its polls and taps (which carry no ``?lang=``)."""
+    from flask import request
+
+    chosen = campaign_language.supported(request.args.get("lang"))
+    if chosen:
+        response.set_cookie(LANGUAGE_COOKIE, chosen, max_age=365 * 24 * 3600, path="/seat/", samesite="Lax",
+                            httponly=True, secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
+
+
 def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None = None) -> dict:
     """What the seat draws: the character, and each running duel of the session it fights, from its side."""
     db = get_db()
+    # The version first, the content after: a move in between makes the page newer than its
+    # version (the next poll draws it again), never older (the poll would answer 204 for good and
+    # the phone would ignore its own tap).
+    version, stamp = queries.seat_mark(db, seat)
     closed = queries.session_closed(db, seat["session_id"])
     duels = []
     for row in [] if closed else queries.running_duels_of(db, seat["session_id"], seat["character_id"]):
@@ -58,10 +84,18 @@ def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None
         duels.append({"duel": row, "ruleset": module, "state": state, "side": side,
                       "rival": "b" if side == "a" else "a",
                       "seat_actions": may(state, side) if may else []})
-    return dict(token=token, seat=seat, closed=closed, duels=duels, message=message, errors=errors or {},
+    ended = None
+    if not closed and not duels:  # the end, as the phone last saw it, until the next duel starts
+        row = queries.ended_duel_of(db, seat["session_id"], seat["character_id"])
+        if row:
+            module = rules.get(row["ruleset"])
+            side = row["side"]
+            ended = {"duel": row, "ruleset": module, "state": module.seen_by(row.pop("state"), f"seat:{side}"),
+                     "side": side, "rival": "b" if side == "a" else "a", "seat_actions": []}
+    return dict(token=token, seat=seat, closed=closed, duels=duels, ended=ended, message=message, errors=errors or {},
                 sheet=queries.character_sheet(db, seat["character_id"], recent=0),
                 session=queries.session(db, seat["session_id"]),
-                version=queries.seat_version(db, seat),
+                version=version, stamp=stamp,
                 command_id=secrets.token_hex(8))  # one id per drawn form: a double tap appends once
 
 

@@ -21,7 +21,7 @@ from .invariants import invariants
 from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
-from .setup import SETUP, setup_defaults, setup_fields, start
+from .setup import SEATING, SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
 from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TABLE_STATS, TRACKS, folded_stats, validate_stats
 from .terms import GAME_TERMS, KINDS, MAX_PER_SIDE, NAME, TITLE
@@ -35,11 +35,13 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TABLE_STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
 # setting "a rest restores all HP", off by default).
-CAMPAIGN_SETTINGS = (REST_SETTING,)
+# It also keeps who chooses the secret initiative skills (sealed for a table on its phones), when
+# they are rolled and who rolls: the defaults of every new PF2e duel.
+CAMPAIGN_SETTINGS = (REST_SETTING, *(f for f in SETUP if f.name in SEATING))
 
 
 def validate_campaign_settings(raw) -> dict:
@@ -48,3 +50,7 @@ def validate_campaign_settings(raw) -> dict:
 
     return parse_fields(CAMPAIGN_SETTINGS, raw)
 
+
+# What a seat appends that no GM form decides on (a secret skill chosen, a reaction readied or withdrawn): a GM's form drawn before it is not
+# stale for it (the rules decide the GM's command on the state as it now stands).
+SEAT_CHOICE_EVENTS = ("Pf2eSkillChosen", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")

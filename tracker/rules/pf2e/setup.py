@@ -79,7 +79,10 @@ def judge_name(state: dict):
 
 # --- the set-up form, narrowed to the kind of duel chosen --------------------------------------
 
-COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "penalty", "no_poison")
+# Who chooses the secret initiative skills (the GM, or each duelist sealed on their seat), when they
+# are rolled and who rolls: shown in every kind, and kept by a campaign as its defaults.
+SEATING = ("choices", "reveal", "dice_by")
+COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "penalty", "no_poison") + SEATING
 COMBAT_FIELDS = ("melee_only", "no_reach", "attack_penalty")
 SPELL_FIELDS = ("item_level_cap", "banned_spells", "counteract_with")
 KIND_FIELDS = {"combat": COMBAT_FIELDS, "spellcasting": SPELL_FIELDS, "mixed": COMBAT_FIELDS + SPELL_FIELDS}

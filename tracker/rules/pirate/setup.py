@@ -167,8 +167,11 @@ def warnings_for(settings: dict, by_side: dict[str, dict]) -> list[Text]:
 KIND_FIELDS = {
     "sword": ("kind", "sword_victory", "hits", "weapon_a", "weapon_b"),
     "pistol": ("kind", "weapon_a", "weapon_b", "distance", "second_a", "second_b", "shots", "bullet"),
-    "wit": ("kind", "wit_end", "exchanges", "tie", "insults"),
+    "wit": ("kind", "wit_end", "exchanges", "tie", "choices", "reveal", "dice_by", "insults"),
 }
+# Who chooses the insults (the GM, or each side sealed on its seat), when they are thrown and who
+# rolls: only a duelo de labia is played from the seats; a campaign keeps its own defaults.
+SEATING = ("choices", "reveal", "dice_by")
 
 
 def setup_fields(kind: str) -> tuple[Field, ...]:

@@ -22,7 +22,7 @@ from tracker.rules.rocet.history import (
     HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of,
 )
 from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, event_seen_by, played_on_a_seat, secrets, seen_by
-from tracker.rules.rocet.setup import SETUP, setup_defaults, setup_fields, start
+from tracker.rules.rocet.setup import SEATING, SETUP, setup_defaults, setup_fields, start
 from tracker.rules.rocet.recovery import RECOVERIES, recover
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
 from tracker.rules.rocet.terms import CARDS, GAME_TERMS, KINDS, NAME, TITLE
@@ -36,5 +36,20 @@ __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS",
            "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "event_seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
+# What a campaign keeps for every Rocèt duel it starts: who chooses the cards (a table playing on
+# its phones sets "sealed" once), when they turn and who rolls; each duel keeps the values it used.
+CAMPAIGN_SETTINGS = tuple(f for f in SETUP if f.name in SEATING)
+
+
+def validate_campaign_settings(raw) -> dict:
+    """The campaign's Rocèt settings, checked."""
+    from tracker.rules.fields import parse_fields
+
+    return parse_fields(CAMPAIGN_SETTINGS, raw)
+
+
+# What a seat appends that no GM form decides on (a card chosen sealed): a GM's form drawn before it is not
+# stale for it (the rules decide the GM's command on the state as it now stands).
+SEAT_CHOICE_EVENTS = ("RocetCardChosen",)

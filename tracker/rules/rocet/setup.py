@@ -152,7 +152,10 @@ def _deal(settings: dict, dice: Dice) -> list:
 
 # --- the set-up form, narrowed to the variant chosen --------------------------------------------
 
-COMMON_FIELDS = ("kind", "deck", "cards", "own_weapons", "weapon_type", "weapon_a", "weapon_b", "reshuffle")
+# Who chooses (the GM, or each side sealed on its seat), when sealed cards turn and who rolls: a
+# GM starting a duel for players on phones sets these here, and a campaign keeps its own defaults.
+SEATING = ("choices", "reveal", "dice_by")
+COMMON_FIELDS = ("kind", "deck", "cards", "own_weapons", "weapon_type", "weapon_a", "weapon_b", "reshuffle") + SEATING
 KIND_FIELDS = {"relojes": ("clock_size", "clock_floor"), "primera_sangre": (),
                "superioridad": ("meter_steps",), "a_muerte": ("restart", "clock_floor")}
 
