@@ -22,7 +22,7 @@ from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
-from .recovery import RECOVERIES, REST_SETTING, recover
+from .recovery import IGNORE_HOUR_SETTING, RECOVERIES, REST_SETTING, recover
 from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TRACKS, folded_stats, validate_stats
 from .terms import GAME_TERMS, KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
@@ -39,7 +39,7 @@ __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
 # setting "a rest restores all HP", off by default).
-CAMPAIGN_SETTINGS = (REST_SETTING,)
+CAMPAIGN_SETTINGS = (REST_SETTING, IGNORE_HOUR_SETTING)
 
 
 def validate_campaign_settings(raw) -> dict:
