@@ -110,7 +110,13 @@ TREAT = {"medicine": 5, "dc": "15"}
 
 
 def _treated_at(last, now):
-    return RecoveryTimes(now=now, last={"treat_wounds": last} if last else {})
+    """The seconds waited since ``last`` (None: never treated), as the handler tells them from the log."""
+    import datetime as dt
+
+    if not last:
+        return RecoveryTimes()
+    waited = dt.datetime.fromisoformat(now) - dt.datetime.fromisoformat(last)
+    return RecoveryTimes(waited={"treat_wounds": waited.total_seconds()})
 
 
 def test_pf2e_treat_wounds_is_refused_within_the_hour_of_the_last_treatment_saying_how_long_to_wait():

@@ -8,6 +8,7 @@ and stores what it changed, so the sheet, a rebuild and a retraction all read th
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 from tracker import rules, workspace
 from tracker.commands import AdjustTrack, RecoverCharacter, RestParty
@@ -42,15 +43,17 @@ def _sheet(service: Service, character_id: str, ruleset: str) -> tuple[dict, obj
 
 
 def recovery_times(service: Service, state: dict, module) -> RecoveryTimes:
-    """The log's times the ruleset's recoveries may wait on: now, and when the character's latest
-    standing recovery of each kind was recorded (a retracted one is not in the state's changes)."""
+    """The log's times the ruleset's recoveries may wait on: for each kind, the seconds from the
+    record of the character's latest standing one (a retracted one is not in the state's changes)
+    to the moment this append is recorded at."""
     latest: dict[str, int] = {}
     for change in state.get("changes", []):
         if change["ruleset"] == module.NAME and change["kind"] != "adjustment":
             latest[change["kind"]] = max(latest.get(change["kind"], 0), change["at"])
     recorded = queries.recorded_times(service.db, f"character-{state['id']}", latest.values())
-    return RecoveryTimes(now=service.recording_at,
-                         last={kind: recorded[version] for kind, version in latest.items() if version in recorded})
+    now = dt.datetime.fromisoformat(service.recording_at)
+    return RecoveryTimes(waited={kind: (now - dt.datetime.fromisoformat(recorded[version])).total_seconds()
+                                 for kind, version in latest.items() if version in recorded})
 
 
 def _settings(service: Service, campaign_id: str, module) -> dict:

@@ -107,11 +107,10 @@ class Recovered:
 @dataclass(frozen=True)
 class RecoveryTimes:
     """The log's times a recovery may be ruled by, handed to the pure rule as data (it reads no
-    clock): ``now``, when the recovery would be recorded, and ``last``, for each kind of recovery,
-    when the character's latest standing one was recorded (ISO 8601 times, as the log keeps them)."""
+    clock): for each kind of recovery, the seconds from the record of the character's latest
+    standing one to the moment this one would be recorded at. A kind never used is absent."""
 
-    now: str = ""
-    last: Mapping[str, str] = field(default_factory=dict)
+    waited: Mapping[str, float] = field(default_factory=dict)
 
 
 @runtime_checkable

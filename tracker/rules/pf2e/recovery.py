@@ -10,8 +10,6 @@ retracted treatment does not count; [assumed] the campaign may set "Treat Wounds
 """
 from __future__ import annotations
 
-import datetime as dt
-
 from tracker.rules.base import Refused
 from tracker.rules.contract import Recovered, Recovery, RecoveryTimes, within_max
 from tracker.rules.fields import Field
@@ -24,7 +22,7 @@ REST_SETTING = Field("rest_full_hp", t("A rest restores all HP"), "bool", defaul
 IGNORE_HOUR_SETTING = Field("treat_wounds_ignore_hour", t("Treat Wounds ignores the hour"), "bool", default=False,
                             help=t("[assumed] off by default: the rules let a target be treated again only after an "
                                    "hour"))
-TREAT_AGAIN_AFTER = dt.timedelta(hours=1)
+TREAT_AGAIN_AFTER = 60 * 60  # seconds
 
 # DC -> bonus HP on a success (PF2e Treat Wounds: trained 15, expert 20, master 30, legendary 40).
 TREAT_DCS = {15: 0, 20: 10, 30: 30, 40: 50}
@@ -67,11 +65,8 @@ def recover(kind, stats, current, settings, values, dice, times: RecoveryTimes =
 
 def _refuse_within_the_hour(times: RecoveryTimes) -> None:
     """Refuse a treatment less than an hour, by the log's times, after the last standing one."""
-    last = times.last.get("treat_wounds")
-    if not last or not times.now:
-        return
-    waited = dt.datetime.fromisoformat(times.now) - dt.datetime.fromisoformat(last)
-    if waited < TREAT_AGAIN_AFTER:
-        left = -(-(TREAT_AGAIN_AFTER - waited) // dt.timedelta(minutes=1))  # whole minutes, rounded up
+    waited = times.waited.get("treat_wounds")
+    if waited is not None and waited < TREAT_AGAIN_AFTER:
+        left = -(-(TREAT_AGAIN_AFTER - waited) // 60)  # whole minutes, rounded up
         raise Refused(t("this character was treated less than an hour ago: Treat Wounds can treat them again in "
-                        "{minutes} min (or the campaign's rules may ignore the hour)", minutes=left))
+                        "{minutes} min (or the campaign's rules may ignore the hour)", minutes=int(left)))
