@@ -158,7 +158,7 @@ def secrets(state):
 RECOVERIES = {"rest": Recovery(t("Rest"), t("[assumed] A rest gives back 3 HP (a test rule)."))}
 
 
-def recover(kind, stats, current, settings, values, dice):
+def recover(kind, stats, current, settings, values, dice, times=None):
     return Recovered(within_max(TRACKS, stats, current, {"HP": 3}))
 
 

@@ -87,6 +87,7 @@ class Service:
         self.store = EventStore(db)
         self.context = context or Context()
         self.handlers = handlers
+        self.recording_at = ""  # the time of the append under way, once its decide runs
         self._read: dict[str, tuple[int, dict | None]] = {}  # the states this command has read
 
     # --- the one way in --------------------------------------------------------------
@@ -126,8 +127,11 @@ class Service:
             version, state = self._state_in_transaction(stream)
             if expected is not None and expected != version and not self._only_seat_choices(stream, state, expected):
                 raise Conflict(stream, expected, version)
+            # The moment is taken before deciding, so a rule that waits on the log's times (a
+            # treatment once an hour) decides with the very time its events are recorded at.
+            self.recording_at = self.context.now()
             events = decide(state)
-            metadata = {"campaign_id": campaign_id, "recorded_at": self.context.now(),
+            metadata = {"campaign_id": campaign_id, "recorded_at": self.recording_at,
                         "actor": self.context.actor, "command": kind, "command_id": command_id,
                         "decision": version + 1}
             if command_id:

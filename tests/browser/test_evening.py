@@ -75,7 +75,7 @@ def play_to_the_end(page, gm: Evening, undo_at: int | None = None) -> tuple[list
             per_turn.append(gm.count - before)
             if turn == undo_at:  # "that was the wrong card": undo it, then think better of it
                 before = gm.count
-                gm.click(page.locator(".undo-last summary"))
+                gm.click(page.locator("a.undo-last"))  # one tap asks, the next confirms
                 expect(page.locator(".undo-last")).to_contain_text(f"Turn {turn}")
                 gm.click(page.get_by_role("button", name="Yes, undo it"))
                 expect(page.locator(".notice")).to_contain_text("Undone.")

@@ -208,8 +208,9 @@ def test_the_sheet_folds_away_exactly_the_untrained_skills():
 
 
 def test_the_campaign_settings_parse_the_rest_setting():
-    assert pf2e.validate_campaign_settings({"rest_full_hp": "on"}) == {"rest_full_hp": True}
-    assert pf2e.validate_campaign_settings({}) == {"rest_full_hp": False}
+    assert pf2e.validate_campaign_settings({"rest_full_hp": "on"}) == {"rest_full_hp": True,
+                                                                   "treat_wounds_ignore_hour": False}
+    assert pf2e.validate_campaign_settings({}) == {"rest_full_hp": False, "treat_wounds_ignore_hour": False}
 
 
 @pytest.mark.parametrize("who", ["v", "k"])

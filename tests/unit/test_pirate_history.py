@@ -2,6 +2,8 @@
 line, natural 1s and 20s) and each command's step, for every kind of duel and either side."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tracker.rules import pirate
@@ -68,6 +70,13 @@ def test_a_wit_duel_quotes_its_best_line_and_counts_exchanges(side):
     assert h.best_line == f"{me}'s “Soon you'll be wearing my sword like a shish kebab!” for 3 CAR in exchange 1"
     assert h.decisive == f"{me}'s “How appropriate.” for 1 CAR in exchange 2"
     assert h.biggest == "" and h.criticals == (f"{NAMES[OTHER[side]]} rolled a natural 20 in exchange 1",)
+
+
+def test_a_wit_duels_best_line_quotes_the_words_the_seat_spoke_with_the_insult_kind():
+    spoken = dataclasses.replace(insult("a", 1, damage=7, words="Humillación"),
+                                 line="You fight like a dairy farmer!")
+    h = headline("wit", [spoken, insult("b", 1, damage=2)], winner="a")
+    assert h.best_line == f"{NAMES['a']}'s “You fight like a dairy farmer!” (Humillación) for 7 CAR in exchange 1"
 
 
 def test_no_blow_no_headline():

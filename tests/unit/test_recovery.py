@@ -3,6 +3,7 @@ import pytest
 
 from tracker.rules import pf2e, pirate, rocet
 from tracker.rules.base import Refused
+from tracker.rules.contract import RecoveryTimes
 from tracker.rules.dice import Dice
 
 ROCET = {"des": 8, "int": 8, "pg_max": 38, "pm_max": 30, "weapons": []}
@@ -102,3 +103,45 @@ def test_pf2e_treat_wounds_names_the_die_it_still_needs(typed, asked):
     with pytest.raises(Refused) as refusal:
         pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, {"medicine": 5, "dc": "15"}, Dice({"a": typed}))
     assert refusal.value.reason == asked
+
+
+# [base] Treat Wounds: the target cannot be treated again for an hour, by the log's times.
+TREAT = {"medicine": 5, "dc": "15"}
+
+
+def _treated_at(last, now):
+    """The seconds waited since ``last`` (None: never treated), as the handler tells them from the log."""
+    import datetime as dt
+
+    if not last:
+        return RecoveryTimes()
+    waited = dt.datetime.fromisoformat(now) - dt.datetime.fromisoformat(last)
+    return RecoveryTimes(waited={"treat_wounds": waited.total_seconds()})
+
+
+def test_pf2e_treat_wounds_is_refused_within_the_hour_of_the_last_treatment_saying_how_long_to_wait():
+    times = _treated_at("2026-11-29T20:00:00.000+00:00", "2026-11-29T20:20:30.000+00:00")
+    with pytest.raises(Refused, match="again in 40 min"):
+        pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, TREAT, Dice({"a": [12, 5, 3]}), times=times)
+
+
+@pytest.mark.parametrize("last, now", [(None, "2026-11-29T20:00:00.000+00:00"),
+                                       ("2026-11-29T20:00:00.000+00:00", "2026-11-29T21:00:00.000+00:00"),
+                                       ("2026-11-29T20:00:00.000+00:00", "2026-11-30T09:00:00.000+00:00")])
+def test_pf2e_treat_wounds_heals_once_the_hour_has_passed_or_on_a_first_treatment(last, now):
+    done = pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {}, TREAT, Dice({"a": [12, 5, 3]}), times=_treated_at(last, now))
+    assert dict(done.changes) == {"HP": 8}
+
+
+def test_a_pf2e_campaign_may_ignore_the_hour_an_assumed_setting_off_by_default():
+    times = _treated_at("2026-11-29T20:00:00.000+00:00", "2026-11-29T20:00:01.000+00:00")
+    done = pf2e.recover("treat_wounds", PF2E, {"HP": 20}, {"treat_wounds_ignore_hour": True}, TREAT,
+                        Dice({"a": [12, 5, 3]}), times=times)
+    assert dict(done.changes) == {"HP": 8}
+    assert pf2e.validate_campaign_settings({})["treat_wounds_ignore_hour"] is False
+    assert "[assumed]" in str(pf2e.IGNORE_HOUR_SETTING.help)
+
+
+def test_a_pf2e_rest_does_not_wait_on_the_hour_of_treat_wounds():
+    times = _treated_at("2026-11-29T20:00:00.000+00:00", "2026-11-29T20:00:01.000+00:00")
+    assert dict(pf2e.recover("rest", PF2E, {"HP": 10}, {}, {}, Dice(), times=times).changes) == {"HP": 6}

@@ -109,3 +109,51 @@ def test_a_party_with_nobody_to_rest_is_told_so_on_the_session_page(app, client)
     response = client.post(f"/sessions/{session}/rest")
     assert response.status_code == 422 and count_events(app) == before
     assert "nobody to rest: the campaign has no PC" in response.text and "Session 1: Alone" in response.text
+
+
+def _pf2e_patient(client):
+    campaign = client.post("/campaigns", data={"name": "Absalom", "ruleset": "pf2e"}).headers["Location"].rsplit("/", 1)[1]
+    data = {"name": "Seelah", "rank": "pj", "pf2e.level": "3", "pf2e.hp_max": "40", "pf2e.ac": "19",
+            "pf2e.attack_bonus": "9", "pf2e.damage": "1d8+4"}
+    seelah = client.post(f"/campaigns/{campaign}/characters", data=data).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/characters/{seelah}/adjust", data={"ruleset": "pf2e", "track": "HP", "amount": "-30",
+                                                      "reason": "a fall"})
+    return campaign, seelah
+
+
+def _treat(client, seelah, dice="12 5 3"):
+    return client.post(f"/characters/{seelah}/recover", data={"ruleset": "pf2e", "recovery": "treat_wounds",
+                                                              "medicine": "5", "dc": "15", "dice": dice})
+
+
+def test_pf2e_treat_wounds_again_within_the_hour_is_refused_by_the_form_and_heals_nothing(app, client):
+    _, seelah = _pf2e_patient(client)
+    assert _treat(client, seelah).status_code == 302
+    assert "HP 18/40" in text_of(client.get(f"/characters/{seelah}").text)
+    before = count_events(app)
+    again = _treat(client, seelah, "14 6 6")
+    assert again.status_code == 422 and count_events(app) == before
+    assert "treated less than an hour ago: Treat Wounds can treat them again in 60 min" in again.text
+    assert 'value="14 6 6"' in again.text  # the treatment's form, open again with what was typed
+    assert "HP 18/40" in text_of(client.get(f"/characters/{seelah}").text)
+
+
+def test_a_retracted_treatment_does_not_count_for_the_hour(app, client):
+    _, seelah = _pf2e_patient(client)
+    assert _treat(client, seelah).status_code == 302
+    treatment = count_events(app)  # the log's last event, at that position
+    retracted = client.post(f"/events/{treatment}/retract", data={"reason": "wrong target", "expected_version": "3"})
+    assert retracted.status_code in (302, 303), retracted.text
+    assert _treat(client, seelah).status_code == 302
+
+
+def test_the_campaign_may_ignore_the_hour_of_treat_wounds_from_its_settings(app, client):
+    campaign, seelah = _pf2e_patient(client)
+    settings = client.get(f"/campaigns/{campaign}/edit").text
+    assert "Treat Wounds ignores the hour" in settings and "[assumed] off by default" in settings
+    changed = client.post(f"/campaigns/{campaign}/rules/pf2e", data={"treat_wounds_ignore_hour": "on",
+                                                                           "expected_version": "1"})
+    assert changed.status_code == 302, changed.text
+    assert _treat(client, seelah).status_code == 302
+    assert _treat(client, seelah, "14 6 6").status_code == 302
+    assert "HP 30/40" in text_of(client.get(f"/characters/{seelah}").text)

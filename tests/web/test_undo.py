@@ -18,8 +18,14 @@ def undo_form(page: str) -> dict:
 def test_undo_says_what_it_undoes_and_takes_back_the_last_action_with_the_win(app, client):
     _, duel = setup_duel(client)                      # first to 2 hits
     played(client, duel, [(6, 1), (2, 5), (6, 2)])    # the third turn wins
-    page = client.get(f"/duels/{duel}").text
-    assert "Undo last action" in page
+    shown = client.get(f"/duels/{duel}").text
+    assert "Undo last action" in shown and "Yes, undo it" not in shown  # one tap, nothing to open first
+    tap = re.search(r'<a class="button undo-last" href="([^"#]+)', shown)
+    assert tap, shown
+    page = client.get(tap.group(1)).text              # the first tap: the confirmation, without JavaScript
+    assert "Yes, undo it" in page and "<details" not in page[page.index('id="undo"'):page.index("Yes, undo it")]
+    fragment = client.get(tap.group(1), headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and "Yes, undo it" in fragment.text and "<html" not in fragment.text
     panel = text_of(page[page.index('id="undo"'):])
     assert "This undoes, and the duel is running again: Turn 3: 6 vs 2. Duel ended: Inés won by hits" in panel
     before = count_events(app)
@@ -35,7 +41,7 @@ def test_an_undo_is_restored_with_one_tap_and_the_duel_stands_as_before(app, cli
     _, duel = setup_duel(client)
     played(client, duel, [(6, 1), (2, 5), (6, 2)])
     won = client.get(f"/duels/{duel}").text
-    client.post(f"/duels/{duel}/undo", data=undo_form(won))
+    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text))
     page = client.get(f"/duels/{duel}").text
     restore = re.search(r'action="/duels/\w+/restore".*?name="position" value="(\d+)".*?'
                         r'name="expected_version" value="(\d+)"', page, re.S)
@@ -49,8 +55,8 @@ def test_an_undo_is_restored_with_one_tap_and_the_duel_stands_as_before(app, cli
 def test_two_undos_are_restored_newest_first(app, client):
     _, duel = setup_duel(client, )
     played(client, duel, [(6, 1), (2, 5)])
-    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}").text))
-    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}").text))
+    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text))
+    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text))
     page = client.get(f"/duels/{duel}").text
     assert "Undone: Turn 1: 6 vs 1." in text_of(page)
     assert "Undo last action" not in page  # only the start stands: a start is abandoned, not undone
@@ -59,7 +65,7 @@ def test_two_undos_are_restored_newest_first(app, client):
 def test_a_restore_is_refused_once_the_gm_played_on(app, client):
     _, duel = setup_duel(client)
     played(client, duel, [(6, 1), (2, 5)])
-    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}").text))
+    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text))
     retraction = position_of(app, duel, 4)
     response = client.post(f"/duels/{duel}/do/Play", data={"dice_a": "3", "dice_b": "4", "expected_version": "4"})
     assert response.status_code == 302
@@ -73,7 +79,7 @@ def test_a_restore_is_refused_once_the_gm_played_on(app, client):
 def test_a_stale_undo_is_a_conflict_and_undoes_nothing(app, client):
     _, duel = setup_duel(client)
     played(client, duel, [(6, 1)])
-    stale = undo_form(client.get(f"/duels/{duel}").text)
+    stale = undo_form(client.get(f"/duels/{duel}/undo").text)
     played_on = client.post(f"/duels/{duel}/do/Play", data={"dice_a": "3", "dice_b": "4", "expected_version": "2"})
     assert played_on.status_code == 302
     before = count_events(app)
@@ -85,7 +91,7 @@ def test_a_stale_undo_is_a_conflict_and_undoes_nothing(app, client):
 def test_the_htmx_undo_swaps_the_duel_and_says_it_can_be_restored(app, client):
     _, duel = setup_duel(client)
     played(client, duel, [(6, 1)])
-    response = client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}").text),
+    response = client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text),
                            headers={"HX-Request": "true"})
     assert response.status_code == 200 and response.text.lstrip().startswith('<div id="duel"')
     assert "Undone. You can restore it until the next action is logged." in response.text
@@ -106,7 +112,7 @@ def test_the_event_page_reads_as_words_and_leads_back_to_the_duel(app, client):
 def test_a_retraction_is_restored_from_its_event_page(app, client):
     _, duel = setup_duel(client)
     played(client, duel, [(6, 1)])
-    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}").text))
+    client.post(f"/duels/{duel}/undo", data=undo_form(client.get(f"/duels/{duel}/undo").text))
     retraction = position_of(app, duel, 3)
     page = client.get(f"/events/{retraction}").text
     assert "Restore what this retraction took back" in page

@@ -8,11 +8,13 @@ and stores what it changed, so the sheet, a rebuild and a retraction all read th
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 from tracker import rules, workspace
 from tracker.commands import AdjustTrack, RecoverCharacter, RestParty
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
+from tracker.rules.contract import RecoveryTimes
 from tracker.rules.dice import Dice
 from tracker.rules.fields import parse_fields
 from tracker.rules.text import t
@@ -40,6 +42,20 @@ def _sheet(service: Service, character_id: str, ruleset: str) -> tuple[dict, obj
     return state, module, stats
 
 
+def recovery_times(service: Service, state: dict, module) -> RecoveryTimes:
+    """The log's times the ruleset's recoveries may wait on: for each kind, the seconds from the
+    record of the character's latest standing one (a retracted one is not in the state's changes)
+    to the moment this append is recorded at."""
+    latest: dict[str, int] = {}
+    for change in state.get("changes", []):
+        if change["ruleset"] == module.NAME and change["kind"] != "adjustment":
+            latest[change["kind"]] = max(latest.get(change["kind"], 0), change["at"])
+    recorded = queries.recorded_times(service.db, f"character-{state['id']}", latest.values())
+    now = dt.datetime.fromisoformat(service.recording_at)
+    return RecoveryTimes(waited={kind: (now - dt.datetime.fromisoformat(recorded[version])).total_seconds()
+                                 for kind, version in latest.items() if version in recorded})
+
+
 def _settings(service: Service, campaign_id: str, module) -> dict:
     campaign = service.existing(f"campaign-{campaign_id}")
     return campaign.get("rules", {}).get(module.NAME, {})
@@ -59,7 +75,8 @@ def recover_character(service: Service, command: RecoverCharacter) -> Outcome:
 
     def decide(_state) -> list:
         current = current_points(service, module, command.character_id, stats)
-        done = module.recover(command.recovery, stats, current, settings, values, dice)
+        done = module.recover(command.recovery, stats, current, settings, values, dice,
+                              times=recovery_times(service, _state or state, module))
         if dice.leftover():
             raise Refused(t("more dice were typed than the rule used"), field="dice")
         return [workspace.CharacterRecovered(ruleset=module.NAME, recovery=command.recovery,

@@ -74,6 +74,16 @@ def lost_points(db, character_id: str) -> dict[str, int]:
                            [character_id]).fetchall())
 
 
+def recorded_times(db, stream: str, versions) -> dict[int, str]:
+    """When each of these versions of a stream was recorded, as the log keeps it."""
+    versions = sorted(set(versions))
+    if not versions:
+        return {}
+    marks = ", ".join("?" * len(versions))
+    return dict(db.execute(f"SELECT version, recorded_at FROM log_entries WHERE stream = ? AND version IN ({marks})",
+                           [stream, *versions]).fetchall())
+
+
 def character_sheet(db, character_id: str, recent: int = 30) -> dict:
     """The sheet: stats, current points per track, the latest wounds (each with the event that
     caused it) and duels, and the record. Totals come from running tables, and lists stop at

@@ -104,6 +104,15 @@ class Recovered:
     result: str = ""
 
 
+@dataclass(frozen=True)
+class RecoveryTimes:
+    """The log's times a recovery may be ruled by, handed to the pure rule as data (it reads no
+    clock): for each kind of recovery, the seconds from the record of the character's latest
+    standing one to the moment this one would be recorded at. A kind never used is absent."""
+
+    waited: Mapping[str, float] = field(default_factory=dict)
+
+
 @runtime_checkable
 class Samples(Protocol):
     """Sample duels of a ruleset, for the conformance test, the fuzz and crash tests and the benches."""
@@ -182,11 +191,13 @@ class Ruleset(Protocol):
         state at the end, told only from what the table saw."""
 
     def recover(self, kind: str, stats: Mapping[str, Any], current: Mapping[str, int],
-                settings: Mapping[str, Any], values: Mapping[str, Any], dice: Dice) -> Recovered:
+                settings: Mapping[str, Any], values: Mapping[str, Any], dice: Dice,
+                times: RecoveryTimes = RecoveryTimes()) -> Recovered:
         """What the recovery ``kind`` (a key of ``RECOVERIES``) gives a character with these
         ``stats`` and ``current`` points on each persisting track, under the campaign's
         ``settings`` for the ruleset, with the GM's ``values`` (its parsed ``fields``): never past
-        a track's maximum, and every die drawn from ``dice`` kept in the answer."""
+        a track's maximum, and every die drawn from ``dice`` kept in the answer. ``times`` are the
+        log's times, for a rule that waits between two recoveries (a refusal when it is too soon)."""
 
     def adjustable_tracks(self, state: dict) -> list[dict]:
         """The tracks the GM may correct by hand in this running duel ("I forgot the +2"), each

@@ -235,15 +235,19 @@ def handled_by(handlers: Mapping[type, Handler], state: dict, cmd: Any, dice: An
     return handler(state, cmd, dice)
 
 
-def decider(handlers: Mapping[type, Handler]) -> Callable[[dict, Any, Any], list]:
+def decider(handlers: Mapping[type, Handler],
+            left_behind: Callable[[dict], list] | None = None) -> Callable[[dict, Any, Any], list]:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     """A ruleset's ``decide`` when all it adds to the common endings is its table of handlers:
-    an ending first, else (while the duel runs) the command's own handler."""
+    an ending first, else (while the duel runs) the command's own handler. ``left_behind`` gives
+    the facts an ending must record first about what it leaves unsettled (damage on offer
+    declined), so nothing lapses silently."""
 
     def decide(state: dict, cmd: Any, dice: Any) -> list:
         """The events that follow ``cmd``, or Refused with the reason."""
         if type(cmd) in ENDING_COMMANDS.values():
-            return decide_ending(state, cmd)
+            ended = decide_ending(state, cmd)
+            return (left_behind(state) if left_behind else []) + ended
         require_running(state)
         return handled_by(handlers, state, cmd, dice)
 

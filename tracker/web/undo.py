@@ -49,6 +49,12 @@ def _correct(duel_id: str, command: str, done: str):
     return redirect(url_for("duels.show", duel_id=duel_id))
 
 
+@bp.get("/duels/<duel_id>/undo")
+def confirm_undo(duel_id):
+    """The first tap: the duel with the confirmation open, saying what the second tap undoes."""
+    return _render(duel_id, 200, {}, "undo", {})
+
+
 @bp.post("/duels/<duel_id>/undo")
 @shows_form(_refused)
 def undo_last(duel_id):

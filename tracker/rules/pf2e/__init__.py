@@ -22,7 +22,7 @@ from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SEATING, SETUP, setup_defaults, setup_fields, start
-from .recovery import RECOVERIES, REST_SETTING, recover
+from .recovery import IGNORE_HOUR_SETTING, RECOVERIES, REST_SETTING, recover
 from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TABLE_STATS, TRACKS, folded_stats, validate_stats
 from .terms import GAME_TERMS, KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
@@ -38,10 +38,10 @@ __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TABLE_STATS", "TRAC
            "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
-# setting "a rest restores all HP", off by default).
+# setting "a rest restores all HP", off by default) and whether Treat Wounds' hour may be waived.
 # It also keeps who chooses the secret initiative skills (sealed for a table on its phones), when
 # they are rolled and who rolls: the defaults of every new PF2e duel.
-CAMPAIGN_SETTINGS = (REST_SETTING, *(f for f in SETUP if f.name in SEATING))
+CAMPAIGN_SETTINGS = (REST_SETTING, IGNORE_HOUR_SETTING, *(f for f in SETUP if f.name in SEATING))
 
 
 def validate_campaign_settings(raw) -> dict:

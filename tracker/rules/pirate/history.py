@@ -53,7 +53,8 @@ def headline(state: dict, events) -> Headline:
                round=round_name(state, ev.round, False)) for ev in blows if ev.d20 in (1, 20)]
 
     def told(ev):
-        how = f"“{ev.insult}”" if wit else ev.weapon
+        # The words the seat spoke are the line itself; the insult's kind says which it was.
+        how = (f"“{ev.line}” ({ev.insult})" if ev.line else f"“{ev.insult}”") if wit else ev.weapon
         return t("{name}'s {how} for {damage} {track} in {round}", name=names[ev.side], how=how, damage=ev.damage,
                  track=track, round=round_name(state, ev.round, False))
 

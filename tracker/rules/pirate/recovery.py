@@ -20,7 +20,7 @@ RECOVERIES = {
 }
 
 
-def recover(kind, stats, current, settings, values, dice) -> Recovered:
+def recover(kind, stats, current, settings, values, dice, times=None) -> Recovered:
     """A rest: all PV, half of them, or none, as the campaign's setting says."""
     how = settings.get("rest_restores") or REST_SETTING.default
     gain = {"all": stats["pv"], "half": stats["pv"] // 2, "none": 0}[how]

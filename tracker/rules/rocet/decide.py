@@ -1,6 +1,8 @@
 """Rocèt's decisions: a command and the state give new events, or a refusal the GM reads."""
 from __future__ import annotations
 
+import dataclasses
+
 from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 from tracker.rules.duel import (
@@ -96,9 +98,16 @@ def _settle(state: dict, cards: dict, dice: Dice, tied: tuple) -> list:
     return [resolved]
 
 
+def _left_by_an_ending(state: dict) -> list:
+    """Damage still on offer when the duel ends another way (a yield, an abandonment…) is
+    recorded as declined first, in the ending's own command."""
+    return [dataclasses.replace(ev, lapsed=False, ended=True) for ev in _lapsed(state)]
+
+
 def _lapsed(state: dict) -> list:
-    """Nothing lapses silently: damage still on offer when the next turn is played is recorded
-    as declined, in the same command, so the log and the recap say it was not dealt."""
+    """Nothing lapses silently: damage still on offer when the next turn is played, or when the
+    duel ends another way (a yield, an abandonment…), is recorded as declined, in the same command,
+    so the log and the recap say it was not dealt."""
     pending = state["pending_damage"]
     if not pending:
         return []
@@ -316,4 +325,4 @@ HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCard
             DealDamage: _deal, DeclineDamage: _decline,
             ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
 # The common endings first, then the command's own handler.
-decide = decider(HANDLERS)
+decide = decider(HANDLERS, left_behind=_left_by_an_ending)

@@ -82,6 +82,9 @@ def describe(state: dict | None, ev) -> Text:
                      "the GM must say whether unconscious or dead.", **values)
         return t("{dealer} deals {amount} PG damage to {target} ({how}): {after}/{maximum} PG.", **values)
     if isinstance(ev, RocetDamageDeclined):
+        if ev.ended:
+            return t("{name} did not deal the damage on offer: the duel ended, so it counts as declined.",
+                     name=sides[ev.side]["name"])
         if ev.lapsed:
             return t("{name} did not deal the damage on offer: the next turn was played, so it counts as declined.",
                      name=sides[ev.side]["name"])

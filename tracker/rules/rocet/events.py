@@ -97,13 +97,15 @@ class RocetDamageDealt:
 @event
 class RocetDamageDeclined:
     """The turn's winner did not deal the PG damage they were offered: they declined it, or the
-    GM played the next turn without dealing it (``lapsed``), so the log says so either way."""
+    GM played the next turn without dealing it (``lapsed``), or the duel ended another way with it
+    still on offer (``ended``), so the log says so either way."""
 
     SCHEMA = 2  # 1 named the sources ``kinds``
 
     side: str
     sources: tuple
     lapsed: bool = False  # True: recorded because the next turn was played with the damage still on offer
+    ended: bool = False  # True: recorded because the duel ended another way (a yield…) with the damage on offer
 
 
 @event

@@ -12,6 +12,6 @@ RECOVERIES = {
 }
 
 
-def recover(kind, stats, current, settings, values, dice) -> Recovered:
+def recover(kind, stats, current, settings, values, dice, times=None) -> Recovered:
     """A rest: every PG and PM back."""
     return Recovered(within_max(TRACKS, stats, current, {"PG": stats["pg_max"], "PM": stats["pm_max"]}))
