@@ -208,9 +208,10 @@ def test_the_sheet_folds_away_exactly_the_untrained_skills():
 
 
 def test_the_campaign_settings_parse_the_rest_setting():
+    seating = {"choices": "gm", "reveal": "auto", "dice_by": "server"}  # the seats' defaults
     assert pf2e.validate_campaign_settings({"rest_full_hp": "on"}) == {"rest_full_hp": True,
-                                                                   "treat_wounds_ignore_hour": False}
-    assert pf2e.validate_campaign_settings({}) == {"rest_full_hp": False, "treat_wounds_ignore_hour": False}
+                                                                   "treat_wounds_ignore_hour": False, **seating}
+    assert pf2e.validate_campaign_settings({}) == {"rest_full_hp": False, "treat_wounds_ignore_hour": False, **seating}
 
 
 @pytest.mark.parametrize("who", ["v", "k"])
