@@ -34,7 +34,15 @@ def turn_actions(who: str) -> dict:
 
 
 def summary(state) -> dict:
-    return legal_summary.summary(pf2e, state)
+    """The summary, SetCondition's duelist and value set aside once checked: every duelist, and
+    the values that change the first one's frightened (the contract test tries them all)."""
+    out = legal_summary.summary(pf2e, state)
+    if "SetCondition" in out:
+        fields = out["SetCondition"][1]
+        assert fields.pop("duelist") == [d["id"] for d in state["duelists"]]
+        first = state["frightened"][state["duelists"][0]["id"]]
+        assert fields.pop("value") == [v for v in (1, 2, 3, 4, 0) if v != first]
+    return out
 
 
 def combat_turn(first: str):
@@ -89,7 +97,10 @@ def test_a_spell_turn_offers_the_caster_its_spells_its_new_focus_and_the_turn_s_
         d.do(EndTurn())
     side, focus = SIDE[caster], {"e": ["occult"], "s": ["arcane"]}[caster]
     assert summary(d.state) == {
-        "CastSpell": (side, {"caster": [caster], "target": [OTHER[caster]], **SPELL_FIELDS}),
+        # The ranks with a slot left, and never more actions than the turn has left (3 at its start).
+        "CastSpell": (side, {"caster": [caster], "target": [OTHER[caster]], **SPELL_FIELDS,
+                             "rank": [int(r) for r in choices(d.state)["slots"]], "cantrip": [False, True],
+                             "actions": [2, 1, 3]}),
         "ChangeTraditionFocus": (side, {"duelist": [caster], "tradition": focus}),
         "EndTurn": (side, {"duelist": [caster]}),
         "Demoralize": skill_action(caster), "OtherAction": other_action(caster), **ALWAYS}

@@ -58,7 +58,7 @@ def test_the_gm_rolls_on_their_press_with_the_tables_d20s():
     assert d.refused(RevealSkills()) == "waiting for Valeros and Kyra to choose"
     d.do(ChooseSkill("v", "intimidation"))
     assert len(d.do(ChooseSkill("k", "deception"))) == 1
-    assert pf2e.actions(d.state)[:2] == ["ChooseSkill", "RevealSkills"]
+    assert pf2e.actions(d.state)[:2] == ["RevealSkills", "ChooseSkill"]  # all chosen: the reveal first
     events = d.do(RevealSkills(dice_roll=(15, 10)), roll=[15, 10])
     assert [e.total for e in events if type(e).__name__ == "Pf2eInitiativeRolled"] == [24, 17]
 

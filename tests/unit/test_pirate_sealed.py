@@ -71,7 +71,7 @@ def test_a_throw_on_the_gms_press_and_what_a_sealed_duel_refuses():
     assert "for exchange 2" in d.refused(ChooseInsult(side="a", insult="Provocación", round=2)).reason
     d.run(ChooseInsult(side="a", insult="Burla ingeniosa"))
     assert len(d.run(ChooseInsult(side="b", insult="Insulto directo"))) == 1
-    assert pirate.actions(d.state)[:2] == ["ChooseInsult", "ThrowInsults"]
+    assert pirate.actions(d.state)[:2] == ["ThrowInsults", "ChooseInsult"]  # both chosen: the throw first
     assert len(d.run(ThrowInsults(), b=[18, 2], a=[3, 19, 3])) == 3
     plain = Duel("wit")
     assert "the GM records each insult" in plain.refused(ChooseInsult(side="a", insult="Provocación")).reason

@@ -271,7 +271,8 @@ def test_a_muerte_completed_clocks_offer_weapon_damage_and_only_death_ends_it(mo
     assert t.do(DealDamage(source="clock")) == [
         RocetDamageDealt(side="a", source="clock", amount=3, ta=0, weapon_damage=3)]  # Ropera 3, TA=0
     assert t.snapshot()["pg"] == (30, 9)
-    assert rocet.actions(t.state) == ["PlayTurn", "DealDamage", "DeclineDamage", "Yield", "Disqualify", "Abandon"]
+    # The damage on offer comes before the next turn (the first action ends a duel to the death).
+    assert rocet.actions(t.state) == ["DealDamage", "DeclineDamage", "PlayTurn", "Yield", "Disqualify", "Abandon"]
     t.do(DealDamage(source="attack"))  # TA 5 + 3
     assert t.snapshot() == {"clocks": (0, 0), "meter": 0, "hands": (3, 3), "pg": (30, 1), "pm": (20, 15)}
 

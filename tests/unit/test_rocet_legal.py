@@ -38,19 +38,21 @@ def test_the_gm_chooses_a_sealed_card_only_for_the_npc_from_its_own_hand(npc):
     t = sealed("villano" if npc == "a" else "pj", "villano" if npc == "b" else "pj")
     hand = in_order(t.state["sides"][npc]["hand"])
     assert len(hand) == 3
-    assert summary(t.state) == {"ChooseCard": (npc, {"side": [npc], "card": hand}), **ALWAYS}
+    assert summary(t.state) == {"ChooseCard": (npc, {"side": [npc], "card": hand, "turn": [1]}), **ALWAYS}
 
 
 def test_with_two_players_the_gm_chooses_for_nobody_and_with_two_npcs_for_either():
-    assert summary(sealed("pj", "pj").state)["ChooseCard"] == (None, {"side": [], "card": []})
-    assert summary(sealed("villano", "villano").state)["ChooseCard"] == \
-        (None, {"side": ["a", "b"], "card": list(CARDS)})
+    assert summary(sealed("pj", "pj").state)["ChooseCard"] == (None, {"side": [], "card": [], "turn": [1]})
+    npcs = sealed("villano", "villano").state
+    # The cards are the first side's (they depend on the side: b's hand is b's).
+    assert summary(npcs)["ChooseCard"] == \
+        (None, {"side": ["a", "b"], "card": in_order(npcs["sides"]["a"]["hand"]), "turn": [1]})
 
 
 @pytest.mark.parametrize("npc", ["a", "b"])
 def test_physical_cards_let_the_gm_name_any_card_for_the_npc(npc):
     t = sealed("villano" if npc == "a" else "pj", "villano" if npc == "b" else "pj", cards="physical")
-    assert summary(t.state)["ChooseCard"] == (npc, {"side": [npc], "card": list(CARDS)})
+    assert summary(t.state)["ChooseCard"] == (npc, {"side": [npc], "card": list(CARDS), "turn": [1]})
 
 
 def test_a_hand_this_reader_may_not_see_offers_any_card():

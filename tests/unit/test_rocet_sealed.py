@@ -81,7 +81,7 @@ def test_a_reveal_on_the_gms_press_waits_for_both_and_for_the_press():
     t.do(ChooseCard(side="a", card=EA))
     assert t.refused(RevealCards()) == "waiting for Lope to choose"
     assert t.do(ChooseCard(side="b", card=EP)) == [RocetCardChosen(turn=1, side="b", card=EP)]
-    assert rocet.actions(t.state)[:2] == ["ChooseCard", "RevealCards"]
+    assert rocet.actions(t.state)[:2] == ["RevealCards", "ChooseCard"]  # both chosen: the reveal first
     turn = resolved(t.do(RevealCards(), a=[2, 2], b=[5, 5]))
     assert (turn.card_a, turn.card_b, turn.advantage, turn.winner) == (EA, EP, "b", "b")
 

@@ -18,13 +18,18 @@ AUDIENCES = (GM, TABLE)
 
 
 def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
-          dice: Mapping[str, Sequence[int]] | None = None, **allowed: Iterable[Any]) -> dict:
+          dice: Mapping[str, Sequence[int]] | None = None, depends: Mapping[str, Sequence[str]] | None = None,
+          needed: Sequence[str] = (),
+          **allowed: Iterable[Any]) -> dict:
     """``name`` (a command with its ``FIELDS``) as a legal action for ``for_side`` (its ``side``),
     its fields narrowed by ``allowed`` (field name -> the values the rules accept now); ``dice``
-    gives a dice field the sizes of the dice it takes, in order (for a client rolling its own)."""
+    gives a dice field the sizes of the dice it takes, in order (for a client rolling its own);
+    ``depends`` names, for a field whose choices hold only for the first values of other fields,
+    those fields (``depends_on``: another value there may take another value here); ``needed``
+    names the fields this moment requires although the command does not always (a seat's dice)."""
     fields = {}
     for f in command.FIELDS:
-        spec: dict[str, Any] = {"kind": f.kind, "required": f.required, "label": f.label}
+        spec: dict[str, Any] = {"kind": f.kind, "required": f.required or f.name in needed, "label": f.label}
         if f.default is not None:
             spec["default"] = f.default
         if f.choices:
@@ -35,10 +40,16 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
             spec["maximum"] = f.maximum
         if f.name in allowed:
             spec["choices"] = list(allowed[f.name])
+            # A default the rules no longer accept would be a lie: the first value they do is it.
+            if "default" in spec and spec["default"] not in spec["choices"] and spec["choices"]:
+                spec["default"] = spec["choices"][0]
         if dice and f.name in dice:
             spec["dice"] = list(dice[f.name])
+        if depends and f.name in depends:
+            spec["depends_on"] = list(depends[f.name])
         fields[f.name] = spec
-    unknown = (set(allowed) | set(dice or {})) - set(fields)
+    unknown = (set(allowed) | set(dice or {}) | set(depends or {}) | set(needed)
+               | {other for others in (depends or {}).values() for other in others}) - set(fields)
     if unknown:
         raise ValueError(f"{name} has no field {', '.join(sorted(unknown))}")
     return {"type": name, "by": by, "side": for_side, "fields": fields}

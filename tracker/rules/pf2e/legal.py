@@ -6,6 +6,7 @@ from tracker.rules.legal import GM, offer
 
 from .board import choices
 from .commands import COMMANDS, _counter_side
+from .table import contenders, initiative_skills
 from .view import actions
 
 
@@ -27,7 +28,16 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
     if name == "RollInitiative":
         rolling = offered["initiative"]
         skills = sorted({s["skill"] for d in rolling for s in d["skills"]})
-        return offer(command, name, dice={"dice_roll": [20]}, duelist=ids(rolling), skill=skills)
+        return offer(command, name, dice={"dice_roll": [20]}, duelist=ids(rolling), skill=skills,
+                     depends={"skill": ["duelist"]})
+    if name == "ChooseSkill":
+        # Who has not chosen yet, this round; where the seats roll, the chooser types their d20.
+        chosen = state.get("sealed") or {}
+        waiting = sorted(contenders(state), key=lambda i: i in chosen)  # who has not chosen, first
+        by_seat = state["settings"].get("dice_by") == "seats"
+        return offer(command, name, duelist=waiting, round=[state["round"]],
+                     skill=list(initiative_skills(state["kind"])), needed=("dice_roll",) if by_seat else (),
+                     dice={"dice_roll": [20]} if by_seat else None)
     if name == "BreakTie":
         return offer(command, name, first=ids(offered["tied"]))
     if name == "Strike":
@@ -35,17 +45,25 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
                      attacker=[turn], target=ids(offered["targets"]),
                      reaction=[""] + [r["value"] for r in offered["reactions"]])
     if name == "CastSpell":
-        return offer(command, name, for_side=_side(state, turn), caster=[turn], target=ids(offered["targets"]))
+        # A slot's rank while one is left, else a cantrip (of any rank); never more actions than are left.
+        ranks = [int(r) for r in offered["slots"]]
+        return offer(command, name, for_side=_side(state, turn), caster=[turn], target=ids(offered["targets"]),
+                     rank=ranks or list(range(1, 11)), cantrip=[False, True] if ranks else [True],
+                     actions=[n for n in (2, 1, 3) if n <= offered["actions_left"]])
     if name == "DuelingCounter":
         counters = offered["counters"]
         ranks = sorted({int(r) for c in counters for r in c["slots"]})
         return offer(command, name, for_side=_side(state, counters[0]["id"]) if counters else None,
                      duelist=ids(counters), slot_rank=ranks)
     if name in ("Demoralize", "Feint"):
+        # Demoralize only a target not yet immune to this duelist's.
+        targets = offered["demoralize"] if name == "Demoralize" else offered["targets"]
         return offer(command, name, for_side=_side(state, turn), dice={"dice_check": [20]},
-                     duelist=[turn], target=ids(offered["targets"]))
+                     duelist=[turn], target=ids(targets))
     if name == "OtherAction":
-        return offer(command, name, for_side=_side(state, turn), duelist=[turn])
+        costs = [c for c in ("1", "2", "3") if int(c) <= offered["actions_left"]] + ["0"]
+        return offer(command, name, for_side=_side(state, turn), duelist=[turn], cost=costs,
+                     depends={"check_modifier": ["dc"]})
     if name == "DeclineCounter":
         return offer(command, name, for_side=_counter_side(state, {}))
     if name in ("DeceptiveSidestep", "DeclineSidestep"):
@@ -58,4 +76,21 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         return offer(command, name, for_side=_side(state, turn), **fields)
     if name == "Tag":
         return offer(command, name, side=[tag["side"] for tag in offered["tag_sides"]])
+    if name == "ConfirmVictory" and state["proposal"]:
+        return offer(command, name, for_side=state["proposal"]["side"], side=[state["proposal"]["side"]])
+    if name == "SetCondition":
+        return _set_condition(state, command)
     return offer(command, name)
+
+
+def _set_condition(state: dict, command: type) -> dict:
+    """Any duelist, any condition; the values that change the first duelist's frightened (another
+    duelist or condition takes the values that change theirs: the value depends on both)."""
+    first = state["duelists"][0]["id"]
+    held = state["frightened"][first]
+    return offer(command, "SetCondition", duelist=ids_of(state), condition=["frightened", "off_guard"],
+                 value=[v for v in (1, 2, 3, 4, 0) if v != held], depends={"value": ["duelist", "condition"]})
+
+
+def ids_of(state: dict) -> list[str]:
+    return [d["id"] for d in state["duelists"]]

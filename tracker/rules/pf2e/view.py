@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .results import public_line, secret_line
 from .setup import judge_name
+from .sheet import SKILL_OF_TRADITION, trained
 from .table import can_react, able, actions_left, contenders, name, opponents
 from .terms import TEAMS, VICTORIES
 from tracker.rules.text import Text, t
@@ -69,7 +70,8 @@ def _initiative_actions(state: dict) -> list[str]:
     if state["settings"].get("choices") != "sealed":
         return ["RollInitiative"]
     everyone = set(contenders(state)) <= set(state.get("sealed") or {})
-    return ["ChooseSkill"] + (["RevealSkills"] if everyone else [])
+    # Everyone chosen: revealing comes first (a choice may still be changed, after it).
+    return ["RevealSkills", "ChooseSkill"] if everyone else ["ChooseSkill"]
 
 
 def seat_actions(state: dict, side: str) -> list[str]:
@@ -107,14 +109,22 @@ def _turn_actions(state: dict, who: str) -> list[str]:
             moves.append("Strike")
         if state["kind"] != "combat":
             moves.append("CastSpell")
-        moves.append("Demoralize")
+        if any([who, foe] not in state.get("demoralized", []) for foe in opponents(state, who)):
+            moves.append("Demoralize")  # never against a target already immune to it
         if state["kind"] != "spellcasting":
             moves.append("Feint")
     if able(state, who):
         moves.append("OtherAction")  # a free action is always possible
-    if state["refocus"].get(who) and left:
+    if state["refocus"].get(who) and left and new_focus(state, who):
         moves.append("ChangeTraditionFocus")
     return moves + ["EndTurn"]
+
+
+def new_focus(state: dict, who: str) -> list[str]:
+    """The traditions ``who`` may change their focus to: trained in its skill, not the one held."""
+    sheet = next(d.get("stats") or {} for d in state["duelists"] if d["id"] == who)
+    return [tradition for tradition, skill in SKILL_OF_TRADITION.items()
+            if trained(sheet, skill) and state["focus"].get(who) != tradition]
 
 
 def _can_tag(state: dict) -> bool:

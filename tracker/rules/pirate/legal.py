@@ -16,12 +16,25 @@ def legal_actions(state: dict, audience: str) -> list[dict]:
     return [_offer(state, name) for name in actions(state)]
 
 
+def _seat_die(state: dict) -> dict:
+    """Where the seats roll, the chooser types their insult's d20 with the choice."""
+    if state["settings"].get("dice_by") != "seats":
+        return {}
+    return {"needed": ("dice",), "dice": {"dice": [20]}}
+
+
 def _offer(state: dict, name: str) -> dict:
     command = COMMANDS[name]
     if name in ("Attack", "Shoot", "Insult"):
         due = state["order"][state["turn"]]
         insults = {"insult": [i["name"] for i in state["settings"]["insults"]]} if name == "Insult" else {}
         return offer(command, name, for_side=due, side=[due], **insults)
+    if name == "ChooseInsult":  # a sealed insult from the duel's table, for the coming exchange
+        sealed = state.get("sealed") or {}
+        return offer(command, name, side=sorted("ab", key=lambda side: side in sealed),
+                     insult=[i["name"] for i in state["settings"]["insults"]],
+                     round=[state["round"] + 1], depends={"insult": ["side"]},
+                     **_seat_die(state))
     if name == "RecordFall":
         side = fallen(state)
         fates = ["dead"] if state["fighters"][side]["fate"] == "down" else ["down", "dead"]

@@ -22,7 +22,8 @@ def actions(state: dict) -> list[str]:
 def _before_the_exchange(state: dict) -> list[str]:
     if state["kind"] != "wit" or state["settings"].get("choices") != "sealed":
         return ["RollInitiative"]
-    return ["ChooseInsult"] + (["ThrowInsults"] if len(state.get("sealed") or {}) == 2 else [])
+    # Both chosen: throwing them comes first (a choice may still be changed, after it).
+    return ["ThrowInsults", "ChooseInsult"] if len(state.get("sealed") or {}) == 2 else ["ChooseInsult"]
 
 
 def seat_actions(state: dict, side: str) -> list[str]:

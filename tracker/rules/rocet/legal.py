@@ -38,15 +38,27 @@ def _offer(state: dict, name: str) -> dict:
     if name == "ChooseCard":
         # The GM chooses only for a side no player's seat plays (an NPC), from that side's hand:
         # a player's hand and sealed card stay on their own seat.
-        mine = [side for side in ("a", "b") if not played_on_a_seat(state, side)]
+        sealed = state.get("sealed") or {}
+        mine = sorted((side for side in ("a", "b") if not played_on_a_seat(state, side)),
+                      key=lambda side: side in sealed)  # who has not chosen yet, first
         cards = _held(state, mine[0]) if len(mine) == 1 else list(CARDS)
+        # The cards are those of the first side offered (another side holds others), for this
+        # turn; where the seats roll, the chooser types their DES and INT dice.
+        by_seat = state["settings"].get("dice_by") == "seats"
+        first = mine[0] if mine else "a"
         return offer(command, name, for_side=mine[0] if len(mine) == 1 else None, side=mine,
-                     card=cards if mine else [])
+                     card=(_held(state, first) if len(mine) > 1 else cards) if mine else [],
+                     turn=[state["turn"] + 1], depends={"card": ["side"], "dice": ["side"]},
+                     needed=("dice",) if by_seat else (),
+                     dice={"dice": [state["sides"][first]["des"], state["sides"][first]["int"]]} if by_seat else None)
     if name == "RerollTie":
         return offer(command, name, dice=_dice(state))
     if name == "Discard":
         owed = state["pending_discard"]
-        return offer(command, name, for_side=owed, side=[owed], card=_held(state, owed))
+        # The card is required while the hand holds one (an empty hand discards nothing).
+        empty = state["sides"][owed]["hand_size"] == 0
+        return offer(command, name, for_side=owed, side=[owed], card=[] if empty else _held(state, owed),
+                     needed=() if empty else ("card",))
     if name in ("DealDamage", "DeclineDamage"):
         damage = state["pending_damage"]
         sources = {"source": [o["source"] for o in offered(damage)]} if name == "DealDamage" else {}

@@ -21,16 +21,19 @@ def actions(state: dict) -> list[str]:
     if down:
         confirm = ["ConfirmDeath"] if state["variant"] == "a_muerte" else ["ConfirmUnconscious", "ConfirmDeath"]
         return confirm + ENDINGS
-    now = ["Discard"] if state["pending_discard"] else _turn_actions(state)
-    if damage:
-        now += ["DealDamage", "DeclineDamage"]
-    return now + ENDINGS
+    # The damage on offer before the next turn: a client taking the first action deals it (and so
+    # ends a duel to the death) rather than playing on past it.
+    owed = ["DealDamage", "DeclineDamage"] if damage else []
+    if state["pending_discard"]:
+        return ["Discard"] + owed + ENDINGS
+    return owed + _turn_actions(state) + ENDINGS
 
 
 def _turn_actions(state: dict) -> list[str]:
     if state["settings"].get("choices") != "sealed":
         return ["PlayTurn"]
-    return ["ChooseCard"] + (["RevealCards"] if len(state.get("sealed") or {}) == 2 else [])
+    # Both chosen: turning them over comes first (a choice may still be changed, after it).
+    return ["RevealCards", "ChooseCard"] if len(state.get("sealed") or {}) == 2 else ["ChooseCard"]
 
 
 def seat_actions(state: dict, side: str) -> list[str]:

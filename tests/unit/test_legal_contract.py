@@ -1,0 +1,75 @@
+"""The legal-actions contract, for every ruleset and kind (issue 28): random reachable duels
+(with a player's seat and without, sealed and open, server and typed dice); at every state each
+offered action, with each declared choice, default and bound of each field, is accepted by the
+rules; an action not offered is refused; and "the first action, with the first choice of each
+field, server dice" plays every kind to its end."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tests.fuzz.test_retraction_properties import SETUPS
+from tests.legal_play import apply, decide, first_command, offered, refusal, start, variants
+from tracker import rules
+from tracker.rules.base import Invalid, Refused
+
+ENDINGS = {"Yield", "Disqualify", "Abandon"}
+KINDS = [(module.NAME, i) for module in rules.shipped() for i in range(len(SETUPS[module.NAME]))]
+
+# Lies still open (issue 28), each a rules bug rather than an offer to narrow; kept visible here
+# so the property test stays strict about everything else. Remove one when its bug is fixed.
+OPEN_LIES = (
+    # PF2e sealed initiative where the seats roll: the die typed in dice_roll is stored in the
+    # choice but never drawn from the tray, so the service refuses it as "more dice were typed".
+    "ChooseSkill",
+    # Rocèt sealed cards where the seats roll: ChooseCard keeps a seat's dice without checking
+    # them against that side's DES and INT dice; the reveal refuses them later.
+    "a d8 cannot show", "a d10 cannot show", "a d6 cannot show", "a d12 cannot show",
+)
+# Kinds the first-action policy does not finish yet (issue 28): the bugs above, a pirate war of
+# words whose seats roll, and a PF2e spellcasting duel (a first-choice spell has no damage).
+UNFINISHED = {("pirate", 12): "sealed insults where the seats roll", ("pirate", 15): "ditto, GM's reveal",
+              ("pf2e", 1): "spellcasting: the first spell deals no damage",
+              **{("pf2e", i): "ChooseSkill's seat die" for i in (4, 7, 10, 13)}}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(kind=st.sampled_from(KINDS), seats=st.booleans(), seed=st.integers(0, 2**16))
+def test_every_offered_step_is_accepted(kind, seats, seed):
+    name, index = kind
+    module, rng = rules.get(name), random.Random(seed)
+    state, at = start(module, SETUPS[name][index], seats=seats, seed=seed), 100
+    lies = []
+    for step in range(25):
+        if state.get("outcome"):
+            break
+        accepted = []
+        for action in offered(module, state):
+            for typed in (None, rng):
+                for what, raw in variants(action, typed):
+                    problem, used = refusal(module, state, action, what, raw, seed=step)
+                    if problem is None:
+                        accepted.append((action["type"], used))
+                    elif not any(known in f"{action['type']} {problem}" for known in OPEN_LIES):
+                        lies.append(f"step {step}: {action['type']} {what}: {problem}")
+        moves = [a for a in accepted if a[0] not in ENDINGS] or accepted
+        chosen, raw = rng.choice(moves)
+        state, at = apply(module, state, decide(module, state, chosen, raw, seed=step), at)
+    assert not lies, "\n".join(lies[:10])
+
+
+@pytest.mark.parametrize("name,index", [
+    pytest.param(*kind, marks=pytest.mark.xfail(strict=True, reason=UNFINISHED[kind])) if kind in UNFINISHED else kind
+    for kind in KINDS])
+def test_the_first_action_with_its_first_choices_finishes_every_kind(name, index):
+    module = rules.get(name)
+    state, at = start(module, SETUPS[name][index], seats=False, seed=index), 100
+    for _ in range(400):
+        if state.get("outcome"):
+            return
+        action = offered(module, state)[0]
+        assert action["type"] not in ENDINGS, f"only an ending is offered first: {action['type']}"
+        state, at = apply(module, state, decide(module, state, action["type"], first_command(action)), at)
+    pytest.fail(f"{name} {SETUPS[name][index]} did not end in 400 steps of the first-action policy")
