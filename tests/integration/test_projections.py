@@ -168,7 +168,7 @@ def test_each_duel_line_is_what_its_ruleset_describes(new_database):
     from tracker.store import EventStore
 
     db = open_db(new_database("played"))
-    import_lines(db, template(duels=9, max_actions=40))
+    import_lines(db, template(duels=11, max_actions=40))
     lines = {position: read(summary) for position, summary in db.execute("SELECT position, summary FROM log_entries")}
     states, checked = {}, 0
     for rec in EventStore(db).read_all():

@@ -162,7 +162,8 @@ from tracker.rules.pirate.sheet import insult_lines, parse_insults, parse_weapon
 
 def test_a_campaign_insult_table_is_written_back_as_the_form_shows_it():
     assert pirate.validate_campaign_settings({"insults": " Pulla | 0 | 1D4 \nBravata | −1 | 1d6 | 1d12\n\n"}) == \
-        {"insults": "Pulla | +0 | 1d4\nBravata | -1 | 1d6 | 1d12", "rest_restores": "all"}
+        {"insults": "Pulla | +0 | 1d4\nBravata | -1 | 1d6 | 1d12", "rest_restores": "all",
+         "choices": "gm", "reveal": "auto", "dice_by": "server"}  # the seats' defaults
     with pytest.raises(Invalid) as caught:
         pirate.validate_campaign_settings({"insults": ""})
     assert caught.value.errors == {"insults": "the table needs at least one insult"}

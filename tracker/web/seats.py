@@ -60,7 +60,10 @@ def remember_language(response):
     """A player's "Español" on the seat holds for its polls and taps (which carry no ``?lang=``)."""
     from flask import request
 
-    chosen = campaign_language.supported(request.args.get("lang"))
+    try:
+        chosen = campaign_language.supported(request.args.get("lang"))
+    except UnicodeDecodeError:  # the 400 that refuse_undecodable_query answered passes here too
+        return response
     if chosen:
         response.set_cookie(LANGUAGE_COOKIE, chosen, max_age=365 * 24 * 3600, path="/seat/", samesite="Lax",
                             httponly=True, secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
