@@ -136,7 +136,8 @@ def test_a_whole_rocet_duel_chosen_on_two_phones_with_the_gm_watching(page, brow
     assert state["outcome"] and state["outcome"]["ending"] == "clock", state["outcome"]
     expect(page.locator(".outcome")).to_contain_text("won by clock")
     for phone in players.values():
-        expect(phone.locator(".seat-status")).to_contain_text("No duel for")  # over: the seat waits for the next
+        expect(phone.locator(".seat-status.seat-outcome")).to_contain_text("won by clock")  # over: each phone reads the end
+        expect(phone.locator(".seat-status.idle")).to_contain_text("No duel for")  # and waits for the next
 
     assert max(gm_taps) == 0 and max(taps["a"]) <= 2 and max(taps["b"]) <= 2
     median = statistics.median(latencies)
