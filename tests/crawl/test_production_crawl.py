@@ -5,8 +5,8 @@ anonymously. Every answer is below 500, and no page shows a raw placeholder.
 
 Every kind of every ruleset (and each sword victory) is also started through its set-up form
 as a GM who changes nothing would send it, and its page, time travel, live fragment and JSON read.
-Not yet here: playing each duel on by its legal actions and ending it, and the seats' and the
-display's pages."""
+The same duel is read from side A's seat, the table display and the players' recap.
+Not yet here: playing each duel on by its legal actions and ending it."""
 import re
 from collections import deque
 from urllib.parse import urljoin, urlsplit
@@ -91,10 +91,31 @@ def filled(form: str, duelists, **chosen) -> dict:
     return data
 
 
+def player_pages(app, client, session, duel, character, csrf) -> list[str]:
+    """The seat of side A's duellist, the duel's table display and the session's players' recap,
+    as the GM hands them out."""
+    from tracker.db import open_db
+    from tracker.web.links import sign
+
+    assert client.post(f"{session}/seats", data={"character_id": character, "csrf_token": csrf}).status_code < 400
+    assert client.post(f"{duel}/display-links", data={"csrf_token": csrf}).status_code < 400
+    assert client.post(f"{session}/recap-links", data={"csrf_token": csrf}).status_code < 400
+    seat = re.findall(r'(/seat/[^"<\s]+)', client.get(session).get_data(as_text=True))[-1]
+    db = open_db(app.config["DATABASE"])
+    try:
+        with app.app_context():
+            tokens = {kind: sign(db.execute("SELECT link_id FROM player_links WHERE kind = ? ORDER BY rowid DESC",
+                                            [kind]).fetchone()[0]) for kind in ("display", "recap")}
+    finally:
+        db.close()
+    return [seat, f"{seat}/live?v=0", f"/play/{tokens['display']}/display",
+            f"/play/{tokens['display']}/display/live?v=0", f"/play/{tokens['recap']}/recap"]
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_every_duel_kind_started_through_its_set_up_form_answers_in_production(production, language):
-    client = logged_in(production)
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    client, anonymous = logged_in(production), production.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = anonymous.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     home = client.get("/").get_data(as_text=True)
     campaign = re.findall(r'href="(/campaigns/[^/"]+)"', home)[0]
     session = re.findall(r'href="(/sessions/[^/"]+)"', client.get(campaign).get_data(as_text=True))[0]
@@ -117,9 +138,13 @@ def test_every_duel_kind_started_through_its_set_up_form_answers_in_production(p
                     continue
                 started += 1
                 duel = urlsplit(answer.headers["Location"]).path
-                for path in (duel, f"{duel}/travel", f"{duel}/live?v=0", "/api" + duel):
-                    response = client.get(path)
+                reads = [(client, p) for p in (duel, f"{duel}/travel", f"{duel}/live?v=0", "/api" + duel)]
+                reads += [(anonymous, p) for p in player_pages(production, client, session, duel, body["side_a"], body["csrf_token"])]
+                for reader, path in reads:
+                    response = reader.get(path)
                     assert response.status_code < 500, (ruleset.NAME, kind, variant, path)
+                    if "/live" not in path:  # every one of them is there to be read
+                        assert response.status_code == 200, (ruleset.NAME, kind, variant, path)
                     if "text/html" in response.content_type:
                         assert not RAW.search(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))), path
     assert not refused, refused
