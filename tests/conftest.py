@@ -1,5 +1,9 @@
-"""Fixtures shared by every test: an app on a temporary database, its client and CLI runner,
-and a fake ruleset so the core is tested without depending on any real duel system."""
+"""Fixtures shared by every test: an app on a temporary database, its client and CLI runner.
+
+The fake "coin" ruleset (tests/coin_ruleset.py), which tests the core without any real duel
+system, is registered only for the tiers that serve no pages (tests/unit, tests/integration:
+their conftest's ``coin_registered``): the web, browser and crawl tiers test the program users
+run, with the shipped rulesets and nothing else (issue 29)."""
 import itertools
 import os
 import random
@@ -13,8 +17,17 @@ from tests import coin_ruleset, pg_cluster
 from tracker import catalogs, create_app, rules
 from tracker.services import Context
 
-rules.register(coin_ruleset)
 catalogs.compile_all()  # the .mo files the app reads, from the .po files as this checkout has them
+
+
+def registered_coin():
+    """Register the coin ruleset for one test, and take it out again: a generator for a fixture
+    of the unit and integration tiers only."""
+    rules.register(coin_ruleset)
+    try:
+        yield coin_ruleset
+    finally:
+        rules.RULESETS.pop(coin_ruleset.NAME, None)
 
 
 def fixed_context(seed: int = 7) -> Context:

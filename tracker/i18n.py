@@ -7,11 +7,15 @@ a ruleset brings its own words as it brings its own templates. Flask-Babel merge
 """
 from __future__ import annotations
 
+import gettext
+from functools import cached_property
 from pathlib import Path
 
 from flask import Flask, current_app, g, has_app_context, request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel, get_translations
+from babel import support
+from flask_babel import Babel, Domain, get_translations
+from flask_babel import _get_current_context
 
 from tracker import rules
 from tracker.rules import text
@@ -31,7 +35,7 @@ def catalog_directories() -> list[Path]:
 def init_app(app: Flask) -> None:
     directories = ";".join(str(d) for d in catalog_directories())
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directories)
-    Babel(app, locale_selector=select_language, default_translation_directories=directories)
+    Catalogs(app, locale_selector=select_language, default_translation_directories=directories)
     text.install(translator)
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES)
     if app.config.get("PSEUDO_TRANSLATION"):
@@ -39,6 +43,50 @@ def init_app(app: Flask) -> None:
             gettext=lambda s: pseudo(get_translations().ugettext(s)),
             ngettext=lambda s, p, n: pseudo(get_translations().ungettext(s, p, n)), newstyle=True)
     app.json = WordsJSON(app)
+
+
+class Catalogs(Babel):
+    """Flask-Babel, whose catalogs are merged by ``MergedCatalogs``."""
+
+    @cached_property
+    def domain_instance(self):
+        return MergedCatalogs(domain=self.domain)
+
+
+class MergedCatalogs(Domain):
+    """Every catalog directory's words merged into one translations object for the locale.
+
+    Flask-Babel's own merge takes the plural function of the *last* directory, even one that has
+    no ``.mo`` for the locale (it then reads a lenient ``n != 1`` that counts anything, ``None``
+    too): a ruleset without a catalog changed how every other catalog counts. Here only a catalog
+    read from a ``.mo`` file contributes, and the plural rule is the first such catalog's (the
+    core's), so no catalog can change how another counts."""
+
+    def get_translations(self):
+        ctx = _get_current_context()
+        if ctx is None:
+            return support.NullTranslations()
+        from flask_babel import get_locale
+
+        locale = get_locale()
+        cache = self.get_translations_cache(ctx)
+        key = (str(locale), self.domain[0])
+        if key not in cache:
+            cache[key] = merged(self.translation_directories, locale, self.domain[0])
+        return cache[key]
+
+
+def merged(directories, locale, domain: str) -> support.Translations:
+    translations, plural = support.Translations(), None
+    for directory in directories:
+        catalog = support.Translations.load(directory, [locale], domain)
+        if not isinstance(catalog, gettext.GNUTranslations):
+            continue  # no .mo for this locale here: nothing to merge, and no say in counting
+        translations.merge(catalog)
+        plural = plural or catalog.plural
+    # Without any catalog the source language's rule, as strict as a compiled one.
+    translations.plural = plural or gettext.c2py("n != 1")
+    return translations
 
 
 class WordsJSON(DefaultJSONProvider):

@@ -13,6 +13,7 @@ import pytest
 
 from tracker.rules import legal
 
+from tests import coin_ruleset
 from tests.coin_ruleset import samples as coin_samples
 from tests.conftest import fixed_context
 from tracker import bootstrap, recap, rules
@@ -28,7 +29,7 @@ from tracker.rules.text import Joined, Text
 READABLE = (str, Text, Joined)  # what a ruleset says: a message id with values, or plain words
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
-RULESETS = list(rules.RULESETS.values())
+RULESETS = [*rules.shipped(), coin_ruleset]  # the coin ruleset is registered per test (conftest)
 
 
 def test_the_test_ruleset_is_registered_beside_the_shipped_ones():

@@ -23,7 +23,7 @@ def test_every_ruleset_package_has_one_file_per_role(name):
     assert set(ROLES) - files == set()
 
 
-@pytest.mark.parametrize("name", sorted(rules.RULESETS))
+@pytest.mark.parametrize("name", sorted({*rules.RULESETS, coin.NAME}))
 def test_every_ruleset_folds_through_the_one_skeleton(name):
     assert rules.get(name).evolve.__code__ is SKELETON
 

@@ -293,7 +293,7 @@ def test_issue_token_on_the_command_line_prints_a_working_token(app, runner):
 
 def test_player_links_use_the_configured_base_url_never_the_host_header(app, client):
     app.config["BASE_URL"] = "https://touche.example"
-    campaign = client.post("/api/commands", json={"type": "CreateCampaign", "name": "C", "ruleset": "coin"}).json["id"]
+    campaign = client.post("/api/commands", json={"type": "CreateCampaign", "name": "C", "ruleset": "rocet"}).json["id"]
     session = client.post("/api/commands", json={"type": "PlanSession", "campaign_id": campaign, "number": 1,
                                                   "date": "2026-11-29", "title": "S"}).json["id"]
     client.post("/api/commands", json={"type": "IssuePlayerLink", "kind": "recap", "target": session})

@@ -5,7 +5,7 @@ pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on Postgr
 
 
 def create(client, **body):
-    return client.post("/api/commands", json={"type": "CreateCampaign", "name": "Season", "ruleset": "coin", **body})
+    return client.post("/api/commands", json={"type": "CreateCampaign", "name": "Season", "ruleset": "rocet", **body})
 
 
 def test_a_command_answers_with_its_events(client):
@@ -30,7 +30,7 @@ def test_unknown_commands_and_bodies_are_refused(client):
 
 def test_a_stale_version_is_a_409(client):
     campaign = create(client).json["id"]
-    edit = {"type": "EditCampaign", "campaign_id": campaign, "name": "S2", "ruleset": "coin", "expected_version": 1}
+    edit = {"type": "EditCampaign", "campaign_id": campaign, "name": "S2", "ruleset": "rocet", "expected_version": 1}
     assert client.post("/api/commands", json=edit).status_code == 201
     conflict = client.post("/api/commands", json=edit)
     assert conflict.status_code == 409
@@ -48,7 +48,7 @@ def test_a_repeated_command_id_appends_once(client):
 def test_every_projection_reads_as_json(client):
     campaign = create(client).json["id"]
     character = client.post("/api/commands", json={"type": "CreateCharacter", "campaign_id": campaign,
-                                                    "name": "Inés", "rank": "pj", "stats": {"coin": {"hp": 9}}}).json["id"]
+                                                    "name": "Inés", "rank": "pj", "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 9, "pm_max": 9, "weapons": "Sable | Espada | 2"}}}).json["id"]
     session = client.post("/api/commands", json={"type": "PlanSession", "campaign_id": campaign, "number": 1,
                                                  "date": "2026-11-29", "title": "Dawn"}).json["id"]
     assert client.get(f"/api/characters/{character}").json["tracks"][0]["current"] == 9

@@ -13,6 +13,15 @@ pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on Postgr
 V1 = "/api/v1"
 
 
+
+@pytest.fixture(autouse=True)
+def coin_registered():
+    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
+    ruleset, registered for its own tests only. Port it, then delete this fixture."""
+    from tests.conftest import registered_coin
+
+    yield from registered_coin()
+
 def send(client, **command):
     response = client.post(f"{V1}/commands", json=command)
     assert response.status_code in (200, 201), response.json

@@ -1,6 +1,7 @@
 """Between duels on the pages: a rest and an adjustment from the sheet, each on its own line linked
 to its event; a refused adjustment says why by its field; the party rests from the session page;
 a session is edited from its page; the sheet folds away what the ruleset says to."""
+import pytest
 import re
 
 from tests.conftest import count_events, text_of
@@ -9,6 +10,15 @@ from tests.web.test_web import setup_duel
 
 INES, LOPE = "id0002", "id0003"
 
+
+
+@pytest.fixture(autouse=True)
+def coin_registered():
+    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
+    ruleset, registered for its own tests only. Port it, then delete this fixture."""
+    from tests.conftest import registered_coin
+
+    yield from registered_coin()
 
 def test_a_rest_from_the_sheet_gives_points_back_on_a_line_linked_to_its_event(app, client):
     _, duel = setup_duel(client)

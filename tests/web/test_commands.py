@@ -48,9 +48,9 @@ def test_the_fingerprint_is_what_was_sent_less_how_and_secrets():
 def test_the_service_runs_only_what_its_handler_table_holds(db):
     bare = bootstrap.service(db, handlers={})
     with pytest.raises(Invalid) as bad:
-        bare.handle({"type": "CreateCampaign", "name": "Nope", "ruleset": "coin"})
+        bare.handle({"type": "CreateCampaign", "name": "Nope", "ruleset": "rocet"})
     assert bad.value.errors == {"type": "unknown command 'CreateCampaign'"}
-    assert bootstrap.service(db).handle({"type": "CreateCampaign", "name": "Yes", "ruleset": "coin"}).events
+    assert bootstrap.service(db).handle({"type": "CreateCampaign", "name": "Yes", "ruleset": "rocet"}).events
 
 
 def test_invalid_and_refused_are_one_rejection_with_field_errors():
@@ -81,13 +81,13 @@ def test_a_rejected_page_command_without_a_form_is_a_422_page_not_a_500(app, cli
 
 
 def test_the_api_tells_a_rejection_with_its_message_and_fields(client):
-    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": "", "ruleset": "coin"})
+    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": "", "ruleset": "rocet"})
     assert response.status_code == 422
     assert response.json == {"error": "invalid", "message": "name is required", "errors": {"name": "is required"}}
 
 
 def test_a_rejected_form_is_drawn_again_with_the_errors_by_its_field(client):
-    response = client.post("/campaigns", data={"name": "", "ruleset": "coin", "notes": "kept"})
+    response = client.post("/campaigns", data={"name": "", "ruleset": "rocet", "notes": "kept"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert "is required" in page and "kept" in page

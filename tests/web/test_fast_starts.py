@@ -1,6 +1,7 @@
 """Fast starts: the set-up form narrowed to the ruleset and kind (htmx redraws it; without
 JavaScript a button asks for the terms), filled from the sheets; a challenge from a character
 sheet; a rematch from a finished duel; a duel outside any planned session goes into today's."""
+import pytest
 import re
 
 from tests.conftest import count_events, text_of
@@ -9,6 +10,15 @@ from tests.web.test_web import setup_duel
 
 PIRATE = {"atq": "3", "def": "12", "pv": "20", "comunicacion": "2", "sab": "11", "car": "8", "iniciativa": "1"}
 
+
+
+@pytest.fixture(autouse=True)
+def coin_registered():
+    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
+    ruleset, registered for its own tests only. Port it, then delete this fixture."""
+    from tests.conftest import registered_coin
+
+    yield from registered_coin()
 
 def pirates(client):
     campaign = client.post("/campaigns", data={"name": "Tortuga", "ruleset": "pirate"}).headers["Location"]

@@ -17,7 +17,7 @@ BEYOND_SQLITE = 2**63  # one past the largest integer SQLite stores
 
 @pytest.fixture
 def campaign(client):
-    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": "Season", "ruleset": "coin"})
+    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": "Season", "ruleset": "rocet"})
     return response.json["id"]
 
 
@@ -33,16 +33,16 @@ def alarms(app):
     assert not [r.getMessage() for r in caught]
 
 
-def coin_duel(client, campaign):
+def rocet_duel(client, campaign):
     def run(**command):
         response = client.post("/api/commands", json=command)
         assert response.status_code == 201, response.json
         return response.json["id"]
 
     session = run(type="PlanSession", campaign_id=campaign, number=1, date="2026-11-29", title="Dawn")
-    sides = [run(type="CreateCharacter", campaign_id=campaign, name=name, rank="pj", stats={"coin": {"hp": 5}})
+    sides = [run(type="CreateCharacter", campaign_id=campaign, name=name, rank="pj", stats={"rocet": {"des": "d8", "int": "d8", "pg_max": 5, "pm_max": 5, "weapons": "Sable | Espada | 2"}})
              for name in ("Ana", "Bea")]
-    return run(type="StartDuel", session_id=session, ruleset="coin", hits=3,
+    return run(type="StartDuel", session_id=session, ruleset="rocet", weapon_type="Espada",
                duelists=[{"character_id": sides[0], "side": "a"}, {"character_id": sides[1], "side": "b"}])
 
 
@@ -96,7 +96,7 @@ def test_an_event_position_beyond_64_bits_in_a_command_is_a_422(client, campaign
 @pytest.mark.parametrize("name", ["at", "a", "b"])
 @pytest.mark.parametrize("value", ["1e30", str(HUGE), "x"])
 def test_time_travel_refuses_a_moment_that_is_not_a_number(client, campaign, name, value, alarms):
-    duel = coin_duel(client, campaign)
+    duel = rocet_duel(client, campaign)
     view = "travel" if name == "at" else "compare"
     refused_page(client.get(f"/duels/{duel}/{view}?{name}={value}"), 400, f"'{name}' must be a whole number")
 
@@ -110,7 +110,7 @@ def test_an_unbounded_number_field_takes_only_what_sqlite_holds():
 
 
 def test_an_infinite_or_huge_expected_version_is_a_422(client, campaign, alarms):
-    body = '{"type": "EditCampaign", "campaign_id": "%s", "name": "x", "ruleset": "coin", "expected_version": %s}'
+    body = '{"type": "EditCampaign", "campaign_id": "%s", "name": "x", "ruleset": "rocet", "expected_version": %s}'
     for number in ("Infinity", "1e400", str(HUGE), str(2**64 - 1)):
         response = client.post("/api/commands", data=body % (campaign, number), content_type="application/json")
         assert response.status_code == 422, (number, response.json)
@@ -120,8 +120,8 @@ def test_an_infinite_or_huge_expected_version_is_a_422(client, campaign, alarms)
 
 def test_a_lone_surrogate_in_a_json_command_is_a_422_and_appends_nothing(client, campaign, alarms):
     before = count_events(client.application)
-    for body in ('{"type": "CreateCampaign", "name": "\\ud800", "ruleset": "coin"}',
-                 '{"type": "CreateCampaign", "name": "x", "ruleset": "coin", "\\udfff": 1}',
+    for body in ('{"type": "CreateCampaign", "name": "\\ud800", "ruleset": "rocet"}',
+                 '{"type": "CreateCampaign", "name": "x", "ruleset": "rocet", "\\udfff": 1}',
                  '{"type": "PlanSession", "campaign_id": "%s", "number": 1, "date": "2026-11-29", '
                  '"title": "a\\ud83d"}' % campaign):
         response = client.post("/api/commands", data=body, content_type="application/json")
@@ -132,7 +132,7 @@ def test_a_lone_surrogate_in_a_json_command_is_a_422_and_appends_nothing(client,
 def test_a_lone_surrogate_in_a_field_is_refused_whichever_way_it_came(service):
     """The one field parser every route shares, so the command line's undecodable arguments too."""
     with pytest.raises(Invalid) as refused:
-        service.handle({"type": "CreateCampaign", "name": "Season \udcff", "ruleset": "coin"})
+        service.handle({"type": "CreateCampaign", "name": "Season \udcff", "ruleset": "rocet"})
     assert "not valid text" in refused.value.errors["name"]
 
 
@@ -145,7 +145,7 @@ def test_a_lone_surrogate_from_the_command_line_is_refused(runner):
 def test_a_lone_surrogate_in_a_form_field_never_reaches_the_log(client, app, alarms):
     """Over HTTP a form field cannot hold a lone surrogate: werkzeug keeps the bytes of one
     percent-encoded, or drops a body it cannot decode. Either way the answer is not a 500."""
-    for body in (b"name=%ED%A0%80&ruleset=coin", b"name=\xed\xa0\x80&ruleset=coin", b"name=\xff&ruleset=coin"):
+    for body in (b"name=%ED%A0%80&ruleset=rocet", b"name=\xed\xa0\x80&ruleset=rocet", b"name=\xff&ruleset=rocet"):
         response = client.post("/campaigns", data=body, content_type="application/x-www-form-urlencoded")
         assert response.status_code in (302, 422), response.status_code
     names = [row["name"] for row in client.get("/api/campaigns").json["campaigns"]]
@@ -154,10 +154,10 @@ def test_a_lone_surrogate_in_a_form_field_never_reaches_the_log(client, app, ala
 
 def test_non_bmp_text_is_kept_whole(client, campaign, alarms):
     name = "Temporada 🤺 𝔇𝔲𝔢𝔩𝔬"
-    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "coin"})
+    response = client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "rocet"})
     assert response.status_code == 201
     assert name in client.get(f"/campaigns/{response.json['id']}").text
-    form = client.post("/campaigns", data={"name": name, "ruleset": "coin"})
+    form = client.post("/campaigns", data={"name": name, "ruleset": "rocet"})
     assert form.status_code == 302 and name in client.get(form.headers["Location"]).text
     assert client.get(f"/campaigns/{campaign}/log?subject=🤺&type=𝔇").status_code == 200
 
@@ -181,7 +181,7 @@ def test_a_query_string_of_raw_bytes_that_are_not_utf8_is_a_400(client, anonymou
 def test_deeply_nested_json_is_a_422(client, alarms, depth):
     before = count_events(client.application)
     for body in ("[" * depth + "]" * depth,
-                 '{"type": "CreateCampaign", "name": "x", "ruleset": "coin", "notes": %s}'
+                 '{"type": "CreateCampaign", "name": "x", "ruleset": "rocet", "notes": %s}'
                  % ('{"a":' * depth + "1" + "}" * depth)):
         response = client.post("/api/commands", data=body, content_type="application/json")
         assert response.status_code == 422, response.text[:200]
@@ -204,7 +204,7 @@ def test_a_float_or_huge_int_where_a_whole_number_goes_is_a_422(client, campaign
 
 
 def test_a_huge_int_anywhere_in_a_command_is_not_a_500(client, campaign, alarms):
-    body = '{"type": "CreateCampaign", "name": "x", "ruleset": "coin", "extra": [%s]}'
+    body = '{"type": "CreateCampaign", "name": "x", "ruleset": "rocet", "extra": [%s]}'
     # Read as a float, so it never reaches SQLite or orjson as an integer beyond 64 bits.
     assert client.post("/api/commands", data=body % ("9" * 30), content_type="application/json").status_code == 201
     refused_json(client.post("/api/commands", data=body % ("9" * 400), content_type="application/json"),
@@ -214,7 +214,7 @@ def test_a_huge_int_anywhere_in_a_command_is_not_a_500(client, campaign, alarms)
 def test_an_imported_line_nested_too_deep_is_refused_with_its_line(client, alarms):
     nested = "[" * 300 + "]" * 300
     line = ('{"position":1,"stream":"campaign-x","version":1,"type":"CampaignCreated","schema":1,'
-            '"data":{"campaign_id":"x","name":"n","ruleset":"coin","notes":%s},"metadata":{},"hash":"0"}\n' % nested)
+            '"data":{"campaign_id":"x","name":"n","ruleset":"rocet","notes":%s},"metadata":{},"hash":"0"}\n' % nested)
     response = client.post("/import", data={"log": (io.BytesIO(line.encode()), "b.jsonl")},
                            content_type="multipart/form-data")
     refused_page(response, 422, "ine 1", "nests deeper than 64 levels", "Nothing was imported.")

@@ -13,11 +13,11 @@ from tracker import create_app
 
 
 def new_campaign(client, name="Season of Steel"):
-    return client.post("/campaigns", data={"name": name, "ruleset": "coin", "notes": ""})
+    return client.post("/campaigns", data={"name": name, "ruleset": "rocet", "notes": ""})
 
 
 def api_campaign(client, name="By the API"):
-    return client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "coin"})
+    return client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "rocet"})
 
 
 def test_a_form_larger_than_the_body_limit_is_a_clear_413(app, client):
@@ -103,7 +103,7 @@ def test_another_gms_write_waits_for_an_import_and_lands(app, client):
         items.append({"position": n, "stream": "campaign-big" if n == 1 else "character-c%d" % n, "version": 1,
                       "type": "CampaignCreated" if n == 1 else "CharacterCreated",
                       "schema": 1 if n == 1 else 2, "metadata": {"campaign_id": "big"},
-                      "data": {"campaign_id": "big", "name": "Big", "ruleset": "coin"} if n == 1 else
+                      "data": {"campaign_id": "big", "name": "Big", "ruleset": "rocet"} if n == 1 else
                       {"character_id": "c%d" % n, "campaign_id": "big", "name": "C", "rank": "pj"}})
     body = rechained(items).encode()
     app.config["BUSY_TIMEOUT_MS"] = 60000  # a slow machine must not turn waiting into a 503 here

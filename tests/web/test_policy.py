@@ -26,7 +26,7 @@ def gms(app) -> list[str]:
 
 
 def campaign(client, name="Mine", **extra):
-    return client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "coin", **extra})
+    return client.post("/api/commands", json={"type": "CreateCampaign", "name": name, "ruleset": "rocet", **extra})
 
 
 def logged_in_as(client) -> str | None:
@@ -54,8 +54,8 @@ def test_the_same_command_id_from_another_gm_runs_as_that_gms_own_command(app, c
 def test_a_command_id_reused_for_another_command_is_refused_never_replayed(app, client):
     first = campaign(client, "First", command_id="c-1").json
     before = count_events(app)
-    for other in ({"type": "CreateCampaign", "name": "Second", "ruleset": "coin"},
-                  {"type": "EditCampaign", "campaign_id": first["id"], "name": "Renamed", "ruleset": "coin",
+    for other in ({"type": "CreateCampaign", "name": "Second", "ruleset": "rocet"},
+                  {"type": "EditCampaign", "campaign_id": first["id"], "name": "Renamed", "ruleset": "rocet",
                    "expected_version": 1},
                   {"type": "IssueApiToken", "label": "x"}):
         response = client.post("/api/commands", json={**other, "command_id": "c-1"})
@@ -68,7 +68,7 @@ def test_a_command_id_reused_for_another_command_is_refused_never_replayed(app, 
 def test_the_same_command_on_another_target_is_another_command(app, client):
     one = campaign(client, "One").json["id"]
     two = campaign(client, "Two").json["id"]
-    edit = {"type": "EditCampaign", "name": "Same words", "ruleset": "coin", "expected_version": 1,
+    edit = {"type": "EditCampaign", "name": "Same words", "ruleset": "rocet", "expected_version": 1,
             "command_id": "edit-1"}
     assert client.post("/api/commands", json={**edit, "campaign_id": one}).status_code == 201
     again = client.post("/api/commands", json={**edit, "campaign_id": one, "expected_version": 2})
@@ -121,7 +121,7 @@ def test_init_db_upgrades_an_old_log_and_its_command_ids_stay_with_their_gm(tmp_
     # an event as an older Touché wrote it: metadata actor and command id, no principal or fingerprint
     old.execute("INSERT INTO events (stream, version, type, schema, data, metadata, command_id) VALUES"
                 " ('campaign-old1', 1, 'CampaignCreated', 1, ?, ?, 'c-0001')",
-                [store.dumps({"campaign_id": "old1", "name": "Old", "ruleset": "coin", "notes": "", "owner": "gma"}),
+                [store.dumps({"campaign_id": "old1", "name": "Old", "ruleset": "rocet", "notes": "", "owner": "gma"}),
                  store.dumps({"campaign_id": "old1", "actor": "gma", "command": "CreateCampaign",
                               "command_id": "c-0001", "decision": 1, "recorded_at": "2026-11-29T20:00:00+00:00"})])
     old.commit()
@@ -134,7 +134,7 @@ def test_init_db_upgrades_an_old_log_and_its_command_ids_stay_with_their_gm(tmp_
     try:
         assert db.execute("SELECT principal, command_id FROM commands").fetchall() == [("gm:gma", "c-0001")]
         assert db.execute("PRAGMA user_version").fetchone()[0] == store.STORE_VERSION
-        body = {"type": "CreateCampaign", "name": "Anything", "ruleset": "coin", "command_id": "c-0001"}
+        body = {"type": "CreateCampaign", "name": "Anything", "ruleset": "rocet", "command_id": "c-0001"}
         assert bootstrap.service(db, Context(actor="gma", door=policy.API)).handle(body).replayed
         theirs = bootstrap.service(db, Context(actor="gmb", door=policy.API, new_id=lambda: "new1")).handle(body)
         assert not theirs.replayed and theirs.key == "new1"
@@ -173,25 +173,25 @@ def duel(client):
         assert response.status_code == 201, response.json
         return response.json["id"]
 
-    campaign_id = made({"type": "CreateCampaign", "name": "Duels", "ruleset": "coin"})
+    campaign_id = made({"type": "CreateCampaign", "name": "Duels", "ruleset": "rocet"})
     a, b = (made({"type": "CreateCharacter", "campaign_id": campaign_id, "name": n, "rank": "pj",
-                  "stats": {"coin": {"hp": 10}}}) for n in ("A", "B"))
+                  "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 10, "pm_max": 10, "weapons": "Sable | Espada | 2"}}}) for n in ("A", "B"))
     session = made({"type": "PlanSession", "campaign_id": campaign_id, "number": 1, "date": "2026-11-29",
                     "title": "t"})
-    return made({"type": "StartDuel", "session_id": session, "ruleset": "coin", "hits": 3,
+    return made({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "weapon_type": "Espada",
                  "duelists": [{"character_id": a, "side": "a"}, {"character_id": b, "side": "b"}]})
 
 
 def test_the_duel_action_route_takes_only_that_duels_commands(app, client, duel):
     before = count_events(app)
     for command, form in (("RegisterGM", {"username": "sock", "password": PASSWORD}),
-                          ("CreateCampaign", {"name": "Sneaky", "ruleset": "coin"}),
+                          ("CreateCampaign", {"name": "Sneaky", "ruleset": "rocet"}),
                           ("IssueApiToken", {"label": "sneaky"})):
         response = client.post(f"/duels/{duel}/do/{command}", data=form)
         assert response.status_code == 403, command
     assert client.post(f"/duels/{duel}/do/Explode", data={}).status_code == 422
     assert count_events(app) == before and gms(app) == ["gm"]
-    played = client.post(f"/duels/{duel}/do/Play", data={"dice_a": "5", "dice_b": "2", "expected_version": 1})
+    played = client.post(f"/duels/{duel}/do/Yield", data={"side": "b", "expected_version": client.get(f"/api/duels/{duel}").json["version"]})
     assert played.status_code == 302 and count_events(app) == before + 1
 
 

@@ -20,12 +20,12 @@ def theirs(app):
     register_gm(app, "other", "other")
     db = open_db(app.config["DATABASE"])
     service = bootstrap.service(db, dataclasses.replace(app.config["SERVICE_CONTEXT"], actor="other"))
-    campaign = service.handle({"type": "CreateCampaign", "name": "Theirs", "ruleset": "coin"}).key
+    campaign = service.handle({"type": "CreateCampaign", "name": "Theirs", "ruleset": "rocet"}).key
     session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1, "date": "2026-11-29",
                               "title": "T"}).key
     a, b = (service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                            "stats": {"coin": {"hp": 10}}}).key for name in ("Aa", "Bb"))
-    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "coin", "hits": 3,
+                            "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 10, "pm_max": 10, "weapons": "Sable | Espada | 2"}}}).key for name in ("Aa", "Bb"))
+    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "weapon_type": "Espada",
                            "duelists": [{"character_id": a, "side": "a"}, {"character_id": b, "side": "b"}]})
     display = service.handle({"type": "IssuePlayerLink", "link_kind": "display", "target": duel.key})
     db.close()
@@ -45,7 +45,7 @@ GETS = ["/campaigns/{campaign_id}", "/campaigns/{campaign_id}/log", "/campaigns/
         "/api/campaigns/{campaign_id}/changes", "/api/characters/{character_id}", "/api/sessions/{session_id}",
         "/api/duels/{duel_id}", "/api/duels/{duel_id}/changes", "/api/v1/duels/{duel_id}"]
 
-POSTS = [("/duels/{duel_id}/do/Strike", {}), ("/duels/{duel_id}/do/Play", {"dice_a": "1", "dice_b": "2"}),
+POSTS = [("/duels/{duel_id}/do/Strike", {}), ("/duels/{duel_id}/do/Yield", {"side": "a"}),
          ("/duels/{duel_id}/notes", {"text": "hi"}), ("/duels/{duel_id}/adjust", {}),
          ("/duels/{duel_id}/undo", {}), ("/duels/{duel_id}/restore", {}), ("/duels/{duel_id}/display-links", {}),
          ("/duels/{duel_id}/display-links/{link_id}/revoke", {}), ("/characters/{character_id}/edit",
@@ -53,14 +53,14 @@ POSTS = [("/duels/{duel_id}/do/Strike", {}), ("/duels/{duel_id}/do/Play", {"dice
          ("/characters/{character_id}/recover", {}), ("/characters/{character_id}/adjust", {}),
          ("/sessions/{session_id}/edit", {"title": "X"}), ("/sessions/{session_id}/close", {}),
          ("/sessions/{session_id}/recap-links", {}), ("/sessions/{session_id}/seats", {}),
-         ("/sessions/{session_id}/rest", {}), ("/campaigns/{campaign_id}/edit", {"name": "X", "ruleset": "coin"}),
+         ("/sessions/{session_id}/rest", {}), ("/campaigns/{campaign_id}/edit", {"name": "X", "ruleset": "rocet"}),
          ("/campaigns/{campaign_id}/share", {"username": "gm"}), ("/campaigns/{campaign_id}/characters",
                                                                   {"name": "X", "rank": "pj"}),
          ("/campaigns/{campaign_id}/sessions", {}), ("/events/{position}/retract", {}),
          ("/events/{position}/restore", {})]
 
-COMMANDS = [{"type": "Strike", "duel_id": "{duel_id}"}, {"type": "Play", "duel_id": "{duel_id}"},
-            {"type": "Play", "duel_id": "{duel_id}", "dice_a": [1], "dice_b": [2], "expected_version": 1},
+COMMANDS = [{"type": "Strike", "duel_id": "{duel_id}"}, {"type": "Yield", "duel_id": "{duel_id}"},
+            {"type": "Yield", "duel_id": "{duel_id}", "side": "a", "expected_version": 1},
             {"type": "NoteDuel", "duel_id": "{duel_id}", "text": "hi"},
             {"type": "AdjustDuelTrack", "duel_id": "{duel_id}", "duelist": "a", "track": "hits", "amount": 1,
              "reason": "x"},
@@ -68,11 +68,11 @@ COMMANDS = [{"type": "Strike", "duel_id": "{duel_id}"}, {"type": "Play", "duel_i
             {"type": "RecoverCharacter", "character_id": "{character_id}"},
             {"type": "EditSession", "session_id": "{session_id}", "number": 1, "date": "2026-11-29", "title": "X"},
             {"type": "CloseSession", "session_id": "{session_id}"},
-            {"type": "StartDuel", "session_id": "{session_id}", "ruleset": "coin", "hits": 3,
+            {"type": "StartDuel", "session_id": "{session_id}", "ruleset": "rocet", "weapon_type": "Espada",
              "duelists": [{"character_id": "{character_id}", "side": "a"}]},
             {"type": "PlanSession", "campaign_id": "{campaign_id}", "number": 2, "date": "2026-11-29", "title": "X"},
             {"type": "CreateCharacter", "campaign_id": "{campaign_id}", "name": "X", "rank": "pj"},
-            {"type": "EditCampaign", "campaign_id": "{campaign_id}", "name": "X", "ruleset": "coin"},
+            {"type": "EditCampaign", "campaign_id": "{campaign_id}", "name": "X", "ruleset": "rocet"},
             {"type": "ShareCampaign", "campaign_id": "{campaign_id}", "username": "gm"},
             {"type": "IssuePlayerLink", "link_kind": "display", "target": "{duel_id}"},
             {"type": "IssuePlayerLink", "link_kind": "recap", "target": "{session_id}"},

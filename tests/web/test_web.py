@@ -1,4 +1,5 @@
 """The pages through Flask's test client: forms, errors next to fields, htmx fragments, conflicts."""
+import pytest
 import re
 
 
@@ -8,6 +9,15 @@ from tracker.projections import queries
 from tests.conftest import fixed_context, logged_in, register_gm
 from tests.conftest import count_events
 
+
+
+@pytest.fixture(autouse=True)
+def coin_registered():
+    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
+    ruleset, registered for its own tests only. Port it, then delete this fixture."""
+    from tests.conftest import registered_coin
+
+    yield from registered_coin()
 
 def post_campaign(client, **form):
     return client.post("/campaigns", data={"name": "Season of Steel", "ruleset": "coin", "notes": "", **form})

@@ -1,0 +1,10 @@
+"""The integration tier tests the core with the fake coin ruleset beside the shipped ones; the tiers
+that serve pages never see it (tests/conftest.py says why)."""
+import pytest
+
+from tests.conftest import registered_coin
+
+
+@pytest.fixture(autouse=True)
+def coin_registered():
+    yield from registered_coin()
