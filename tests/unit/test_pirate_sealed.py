@@ -2,11 +2,15 @@
 secret; once both have chosen, the exchange is thrown in initiative order, the words quoted."""
 from __future__ import annotations
 
+import pytest
+
 from tests import plain_json as json
 
 from tests.unit.test_pirate import Duel, play
 from tracker import rules
 from tracker.rules import pirate
+from tracker.rules.base import Refused
+from tracker.rules.dice import fixed_dice
 from tracker.rules.pirate.commands import ChooseInsult, Insult, RollInitiative, ThrowInsults
 from tracker.rules.pirate.events import PirateInsultChosen
 
@@ -88,3 +92,29 @@ def test_the_gm_may_quote_the_words_when_recording_an_insult_and_retraction_unse
     s.run(ChooseInsult(side="a", insult="Humillación"))
     assert play(s.events[:-1])["sealed"] == {"a": {"insult": "Provocación", "line": "", "die": 0}}
     assert play(s.events[:-2])["sealed"] == {}
+
+
+def test_while_an_insult_is_sealed_the_gm_can_neither_roll_initiative_nor_record_an_insult_over_it():
+    d = sealed()
+    d.run(ChooseInsult(side="a", insult="Humillación"))
+    rolled = d.refused(RollInitiative(), a=[19], b=[2])
+    assert "chooses its insult in secret" in rolled.reason
+    for insult in ("Humillación", "Provocación", "Burla ingeniosa"):  # neither the right nor a wrong guess
+        refused = d.refused(Insult(side="a", insult=insult), a=[19, 3])
+        assert "chooses its insult in secret" in refused.reason and "Humillación" not in refused.reason
+    assert pirate.actions(d.state)[0] == "ChooseInsult"
+
+
+def test_an_exchange_a_rewind_stopped_midway_is_thrown_on_from_its_sealed_insults():
+    d = sealed(reveal="gm")
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa", line=LINE))
+    d.run(ChooseInsult(side="b", insult="Insulto directo"))
+    d.run(ThrowInsults(), b=[18, 2], a=[3, 19, 3])
+    midway = play(d.events[:-1])  # the second insult taken back: Inés's Burla is still sealed
+    assert midway["phase"] != "initiative" and midway["sealed"] == {"a": {"insult": "Burla ingeniosa", "line": LINE,
+                                                                          "die": 0}}
+    assert pirate.actions(midway)[0] == "ThrowInsults"
+    with pytest.raises(Refused):
+        pirate.decide(midway, Insult(side="a", insult="Provocación"), fixed_dice(a=[19, 3]))
+    events = pirate.decide(midway, ThrowInsults(), fixed_dice(a=[19, 3]))
+    assert [(type(e).__name__, e.side, e.insult) for e in events[:1]] == [("PirateInsultTraded", "a", "Burla ingeniosa")]

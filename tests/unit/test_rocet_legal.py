@@ -116,7 +116,7 @@ def test_each_sealed_choice_refusal_says_why_at_its_field(side):
     held = t.state["sides"][side]
     missing = next(card for card in CARDS if card not in held["hand"])
     assert refusal(t, ChooseCard(side=side, card=missing)) == \
-        (f"{held['name']} has no {missing} in hand (holds: {', '.join(held['hand'])})", "card")
+        (f"that card is not in {held['name']}'s hand", "card")
     seats = Table({"kind": "relojes", "choices": "sealed", "dice_by": "seats"}, piles=[PILE])
     assert refusal(seats, ChooseCard(side=side, card=seats.state["sides"][side]["hand"][0], dice=(5,))) == \
         ("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)", "dice")

@@ -410,3 +410,19 @@ def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, an
     assert ('name="dice_roll"' in page) == (dice_by == "seats")
     seat = issue_seat(client, fight["session"], fight["people"][0])
     assert ('name="dice_roll"' in anonymous.get(seat).text) == (dice_by == "seats")
+
+
+def test_while_a_seats_insult_is_sealed_the_gm_cannot_roll_initiative_past_it(client, anonymous, gm_service):
+    duel = wit_sealed(gm_service)
+    d = duel["duel"]
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    assert choose_insult(anonymous, seat, d, "a", "Humillación").status_code == 200
+    version = gm_service.version(f"duel-{d}")
+    rolled = client.post(f"/duels/{d}/do/RollInitiative",
+                         data={"expected_version": version, "dice_a": "19", "dice_b": "2"})
+    assert 400 <= rolled.status_code < 500 and "chooses its insult in secret" in html.unescape(rolled.text)
+    insulted = client.post(f"/duels/{d}/do/Insult", data={"expected_version": version, "side": "a",
+                                                          "insult": "Provocación"})
+    assert 400 <= insulted.status_code < 500 and "chooses its insult in secret" in html.unescape(insulted.text)
+    assert "chose Humillación" not in html.unescape(insulted.text)
+    assert gm_service.version(f"duel-{d}") == version

@@ -160,10 +160,6 @@ def _entry(state: dict, insult: str) -> dict:
 def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
     _strikes_here(state, cmd)
     _require_turn(state, cmd.side)
-    sealed = (state.get("sealed") or {}).get(cmd.side)
-    if sealed and sealed["insult"] != cmd.insult:
-        raise Refused(t("{name} chose {insult} in secret for this exchange", name=_name(state, cmd.side),
-                        insult=sealed["insult"]), field="insult")
     side, foe = cmd.side, other(cmd.side)
     entry = _entry(state, cmd.insult)
     mine = _stats(state, side)
@@ -190,6 +186,18 @@ def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
 def sealed_choices(state: dict) -> bool:
     """True in a wit duel whose insults each side chooses in secret before the exchange."""
     return state["kind"] == "wit" and state["settings"].get("choices") == "sealed"
+
+
+def _unless_sealed(handler):
+    """``handler`` for the GM's own command, refused where the insults are chosen in secret: there the
+    exchange (its initiative and each insult) is thrown only from the sealed choices, so nobody can
+    roll past a choice nor record an insult over it."""
+    def guarded(state: dict, cmd: Any, dice: Dice) -> list:
+        if sealed_choices(state):
+            raise Refused(t("in this duel each side chooses its insult in secret (on a seat, or the NPC's on "
+                            "this page): choose, then throw the insults"))
+        return handler(state, cmd, dice)
+    return guarded
 
 
 def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
@@ -220,8 +228,11 @@ def _throw(state: dict, cmd: ThrowInsults, dice: Dice) -> list:
     if not sealed_choices(state):
         raise Refused(t("in this duel the GM records each insult in turn"))
     _not_waiting(state)
-    if state["phase"] != "initiative":
-        raise Refused(t("{round} is under way", round=round_name(state, state["round"], False)))
+    if state["phase"] != "initiative":  # only a rewind stops an exchange midway: the rest is still sealed
+        due = state["order"][state["turn"]:]
+        if not due or any(side not in (state.get("sealed") or {}) for side in due):
+            raise Refused(t("{round} is under way", round=round_name(state, state["round"], False)))
+        return _thrown(state, dice)
     waiting = [_name(state, side) for side in SIDES if side not in (state.get("sealed") or {})]
     if waiting:
         if len(waiting) == 2:
@@ -233,9 +244,14 @@ def _throw(state: dict, cmd: ThrowInsults, dice: Dice) -> list:
 def _exchange(state: dict, dice: Dice) -> list:
     """Both sealed insults thrown: initiative, then each insult in its order, until one ends the duel."""
     events = _initiative(state, RollInitiative(), dice)
-    state = evolve(state, events[0], 0)
+    return events + _thrown(evolve(state, events[0], 0), dice)
+
+
+def _thrown(state: dict, dice: Dice) -> list:
+    """The sealed insults still to come in this exchange, each in its order, until one ends the duel."""
+    events = []
     by_seat = state["settings"].get("dice_by") == "seats"
-    for side in state["order"]:
+    for side in state["order"][state["turn"]:]:
         chosen = state["sealed"][side]
         if by_seat:  # the seat's own d20 comes first for its insult; the server rolls the rest
             dice = dice.with_typed({side: [chosen["die"]]})
@@ -261,7 +277,7 @@ def _points(state: dict) -> list:
     return []
 
 
-HANDLERS = {MarkWorthiness: _mark, RecordFall: _fall, RollInitiative: _initiative,
-            Attack: _attack, Shoot: _shoot, Insult: _insult, ChooseInsult: _choose_insult, ThrowInsults: _throw}
+HANDLERS = {MarkWorthiness: _mark, RecordFall: _fall, RollInitiative: _unless_sealed(_initiative),
+            Attack: _attack, Shoot: _shoot, Insult: _unless_sealed(_insult), ChooseInsult: _choose_insult, ThrowInsults: _throw}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS)

@@ -16,11 +16,17 @@ def actions(state: dict) -> list[str]:
         return ["RecordFall"] + ENDINGS
     if state["phase"] == "initiative":
         return _before_the_exchange(state) + ENDINGS
+    if _sealed(state):  # an exchange a rewind stopped midway: its sealed insults are thrown, not recorded
+        return ["ThrowInsults"] + ENDINGS
     return [ACTION[state["kind"]]] + ENDINGS
 
 
+def _sealed(state: dict) -> bool:
+    return state["kind"] == "wit" and state["settings"].get("choices") == "sealed"
+
+
 def _before_the_exchange(state: dict) -> list[str]:
-    if state["kind"] != "wit" or state["settings"].get("choices") != "sealed":
+    if not _sealed(state):
         return ["RollInitiative"]
     # Both chosen: throwing them comes first (a choice may still be changed, after it).
     return ["ThrowInsults", "ChooseInsult"] if len(state.get("sealed") or {}) == 2 else ["ChooseInsult"]

@@ -62,8 +62,7 @@ def _check_card(state: dict, side: str, card: str, field: str) -> None:
     if held["hand_size"] == 0:
         raise Refused(t("{name} holds no card to play", name=held["name"]), field=field)
     if state["mode"] == "virtual" and card not in held["hand"]:
-        raise Refused(t("{name} has no {card} in hand (holds: {hand})", name=held["name"], card=card,
-                        hand=join(held["hand"])), field=field)
+        raise Refused(t("that card is not in {name}'s hand", name=held["name"]), field=field)
 
 
 def _turn(state: dict, cards: dict, dice: Dice) -> list:
@@ -248,8 +247,7 @@ def _discard(state: dict, cmd: Discard, dice: Dice) -> list:
     if not cmd.card:
         raise Refused(t("say which card {name} discards (it is shown to all)", name=held["name"]), field="card")
     if state["mode"] == "virtual" and cmd.card not in held["hand"]:
-        raise Refused(t("{name} has no {card} in hand (holds: {hand})", name=held["name"], card=cmd.card,
-                        hand=join(held["hand"])), field="card")
+        raise Refused(t("that card is not in {name}'s hand", name=held["name"]), field="card")
     return [RocetCardDiscarded(side=owed, card=cmd.card)]
 
 
