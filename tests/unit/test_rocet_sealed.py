@@ -103,6 +103,17 @@ def test_each_seat_types_its_own_dice_sealed_with_its_card():
     assert turn.rolls == ((6, 5, 2, 1),) and turn.winner == "a"
 
 
+def test_a_seat_s_typed_die_is_checked_against_its_own_die_when_it_is_typed():
+    t = sealed(dice_by="seats")
+    des, int_ = t.state["sides"]["a"]["des"], t.state["sides"]["a"]["int"]
+    assert t.refused(ChooseCard(side="a", card=EA, dice=(100, 99))) == \
+        f"your DES die is a d{des}: it cannot show 100"
+    assert t.refused(ChooseCard(side="a", card=EA, dice=(1, 0))) == f"your INT die is a d{int_}: it cannot show 0"
+    assert t.state["sealed"] == {}  # nothing chosen, so the rival's tap cannot be the one refused
+    t.do(ChooseCard(side="a", card=EA, dice=(des, int_)))
+    assert resolved(t.do(ChooseCard(side="b", card=EP, dice=(1, 1)))).winner in ("a", "b")
+
+
 def test_what_a_sealed_duel_refuses():
     t = sealed()
     assert "chooses its card in secret" in t.refused(PlayTurn(card_a=EA, card_b=EP))

@@ -136,6 +136,14 @@ def _choose(state: dict, cmd: ChooseCard, dice: Dice) -> list:
     if by_seat and len(cmd.dice or ()) != 2:
         raise Refused(t("type what your DES and INT dice showed, e.g. “5 3” (ties are rerolled by the server)"),
                       field="dice")
+    if by_seat:
+        # Checked now, on the seat that typed them: found only at the reveal, a die no d{sides} shows
+        # refused the rival's tap instead, told the rival the die, and wedged the duel.
+        duelist = state["sides"][cmd.side]
+        for sides, value, stat in zip((duelist["des"], duelist["int"]), cmd.dice, ("DES", "INT")):
+            if not 1 <= value <= sides:
+                raise Refused(t("your {stat} die is a d{sides}: it cannot show {value}", stat=stat, sides=sides,
+                                value=value), field="dice")
     chosen = RocetCardChosen(turn=turn, side=cmd.side, card=cmd.card, dice=tuple(cmd.dice or ()) if by_seat else ())
     after = evolve(state, chosen, 0)
     if len(after["sealed"]) < 2 or not reveals_itself(state):
