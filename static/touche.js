@@ -113,6 +113,14 @@
     panel.parentNode.insertBefore(notice, panel);
   }
 
+  // Each tap on a seat is its own command: a fresh "tap" joins the id the page drew, so going back
+  // to an earlier choice from the same page is appended, not replayed (tracker/web/seats.py).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.matches || !form.matches(".seat-form")) return;
+    event.detail.parameters["tap"] = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+  });
+
   // A seat's poll that left before the player's tap may come back after the tap's answer, with
   // the page as it was: a fragment older than the one shown (its data-stamp only grows) is dropped.
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -162,6 +162,19 @@ def test_a_double_tap_on_the_seat_appends_once(client, anonymous, gm_service):
     assert gm_service.version(f"duel-{duel['duel']}") == before + 1
 
 
+def test_each_tap_is_its_own_command_even_back_to_an_earlier_choice(client, anonymous, gm_service):
+    duel = setup_duel(gm_service)
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    first, second = state(gm_service, duel["duel"])["sides"]["a"]["hand"][:2]
+    before = gm_service.version(f"duel-{duel['duel']}")
+    for tap, card in (("t1", first), ("t2", second), ("t3", first)):  # one drawn page, three taps
+        assert choose(anonymous, seat, duel["duel"], "a", card, tap=tap).status_code == 200
+    assert gm_service.version(f"duel-{duel['duel']}") == before + 3
+    assert state(gm_service, duel["duel"])["sealed"]["a"]["card"] == first  # the last tap holds
+    assert choose(anonymous, seat, duel["duel"], "a", first, tap="t3").status_code == 200  # a resent tap
+    assert gm_service.version(f"duel-{duel['duel']}") == before + 3
+
+
 def test_the_npc_is_chosen_on_the_gms_page_under_the_same_sealing(client, anonymous, gm_service):
     duel = setup_duel(gm_service, npc=True)
     d = duel["duel"]

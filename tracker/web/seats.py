@@ -137,9 +137,12 @@ def act(token, command):
     # One page draws one id; each button of it (a card, a change of mind) is its own command, and
     # the same button tapped twice is the same command: the id is the page's, plus what it says,
     # keyed (a bare hash of what it says would name the sealed card to anyone who sees the id).
-    drawn = str(form.get("command_id") or "")[:24]
+    # Each tap is its own command too: touche.js gives every submit a fresh ``tap``, so A, then B,
+    # then A again from one drawn page appends three choices (a resent request keeps its tap).
+    drawn = str(message.pop("command_id", "") or "")[:24]
+    tap = "".join(c for c in str(message.pop("tap", "") or "") if c.isalnum())[:16]
     said = fingerprint_of(message, fingerprint_key()).removeprefix(KEYED)
-    message["command_id"] = f"{drawn}-{said[:12]}" if drawn else None
+    message["command_id"] = "-".join(part for part in (drawn, tap, said[:12]) if part) if drawn else None
     door = service(policy.SEAT_PAGE, seat=seat["link_id"])
     try:
         door.handle(message)
