@@ -96,6 +96,7 @@ POLICY: dict[str, Rule] = {
     "CloseSession": rule("session", TEAM, EVERYWHERE, "the session's seats stop working; retracting it reopens"),
     "StartDuel": rule("duel", TEAM, EVERYWHERE),
     "NoteDuel": rule("duel", TEAM, EVERYWHERE, "the GM's note on a duel or one of its moments"),
+    "TakeOverSeat": rule("duel", TEAM, EVERYWHERE, "the side a player's seat played is the GM's again"),
     "AdjustDuelTrack": rule("duel", TEAM, EVERYWHERE, "a running duel's track, by the tracks its ruleset offers"),
     "RetractEvent": rule("campaign character session duel", TEAM, EVERYWHERE, "on the retracted event's stream"),
     "RestoreRetraction": rule("campaign character session duel", TEAM, EVERYWHERE,
@@ -259,6 +260,8 @@ def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, A
     if state.get("outcome"):
         raise Forbidden(t("this duel is over"))
     side = next((d["side"] for d in state["duelists"] if d["id"] == seat["character_id"]), None)
+    if side is not None and side in state.get("taken_over", ()):
+        raise Forbidden(t("the GM took over your seat in this duel"))
     speaks_for = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {}).get(kind)
     if side is None or speaks_for is None:
         raise Forbidden(t("a seat acts only in the duels its own character fights"))

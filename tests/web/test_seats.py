@@ -439,3 +439,43 @@ def test_while_a_seats_insult_is_sealed_the_gm_cannot_roll_initiative_past_it(cl
     assert 400 <= insulted.status_code < 500 and "chooses its insult in secret" in html.unescape(insulted.text)
     assert "chose Humillación" not in html.unescape(insulted.text)
     assert gm_service.version(f"duel-{d}") == version
+
+
+def test_taking_over_a_seat_hands_the_side_to_the_gm_and_the_phone_says_so(client, anonymous, gm_service):
+    duel = setup_duel(gm_service)
+    d = duel["duel"]
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    card = state(gm_service, d)["sides"]["a"]["hand"][0]
+    before = gm_service.version(f"duel-{d}")
+    assert gm_choice(client, "ChooseCard", d, side="a", card=card, turn=1, expected_version=before).status_code == 403
+    nobody = client.post("/api/commands", json={"type": "TakeOverSeat", "duel_id": d, "side": "b"})
+    assert nobody.status_code == 422 and "no player's seat plays this side" in nobody.text  # Lope has no seat
+    taken = client.post("/api/commands", json={"type": "TakeOverSeat", "duel_id": d, "side": "a"})
+    assert taken.status_code in (200, 201), taken.text
+    assert state(gm_service, d)["taken_over"] == ["a"]
+    again = client.post("/api/commands", json={"type": "TakeOverSeat", "duel_id": d, "side": "a"})
+    assert again.status_code == 422 and "the GM already plays this side" in again.text
+    log = client.get(f"/duels/{d}").text
+    assert "The GM took over Inés&#39;s seat" in log or "The GM took over Inés's seat" in log
+    page = anonymous.get(seat)
+    assert "The GM took over your seat in" in page.text and f"/do/ChooseCard" not in page.text
+    assert "El DJ ha tomado tu asiento en" in anonymous.get(f"{seat}?lang=es").text
+    tapped = choose(anonymous, seat, d, "a", card)
+    assert tapped.status_code == 403 and "the GM took over your seat in this duel" in tapped.text
+    version = gm_service.version(f"duel-{d}")
+    chosen = gm_choice(client, "ChooseCard", d, side="a", card=card, turn=1, expected_version=version)
+    assert chosen.status_code == 200, chosen.text
+    assert gm_service.version(f"duel-{d}") == version + 1  # the GM's choice for the side is appended
+
+
+def test_retracting_a_take_over_gives_the_side_back_to_the_seat(client, anonymous, gm_service):
+    duel = setup_duel(gm_service)
+    d = duel["duel"]
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    gm_service.handle({"type": "TakeOverSeat", "duel_id": d, "side": "a"})
+    position = gm_service.db.execute("SELECT position FROM events WHERE type = 'DuelSeatTakenOver'").fetchone()[0]
+    gm_service.handle({"type": "RetractEvent", "position": position, "reason": "the player came back",
+                       "expected_version": gm_service.version(f"duel-{d}")})
+    assert not state(gm_service, d).get("taken_over")
+    card = state(gm_service, d)["sides"]["a"]["hand"][0]
+    assert choose(anonymous, seat, d, "a", card).status_code == 200

@@ -19,7 +19,7 @@ from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword,
                                        ShareCampaign, UnshareCampaign)
 from tracker.commands.base import Command, command_id_of, expected, fingerprint_of, fingerprint_said, said_by
 from tracker.commands.duels import (ADJUST_IN_DUEL_FIELDS, NOTE_FIELDS, START_FIELDS, AdjustDuelTrack, DuelCommand,
-                                    NoteDuel, StartDuel)
+                                    NoteDuel, StartDuel, TakeOverSeat)
 from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
                                         EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
                                         RestoreRetraction, RestParty, RetractEvent, SetCampaignLanguage)
@@ -31,12 +31,12 @@ __all__ = ["ADJUST_IN_DUEL_FIELDS", "AdjustDuelTrack", "NOTE_FIELDS", "NoteDuel"
            "SetCampaignLanguage",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
            "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
-           "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "UnshareCampaign",
+           "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "TakeOverSeat", "UnshareCampaign",
            "COMMANDS", "expected", "parse"]
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     CreateCampaign, EditCampaign, ChangeCampaignRules, SetCampaignLanguage, CreateCharacter, EditCharacter, PlanSession,
-    EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel,
+    EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel, TakeOverSeat,
     AdjustDuelTrack, RegisterGM, EndSession, EndAllSessions, ChangePassword, ChooseLanguage, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 

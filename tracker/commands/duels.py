@@ -72,6 +72,23 @@ NOTE_FIELDS = (
 
 
 @dataclass(frozen=True)
+class TakeOverSeat(Command):
+    """The GM takes back a side a player's seat plays (a player who left): needs no expected
+    version, since it stands on nothing the rules decide."""
+
+    duel_id: str
+    side: str
+
+    @classmethod
+    def parse(cls, raw):
+        duel_id = key(raw.get("duel_id"), "duel_id")
+        side = raw.get("side")
+        if side not in ("a", "b"):
+            raise Invalid({"side": t("choose side A or side B")})
+        return cls(duel_id, side)
+
+
+@dataclass(frozen=True)
 class NoteDuel(Command):
     """The GM's note on a duel or on one of its moments; it needs no expected version, as it
     stands on nothing the rules decide."""

@@ -24,6 +24,7 @@ HANDLERS = {
     "RestParty": recovery.rest_party,
     "StartDuel": duels.start_duel,
     "NoteDuel": duels.note_duel,
+    "TakeOverSeat": duels.take_over_seat,
     "AdjustDuelTrack": duels.adjust_duel_track,
     "RegisterGM": accounts.register_gm,
     "EndSession": sessions.end_session,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 from tracker import rules
-from tracker.commands import AdjustDuelTrack, DuelCommand, NoteDuel, StartDuel, expected
+from tracker.commands import AdjustDuelTrack, DuelCommand, NoteDuel, StartDuel, TakeOverSeat, expected
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
-from tracker.rules.duel import AdjustTrackInDuel, DuelNoted, decide_adjustment
+from tracker.rules.duel import AdjustTrackInDuel, DuelNoted, DuelSeatTakenOver, decide_adjustment
 from tracker.rules.fields import parse_command
 from tracker.rules.text import t
 from tracker.services import Outcome, Service
@@ -141,6 +141,27 @@ def note_duel(service: Service, command: NoteDuel) -> Outcome:
         return [DuelNoted(text=command.text, about=command.about, public=command.public)]
 
     # No expected version: a note stands on nothing, so no form is ever stale for it.
+    return service.append(f"duel-{command.duel_id}", state["campaign_id"], None, command, decide)
+
+
+def take_over_seat(service: Service, command: TakeOverSeat) -> Outcome:
+    """Hand a side a player's seat plays back to the GM (a player who left): an event the seat
+    shows, so the player reads why their taps stopped."""
+    _, state = service.state_of(f"duel-{command.duel_id}")
+    if state is None:
+        raise NotFound(t("no such duel"))
+
+    def decide(current: dict) -> list:
+        if current.get("outcome"):
+            raise Refused(t("this duel is over"), field="side")
+        if command.side in current.get("taken_over", ()):
+            raise Refused(t("the GM already plays this side"), field="side")
+        seated = {row["character_id"] for row in queries.seats_of_session(service.db, current["session_id"])}
+        if not any(d["side"] == command.side and d["id"] in seated for d in current["duelists"]):
+            raise Refused(t("no player's seat plays this side: the GM already makes its choices"), field="side")
+        return [DuelSeatTakenOver(side=command.side)]
+
+    # Read and decided in the write transaction; no form is stale for it (it stands on no rule).
     return service.append(f"duel-{command.duel_id}", state["campaign_id"], None, command, decide)
 
 

@@ -328,7 +328,8 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
     roles: dict[type, tuple[str, bool]] = {}
 
     def role(kind: type) -> tuple[str, bool]:
-        for base, name in ((DuelNoted, "noted"), (DuelTrackAdjusted, "adjusted"), (DuelStarted, "started"),
+        for base, name in ((DuelNoted, "noted"), (DuelSeatTakenOver, "taken over"), (DuelTrackAdjusted, "adjusted"),
+                           (DuelStarted, "started"),
                            (ENDING_EVENTS, "ending")):
             if issubclass(kind, base):
                 break
@@ -341,6 +342,8 @@ def evolver(started: Started, mutate: Mutator, describe: Describer, endings: Map
         name, told = roles.get(type(ev)) or role(type(ev))
         if name == "noted":
             return noted(state, ev, at)
+        if name == "taken over":
+            return taken_over(state, ev, at)
         if name == "adjusted":
             return adjusted(state, ev, at, adjustable, set_track)
         if name == "started":
@@ -382,6 +385,25 @@ def noted(state: dict | None, ev: DuelNoted, at: int) -> dict:
         impossible("a duel starts with DuelStarted")
     note = {"at": at, "about": ev.about, "text": ev.text, "public": ev.public}
     return dict(state, notes=state.get("notes", []) + [note])
+
+
+@event
+class DuelSeatTakenOver:
+    """The GM took over a side a player's seat played (a player who left): from now on the GM
+    makes that side's choices, and the seat no longer acts in this duel. It stands on nothing the
+    rules decide and nothing stands on it: it is retracted alone (the seat then plays again)."""
+
+    side: str
+
+
+def taken_over(state: dict | None, ev: DuelSeatTakenOver, at: int) -> dict:
+    """The state with the side handed back to the GM: no rule touched, one log line."""
+    if state is None:
+        impossible("a duel starts with DuelStarted")
+    if ev.side not in {d["side"] for d in state["duelists"]}:
+        impossible(f"the duel has no side {ev.side!r}")
+    sides = sorted(set(state.get("taken_over", ())) | {ev.side})
+    return dict(state, taken_over=sides)
 
 
 # --- the GM's adjustment of a track -------------------------------------------------------------
@@ -502,7 +524,7 @@ def wound(state: dict, character: str, track: str, amount: int, at: int, note: s
     return update(state, wounds=state["wounds"] + [entry])
 
 
-_COMMON_EVENTS = (DuelNoted, DuelTrackAdjusted, *ENDING_EVENTS)
+_COMMON_EVENTS = (DuelNoted, DuelSeatTakenOver, DuelTrackAdjusted, *ENDING_EVENTS)
 
 
 def describe_ending(state: dict, ev: Any, ending_detail: EndingDetail | None = None) -> str | None:
@@ -518,6 +540,9 @@ def describe_ending(state: dict, ev: Any, ending_detail: EndingDetail | None = N
         if ev.public:
             return t("GM note (players see it): {text}", text=ev.text)
         return t("GM note: {text}", text=ev.text)
+    if isinstance(ev, DuelSeatTakenOver):
+        names = " & ".join(d["name"] for d in state["duelists"] if d["side"] == ev.side)
+        return t("The GM took over {name}'s seat", name=names or ev.side)
     if isinstance(ev, DuelTrackAdjusted):  # the fold tells it with the change made; this is its fallback
         name = next((d["name"] for d in state["duelists"] if d["id"] == ev.character), ev.character)
         return t("{name}'s {track} adjusted to {value} ({reason})", name=name, track=ev.track, value=ev.value,
@@ -532,9 +557,9 @@ def whole_suffix(target: Any, later: list[tuple[int, Any]]) -> list[int]:
     """Every later event stands on ``target``: retracting it rewinds the duel to just before it.
     The answer to ``retraction_carries`` whenever a ruleset knows no better (always reachable).
     The GM's notes stand on nothing: one goes back alone, and a rewind leaves them standing."""
-    if isinstance(target, DuelNoted):
+    if isinstance(target, (DuelNoted, DuelSeatTakenOver)):
         return []
-    return [version for version, ev in later if not isinstance(ev, DuelNoted)]
+    return [version for version, ev in later if not isinstance(ev, (DuelNoted, DuelSeatTakenOver))]
 
 
 def suffix_except(*independent: type):
@@ -543,7 +568,7 @@ def suffix_except(*independent: type):
     nothing and nothing stands on them (a note, a verdict with no effect on the rules): one of
     them is taken back alone, and a rewind past them leaves them standing."""
 
-    alone = independent + (DuelNoted,)
+    alone = independent + (DuelNoted, DuelSeatTakenOver)
 
     def carries(target: Any, later: list[tuple[int, Any]]) -> list[int]:
         if isinstance(target, alone):

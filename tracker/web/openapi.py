@@ -106,6 +106,8 @@ def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...
     return required, {**extra, **{f.name: field_schema(f) for f in fields}}
 
 
+WORKSPACE["TakeOverSeat"] = _fielded(("duel_id", "side"), (), duel_id=ID,
+                                     side={"type": "string", "enum": ["a", "b"]})
 WORKSPACE["NoteDuel"] = _fielded(("duel_id", "text"), duel_commands.NOTE_FIELDS, duel_id=ID)
 WORKSPACE["AdjustDuelTrack"] = _fielded(
     ("duel_id", "expected_version", "character_id", "track", "amount", "reason"), duel_commands.ADJUST_IN_DUEL_FIELDS,

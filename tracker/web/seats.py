@@ -82,11 +82,13 @@ def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None
     for row in [] if closed else queries.running_duels_of(db, seat["session_id"], seat["character_id"]):
         module = rules.get(row["ruleset"])
         side = row["side"]
-        state = module.seen_by(row.pop("state"), f"seat:{side}")
+        whole = row.pop("state")
+        taken_over = side in whole.get("taken_over", ())  # the GM took the side back: nothing to tap
+        state = module.seen_by(whole, f"seat:{side}")
         may = getattr(module, "seat_actions", None)
         duels.append({"duel": row, "ruleset": module, "state": state, "side": side,
-                      "rival": "b" if side == "a" else "a",
-                      "seat_actions": may(state, side) if may else []})
+                      "rival": "b" if side == "a" else "a", "taken_over": taken_over,
+                      "seat_actions": may(state, side) if may and not taken_over else []})
     ended = None
     if not closed and not duels:  # the end, as the phone last saw it, until the next duel starts
         row = queries.ended_duel_of(db, seat["session_id"], seat["character_id"])
