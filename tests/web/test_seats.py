@@ -410,3 +410,17 @@ def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, an
     assert ('name="dice_roll"' in page) == (dice_by == "seats")
     seat = issue_seat(client, fight["session"], fight["people"][0])
     assert ('name="dice_roll"' in anonymous.get(seat).text) == (dice_by == "seats")
+
+
+def test_every_seat_answer_says_no_store(client, anonymous, gm_service):
+    """A seat's page holds its hand and sealed choice: no cache may keep it (the page, a tap's answer,
+    a refusal, the poll)."""
+    duel = setup_duel(gm_service)
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    card = state(gm_service, duel["duel"])["sides"]["a"]["hand"][0]
+    answers = {"page": anonymous.get(seat),
+               "tap (htmx)": choose(anonymous, seat, duel["duel"], "a", card),
+               "refused tap": choose(anonymous, seat, duel["duel"], "b", card, command_id="p2"),
+               "poll": anonymous.get(f"{seat}/live", headers={"HX-Request": "true"})}
+    for name, answer in answers.items():
+        assert answer.headers.get("Cache-Control") == "no-store", name
