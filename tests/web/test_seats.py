@@ -424,3 +424,54 @@ def test_every_seat_answer_says_no_store(client, anonymous, gm_service):
                "poll": anonymous.get(f"{seat}/live", headers={"HX-Request": "true"})}
     for name, answer in answers.items():
         assert answer.headers.get("Cache-Control") == "no-store", name
+
+
+# --- while a seat plays a side, the GM does not choose for it; an explicit take-over hands it back ---
+
+def gm_choice(client, kind, d, **fields):
+    return client.post(f"/duels/{d}/do/{kind}", headers={"HX-Request": "true"}, data={"duel_id": d, **fields})
+
+
+def test_the_gm_cannot_make_a_seated_sides_choice_in_any_ruleset(client, anonymous, gm_service):
+    rocet = setup_duel(gm_service)
+    issue_seat(client, rocet["session"], rocet["people"][0])
+    card = state(gm_service, rocet["duel"])["sides"]["a"]["hand"][0]
+    pf2e = pf2e_sealed(gm_service)
+    issue_seat(client, pf2e["session"], pf2e["people"][0])
+    wit = wit_sealed(gm_service)
+    issue_seat(client, wit["session"], wit["people"][0])
+    tries = [(rocet, "ChooseCard", {"side": "a", "card": card, "turn": 1}, "Inés"),
+             (pf2e, "ChooseSkill", {"duelist": pf2e["people"][0], "skill": "intimidation", "round": 1}, "Seelah"),
+             (wit, "ChooseInsult", {"side": "a", "insult": "Burla ingeniosa", "round": 1}, "Inés")]
+    for duel, kind, fields, name in tries:
+        d = duel["duel"]
+        before = gm_service.version(f"duel-{d}")
+        refused = gm_choice(client, kind, d, expected_version=before, **fields)
+        assert refused.status_code in (403, 422), kind
+        assert f"{name} plays this side from their seat; take over the seat to act for them" in refused.text, kind
+        api = client.post("/api/commands", json={"type": kind, "duel_id": d, "expected_version": before, **fields})
+        assert api.status_code in (403, 422), kind
+        assert gm_service.version(f"duel-{d}") == before, kind
+
+
+def test_a_pf2e_seat_cannot_choose_for_its_partner(client, anonymous, gm_service):
+    from tests.web.test_display import FIGHTER
+
+    duel = pf2e_sealed(gm_service)
+    partner, rival = [gm_service.handle({"type": "CreateCharacter", "campaign_id": duel["campaign"], "name": name,
+                                         "rank": "pj", "stats": {"pf2e": FIGHTER}}).key for name in ("Amiri", "Kyra")]
+    gm_service.handle({"type": "Abandon", "duel_id": duel["duel"],
+                       "expected_version": gm_service.version(f"duel-{duel['duel']}")})
+    d = gm_service.handle({"type": "StartDuel", "session_id": duel["session"], "ruleset": "pf2e", "kind": "combat",
+                           "victory": "knockout", "choices": "sealed", "teams": "together",
+                           "duelists": [{"character_id": duel["people"][0], "side": "a"},
+                                        {"character_id": partner, "side": "a"},
+                                        {"character_id": duel["people"][1], "side": "b"},
+                                        {"character_id": rival, "side": "b"}]}).key
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    issue_seat(client, duel["session"], partner)
+    before = gm_service.version(f"duel-{d}")
+    refused = choose_skill(anonymous, seat, d, partner, "deception")
+    assert refused.status_code == 403 and "only its own duelist" in refused.text
+    assert gm_service.version(f"duel-{d}") == before
+    assert choose_skill(anonymous, seat, d, duel["people"][0], "deception").status_code == 200
