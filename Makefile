@@ -38,7 +38,7 @@ run: install
 	$(BIN)/flask demo --if-empty
 	@$(BIN)/flask setup-code --url http://127.0.0.1:$(PORT)
 	@echo "Touché on http://127.0.0.1:$(PORT)"
-	$(BIN)/waitress-serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS) --call tracker:create_app
+	$(BIN)/python -m tracker.serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS)
 
 test: install browser postgres
 	$(BIN)/python -m pytest

@@ -38,7 +38,8 @@ def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
 
 
 class Server:
-    """``waitress-serve --call tracker:create_app`` on 127.0.0.1, on the given database."""
+    """``python -m tracker.serve`` (waitress, as `make run` starts it) on 127.0.0.1, on the given
+    database; waitress's 4 threads unless told."""
 
     def __init__(self, database: str, port: int | None = None, threads: int | None = None):
         self.database, self.port, self.threads = database, port or free_port(), threads
@@ -50,11 +51,10 @@ class Server:
     def start(self, timeout: float = 15) -> "Server":
         env = dict(os.environ, FLASK_DATABASE=self.database, SECRET_KEY="loopback", TOUCHE_INSECURE_COOKIES="1",
                    PYTHONPATH=ROOT)
-        command = [sys.executable, "-m", "waitress", "--host", "127.0.0.1", f"--port={self.port}"]
-        if self.threads:
-            command.append(f"--threads={self.threads}")
+        command = [sys.executable, "-m", "tracker.serve", "--host", "127.0.0.1", f"--port={self.port}"]
+        command.append(f"--threads={self.threads or 4}")
         self.log = open(self.log_path, "wb")  # this run's tracebacks, if any
-        self.process = subprocess.Popen(command + ["--call", "tracker:create_app"], env=env, cwd=ROOT,
+        self.process = subprocess.Popen(command, env=env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -98,6 +98,8 @@ class CampaignOwnerAssigned:
     """A campaign that belonged to nobody (the demo, made before any GM existed) got its owner:
     the first GM, when they registered."""
 
+    REFERENCES = {"owner": "gm"}  # an import checks and replaces it like any other id
+
     owner: str
 
 

@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 from tracker.backup import BATCH, BadLog, Check, Line, passes
 from tracker.events import EVENT_TYPES
 from tracker.projections.engine import Projector
-from tracker.references import rewrite
+from tracker.references import categories, declared, rewrite
 from tracker.rules.text import t
 from tracker.store import Conflict, EventStore, dumps, write_transaction
 
@@ -95,7 +95,7 @@ class _Copy:
         category, key = line.stream.split("-", 1)
         if line.version == 1:
             self.ids[key] = self.new_id()
-        data = rewrite(line.type, line.current_data, self._fresh)
+        data = self._owned(line.type, rewrite(line.type, line.current_data, self._fresh))
         if line.type == "RetractionRestored":
             data = {**data, "version": self._version(line.stream, data["version"])}
         if line.type == "EventRetracted":
@@ -105,6 +105,14 @@ class _Copy:
         metadata = {**line.metadata, "campaign_id": self.ids[campaign], "command_id": None}
         return (f"{category}-{self.ids[key]}", self._version(line.stream, line.version), line.type,
                 EVENT_TYPES[line.type].SCHEMA, dumps(data), dumps(metadata), None)
+
+    def _owned(self, kind: str, data: dict) -> dict:
+        """Every GM a line of the copy names is the importer, also where the file left the field
+        empty or out: an empty owner would make the copy every GM's."""
+        for path, steps, wanted in declared(kind, "REFERENCES"):
+            if categories(wanted) == ("gm",) and len(steps) == 1:
+                data = {**data, path: self.owner}
+        return data
 
     def _fresh(self, category: str, old: str) -> str:
         if category == "gm":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import threading
 
 import click
@@ -23,11 +24,18 @@ def open_db(path: str):
         db = store.connect(path)
         _create_pg(db)
         return db
-    if path != ":memory:" and not path.startswith("file:"):
+    new_file = path != ":memory:" and not path.startswith("file:") and not os.path.exists(path)
+    if new_file:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         # Readable by its owner only (it holds password hashes); SQLite gives its -wal and -shm
-        # files the database file's mode.
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        # files the database file's mode. SQLite creates the empty file (and its close keeps the
+        # locks of this process's other connections), then the mode is changed by path, before
+        # anything is written. Never os.open/os.close it here: POSIX record locks belong to the
+        # process, so closing any descriptor of the file drops the locks of every live
+        # connection, and the next connection to close anywhere deletes the WAL and every write
+        # logged in it.
+        sqlite3.connect(path).close()
+        os.chmod(path, 0o600)
     db = store.connect(path)
     store.create(db)
     schema.create(db)

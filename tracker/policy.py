@@ -211,6 +211,39 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
         _check_not_seated(db, kind, stream, fields or {})
 
 
+def check_named(db, context: Context, command: Any) -> None:
+    """Before anything reads what a GM's command names, each id it names must be something in a
+    campaign the GM may open: another GM's duel, character, session, event or player link is
+    answered exactly as one that does not exist (a 404), so no refusal tells that it exists, nor
+    what it is (its ruleset, its fields). Who may write is still ``check_stream``'s to say."""
+    found = rule_for(command.kind, context.door)
+    if principal_of(context) != GM or found is None or "gm" in found.streams:  # an account's own session_id…
+        return
+    from tracker.errors import no_such
+
+    for name, value in _named(command):
+        if not isinstance(value, str | int) or isinstance(value, bool) or value == "":
+            continue
+        campaign_id = (queries.campaign_of_link(db, value) if name == "link_id"
+                       else queries.campaign_of(db, name, value))
+        if campaign_id == "":  # an event of no campaign (the GM's own account): the command says what it may do
+            continue
+        if campaign_id is None or role_in(db, context.actor, campaign_id) in (None, STRANGER):
+            raise NotFound(no_such(name.removesuffix("_id")))
+
+
+def _named(command: Any):
+    """The (kind, id) pairs a command names: its fields called as ``queries.CAMPAIGN_OF``'s ids, a
+    player link's target, and a link to revoke."""
+    for name in queries.CAMPAIGN_OF:
+        if name != "stream" and hasattr(command, name):
+            yield name, getattr(command, name)
+    if type(command).__name__ == "IssuePlayerLink":
+        yield ("duel_id" if command.link_kind == "display" else "session_id"), command.target
+    if hasattr(command, "link_id"):
+        yield "link_id", command.link_id
+
+
 def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, Any]) -> None:
     """A seat sends only its own duelist's choices, in a running duel of its session, while it is
     in force and the session open: read here, inside the write transaction, so a revocation or a

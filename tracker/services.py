@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 from tracker import commands, policy
 from tracker.commands import Command
+from tracker.commands.base import same_command
 from tracker.commands.names import canonical
 from tracker.errors import Forbidden, NotFound, no_such
 from tracker.projections.engine import Projector
@@ -51,6 +52,8 @@ class Context:
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)
     password_method: str = "scrypt"  # werkzeug's default; tests pick a cheap one
+    guesses: Any = None  # the limits on password guesses (tracker.guesses.Guesses: the web's); None: unlimited
+    fingerprint_key: bytes = b""  # the install's key for command fingerprints (commands.base.fingerprint_key)
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,8 @@ class Service:
             raise Invalid({"type": t("is required")})
         rule = policy.check_door(kind, self.context)
         duel = policy.is_duel_command(rule)
-        command = commands.parse(kind, message, duel=duel)
+        command = commands.parse(kind, message, duel=duel, key=self.context.fingerprint_key)
+        policy.check_named(self.db, self.context, command)
         handler = self.handlers.get(policy.DUEL_COMMAND if duel else kind)
         if handler is None:
             raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
@@ -118,7 +122,7 @@ class Service:
             if command_id:
                 earlier = self.store.earlier_command(principal, command_id)
                 if earlier is not None:
-                    return replay(earlier, kind, fingerprint)
+                    return replay(earlier, kind, command, self.context.fingerprint_key)
             version, state = self._state_in_transaction(stream)
             if expected is not None and expected != version:
                 raise Conflict(stream, expected, version)
@@ -176,10 +180,12 @@ class Service:
 REUSED = t("this command id was already used for another command")
 
 
-def replay(earlier: tuple[str, str, list[Recorded]], kind: str, fingerprint: str) -> Outcome:
+def replay(earlier: tuple[str, str, list[Recorded]], kind: str, command: Command, key: bytes) -> Outcome:
     """The earlier outcome of the same command, or Invalid when the id named another command.
-    A command appended before fingerprints existed is known by its type alone."""
+    A command appended before fingerprints existed is known by its type alone; one appended before
+    they were keyed, by the bare SHA-256 it was kept with."""
     known, stream, events = earlier
-    if known != (LEGACY + kind if known.startswith(LEGACY) else fingerprint):
+    same = known == LEGACY + kind if known.startswith(LEGACY) else same_command(known, command.said, key)
+    if not same:
         raise Invalid({"command_id": REUSED})
     return Outcome(stream, events, replayed=True)

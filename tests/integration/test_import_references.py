@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.conftest import GM_ID, count_events, register_gm
+from tests.conftest import GM_ID, count_events, logged_in, register_gm
 from tracker import references
 from tracker.backup import BadLog, Check, chain
 from tracker.db import open_db
@@ -259,3 +259,58 @@ def test_a_copy_of_every_ruleset_keeps_none_of_the_originals_ids(tmp_path, every
     db.close()
     assert not [key for key in old_keys if f'"{key}"' in stored]
     assert duels == sum('"type":"DuelStarted"' in line for line in every_ruleset)
+
+
+# --- the owner is a reference like any other (issue 27) ---------------------------------------
+
+def assign_owner(items, owner):
+    """The file with a CampaignOwnerAssigned naming ``owner`` on its campaign's stream."""
+    stream = items[0]["stream"]
+    version = max(item["version"] for item in items if item["stream"] == stream) + 1
+    return items + [{"position": items[-1]["position"] + 1, "stream": stream, "version": version,
+                     "type": "CampaignOwnerAssigned", "schema": 1, "metadata": dict(items[0]["metadata"]),
+                     "data": {"owner": owner}}]
+
+
+def owner_and_access(app, campaign):
+    db = open_db(app.config["DATABASE"])
+    owner = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign]).fetchone()[0]
+    access = db.execute("SELECT gm_id, role FROM campaign_access WHERE campaign_id = ?", [campaign]).fetchall()
+    db.close()
+    return owner, sorted(access)
+
+
+@pytest.mark.parametrize("forge", ["nobody in CampaignCreated", "the victim in CampaignCreated",
+                                   "owner left out of CampaignCreated", "the victim assigned after",
+                                   "nobody assigned after"])
+def test_an_imported_campaign_always_belongs_to_the_importer(app, client, world, forge):
+    items = exported(client, world["mine"]["campaign"])
+    created = items[0]["data"]
+    if forge == "nobody in CampaignCreated":
+        created["owner"] = ""
+    elif forge == "the victim in CampaignCreated":
+        created["owner"] = VICTIM
+    elif forge == "owner left out of CampaignCreated":
+        del created["owner"]
+    else:
+        items = assign_owner(items, VICTIM if "victim" in forge else "")
+    response = upload(client, rechained(items))
+    assert response.status_code == 302, response.text
+    copy = response.headers["Location"].rsplit("/", 1)[1]
+    assert owner_and_access(app, copy) == (GM_ID, [(GM_ID, "owner")])
+    victim = logged_in(app, VICTIM)
+    assert victim.get(f"/campaigns/{copy}").status_code == 404
+    assert copy not in victim.get("/").text
+
+
+def test_import_log_refuses_an_owner_the_file_does_not_create(tmp_path):
+    from tracker import create_app
+
+    lines = minimal_duel_log("pf2e", "Pf2eFocusChanged", {"duelist": "a", "tradition": "arcane"})
+    items = assign_owner([json.loads(line) for line in lines[:-1]], "someone-else")
+    path = tmp_path / "forged.jsonl"
+    path.write_text(rechained(items))
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "empty.db"), "SECRET_KEY": "s"})
+    result = app.test_cli_runner().invoke(args=["import-log", str(path), "--accept-unsigned"])
+    assert result.exit_code != 0
+    assert "line 7: CampaignOwnerAssigned refers to 'someone-else' (owner)" in result.output

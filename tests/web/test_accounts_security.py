@@ -108,6 +108,36 @@ def test_an_unknown_username_takes_as_long_as_a_wrong_password(tmp_path):
     assert 0.5 < unknown / wrong < 2, (unknown, wrong)
 
 
+def change_password(client, current, api=False):
+    fields = {"current_password": current, "new_password": "a brand new secret"}
+    if api:
+        return client.post("/api/commands", json={"type": "ChangePassword", **fields})
+    return client.post("/settings/password", data=fields)
+
+
+@pytest.mark.parametrize("api", [False, True], ids=["page", "api"])
+def test_wrong_current_passwords_are_throttled_like_logins(strict, api):
+    client = logged_in(strict)
+    before = count_events(strict)
+    for _ in range(3):
+        assert change_password(client, "a wrong guess", api).status_code == 422
+    blocked = change_password(client, GM_PASSWORD, api)  # the right one too, once past the limit
+    assert blocked.status_code == 429 and int(blocked.headers["Retry-After"]) > 0
+    assert "Too many wrong current passwords. Wait a few minutes, then try again." in blocked.text
+    if api:
+        assert blocked.get_json()["errors"] == {"current_password": blocked.get_json()["message"]}
+    assert count_events(strict) == before
+    assert log_in(strict.test_client(), password="guess").status_code == 429  # the same account's guesses
+
+
+def test_right_current_passwords_are_never_throttled(strict):
+    client = logged_in(strict)
+    for _ in range(3):
+        refused = client.post("/settings/password", data={"current_password": GM_PASSWORD, "new_password": "short"})
+        assert refused.status_code == 422
+    assert change_password(client, GM_PASSWORD).status_code == 302
+
+
 # --- sessions end on the server --------------------------------------------------------------
 
 def session_cookie(client) -> str:

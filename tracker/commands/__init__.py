@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from tracker.commands.accounts import (AssignOwnerlessCampaigns, ChangePassword, ChooseLanguage, EndAllSessions, EndSession,
                                        IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken, RevokePlayerLink,
                                        ShareCampaign, UnshareCampaign)
-from tracker.commands.base import Command, command_id_of, expected, fingerprint_of
+from tracker.commands.base import Command, command_id_of, expected, fingerprint_of, fingerprint_said, said_by
 from tracker.commands.duels import (ADJUST_IN_DUEL_FIELDS, NOTE_FIELDS, START_FIELDS, AdjustDuelTrack, DuelCommand,
                                     NoteDuel, StartDuel)
 from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
@@ -41,9 +41,10 @@ COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}
 
 
-def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:
+def parse(kind: str, raw: Mapping[str, Any], duel: bool = False, key: bytes = b"") -> Command:
     """The typed command a mapping asks for; ``duel`` when the policy knows it as a duel's own
-    command. Invalid when the type is unknown or a field is wrong."""
+    command; its fingerprint keyed with ``key`` (the install's). Invalid when the type is unknown
+    or a field is wrong."""
     command_id = command_id_of(raw)  # a bad id is refused before anything else is looked at
     cls = DuelCommand if duel else COMMANDS.get(kind)
     if cls is None:
@@ -51,4 +52,5 @@ def parse(kind: str, raw: Mapping[str, Any], duel: bool = False) -> Command:
     command = cls.parse(raw)
     if command_id is None:
         return command  # as parsed: no id, no fingerprint (a copy of it would cost a dozen µs)
-    return dataclasses.replace(command, command_id=command_id, fingerprint=fingerprint_of(raw))
+    said = said_by(raw)
+    return dataclasses.replace(command, command_id=command_id, fingerprint=fingerprint_said(said, key), said=said)

@@ -3,6 +3,7 @@ stream version, and the fingerprint the service keeps to know a retried command 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -54,17 +55,47 @@ def command_id_of(raw: Mapping[str, Any]) -> str | None:
     return command_id
 
 
-def fingerprint_of(raw: Mapping[str, Any]) -> str:
-    """What the command asks for, as a SHA-256 of its canonical JSON: its type, the ids it targets
-    and its fields, less how it was sent. Secrets (passwords, codes) stay out: the fingerprint is
-    kept in the log, and a fast hash of a password would give the password away."""
+KEYED = "hmac:"  # a fingerprint keyed with the install's secret; older ones are bare SHA-256
+
+
+def fingerprint_key(secret_key: str) -> bytes:
+    """The key command fingerprints are made with, derived from the install's SECRET_KEY (never
+    the key itself, so neither signs nor reveals the other)."""
+    return hmac.new(str(secret_key).encode(), b"touche command fingerprint", hashlib.sha256).digest()
+
+
+def said_by(raw: Mapping[str, Any]) -> bytes:
+    """What the command asks for as canonical JSON: its type, the ids it targets and its fields,
+    less how it was sent. Secrets (passwords, codes) stay out."""
     said = {name: value for name, value in raw.items()
             if name not in ID_FIELDS and "password" not in str(name) and str(name) != "code"}
     try:
         canonical = json.dumps(said, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=repr)
     except (TypeError, ValueError, RecursionError):
         raise Invalid({"command_id": t("this command is too unusual to be given an id: send it without one")}) from None
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return canonical.encode()
+
+
+def fingerprint_of(raw: Mapping[str, Any], key: bytes = b"") -> str:
+    return fingerprint_said(said_by(raw), key)
+
+
+def fingerprint_said(canonical: bytes, key: bytes = b"") -> str:
+    """What the command asks for, as an HMAC-SHA256 of its canonical JSON under ``key`` (the
+    install's, see ``fingerprint_key``). Keyed, because a fingerprint is kept in the log and a
+    command's choices are few: a bare hash of "ChooseCard … Finta" names a sealed card to whoever
+    hashes the six cards. Without a key (code that has no install), the bare SHA-256 an older
+    Touché kept, which is only ever compared, never trusted to hide anything."""
+    if not key:
+        return hashlib.sha256(canonical).hexdigest()
+    return KEYED + hmac.new(key, canonical, hashlib.sha256).hexdigest()
+
+
+def same_command(known: str, canonical: bytes, key: bytes) -> bool:
+    """True when a kept fingerprint names the command said as ``canonical``: a keyed one compared
+    under the key, a bare SHA-256 (kept by an older Touché, or by code without a key) as it was
+    made, so an older database's command ids still replay."""
+    return hmac.compare_digest(known, fingerprint_said(canonical, key if known.startswith(KEYED) else b""))
 
 
 @dataclass(frozen=True)
@@ -73,6 +104,7 @@ class Command:
 
     command_id: str | None = field(default=None, kw_only=True)
     fingerprint: str = field(default="", kw_only=True, repr=False, compare=False)
+    said: bytes = field(default=b"", kw_only=True, repr=False, compare=False)  # its canonical JSON, to compare old fingerprints
 
     @property
     def kind(self) -> str:

@@ -20,19 +20,20 @@ def register_gm(service: Service, command: RegisterGM) -> Outcome:
     """Create a GM account (who may, and when, is the access policy's to say)."""
     from werkzeug.security import generate_password_hash
 
-    if queries.gm_named(service.db, command.username):
+    if queries.gm_named(service.db, command.username):  # the usual case, answered before hashing
         raise Invalid({"username": t("is taken")})
     gm_id = service.context.new_id()
     digest = generate_password_hash(command.password, method=service.context.password_method)
+
+    def decide(_state):
+        # Again under the write lock: two sign-ups with one name may both have passed the check above.
+        if queries.gm_named(service.db, command.username):
+            raise Invalid({"username": t("is taken")})
+        return [accounts.GMRegistered(gm_id=gm_id, username=command.username, password_hash=digest)]
+
     with write_transaction(service.db):
         first = not service.db.execute("SELECT 1 FROM gms LIMIT 1").fetchone()
-        outcome = service.append(
-            f"gm-{gm_id}",
-            "",
-            0,
-            command,
-            lambda _: [accounts.GMRegistered(gm_id=gm_id, username=command.username, password_hash=digest)],
-        )
+        outcome = service.append(f"gm-{gm_id}", "", 0, command, decide)
         if first and not outcome.replayed:
             hand_over_ownerless(service, gm_id)
     return outcome

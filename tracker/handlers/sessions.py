@@ -9,7 +9,7 @@ import datetime as dt
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from tracker import accounts
+from tracker import accounts, guesses
 from tracker.commands import ChangePassword, EndAllSessions, EndSession
 from tracker.errors import Forbidden
 from tracker.logins import SESSION_LIFETIME
@@ -46,9 +46,18 @@ def change_password(service: Service, command: ChangePassword) -> Outcome:
     errors = {}
     if len(new) < 10 or len(new) > 200:
         errors["new_password"] = t("must be 10 to 200 characters")
-    row = service.db.execute("SELECT password_hash FROM gms WHERE id = ?", [service.context.actor]).fetchone()
-    if row is None or not check_password_hash(row[0], current):
-        errors["current_password"] = t("is not your current password")
+    row = service.db.execute("SELECT password_hash, username FROM gms WHERE id = ?",
+                             [service.context.actor]).fetchone()
+    if row is None:
+        raise Forbidden(t("log in as a GM first"))
+    # A guess at the password like a login's, counted on the same account before it is checked.
+    limits = service.context.guesses
+    with (limits.attempt(t("Too many wrong current passwords. Wait a few minutes, then try again."),
+                         account=row[1], field="current_password") if limits else guesses.unlimited()) as attempt:
+        if check_password_hash(row[0], current):
+            attempt.right()
+        else:
+            errors["current_password"] = t("is not your current password")
     if errors:
         raise Invalid(errors)
     digest = generate_password_hash(new, method=service.context.password_method)

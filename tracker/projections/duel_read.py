@@ -17,7 +17,7 @@ def duel_read(db, duel_id: str, audience: str = legal.GM) -> dict:
     module = rules.get(row["ruleset"])
     state = row.pop("state")
     # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
-    shown = module.seen_by(state, "api") if audience == legal.GM else module.public(state)
+    shown = module.seen_by(state, "api") if audience == legal.GM else rules.table_view(module, state)
     return {**row, "audience": audience,
             "steps": steps(shown), "legal_actions": module.legal_actions(shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)

@@ -86,6 +86,34 @@ def sealed_view(event_type: str, data: dict) -> dict:
     return data
 
 
+def table_view(module, state: dict) -> dict:
+    """A duel's state as the table display may carry it, page and JSON alike: the ruleset's public
+    view, less what no player reads on the display: the GM's notes (a public note is the recap's)
+    and each duelist's stat block, narrowed to the stats the display draws (``TABLE_STATS``,
+    else the tracks' maxima)."""
+    shown = dict(module.public(state))
+    shown["notes"] = [note for note in shown.get("notes", []) if note.get("public")]
+    drawn = set(getattr(module, "TABLE_STATS", ())) | {track["max_stat"] for track in getattr(module, "TRACKS", ())}
+    shown["duelists"] = [dict(d, stats={k: v for k, v in (d.get("stats") or {}).items() if k in drawn})
+                         if "stats" in d else d for d in shown.get("duelists", [])]
+    return shown
+
+
+def event_seen_by(event_type: str, data: dict, audience: str, state: dict | None = None) -> dict:
+    """An event's data as ``audience`` may see it, the one view every output of a single event
+    (an event page, a command's answer) goes through: sealed fields as "sealed" for everyone
+    (``sealed_view``), then what the event's ruleset hides from this reader in the duel's ``state``
+    (``event_seen_by``: a hand dealt to a seat, a shuffled pile), as its pages hide it."""
+    shown = sealed_view(event_type, data)
+    if state is None:
+        return shown
+    for module in RULESETS.values():
+        hide = getattr(module, "event_seen_by", None)
+        if hide is not None:
+            shown = hide(event_type, shown, state, audience)
+    return shown
+
+
 def _load() -> None:
     # pragma: no mutate block (runs only at import, before mutmut can switch a mutant on)
     from tracker.rules import pf2e, pirate, rocet

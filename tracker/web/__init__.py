@@ -46,6 +46,13 @@ def page_or_fragment(page_template: str, fragment_template: str, status: int = 2
     return render_template(fragment_template if is_htmx() else page_template, **context), status
 
 
+def fingerprint_key() -> bytes:
+    """The install's key for command fingerprints (derived from its SECRET_KEY)."""
+    from tracker.commands.base import fingerprint_key as derived
+
+    return derived(current_app.config["SECRET_KEY"])
+
+
 def service(door: str = policy.PAGES, **signup: bool):
     """The service for this request, on the request's database, acting as the logged-in GM (or an
     anonymous visitor) through ``door``: never as the command line."""
@@ -56,6 +63,8 @@ def service(door: str = policy.PAGES, **signup: bool):
         raise ValueError("the web is never the command line")
     context = current_app.config.get("SERVICE_CONTEXT") or Context()
     gm = g.get("gm")
-    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, **signup),
+    guesses = current_app.extensions.get("touche.guesses")  # tracker.web.throttle's
+    return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, guesses=guesses,
+                                                 fingerprint_key=fingerprint_key(), **signup),
                    current_app.extensions[HANDLERS])
 

@@ -40,7 +40,10 @@ def guard():
         value = (request.view_args or {}).get(name)
         if value is not None:
             campaign_id = queries.campaign_of(get_db(), name, value)
-            if campaign_id is not None and not may_open(g.gm["id"], campaign_id):
+            # A missing id is answered here too, in the URL's order, so a route naming two ids (a
+            # duel's link) answers for another GM's duel exactly as for a duel that does not exist.
+            missing = campaign_id is None and name not in ("position", "stream")  # not every event has a campaign
+            if missing or (campaign_id is not None and not may_open(g.gm["id"], campaign_id)):
                 raise Forbidden(no_such(name.removesuffix("_id")))
     return None
 

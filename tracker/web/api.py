@@ -2,6 +2,8 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
+from urllib.parse import quote
+
 from flask import Blueprint, g, request
 
 from tracker import policy, rules
@@ -11,7 +13,7 @@ from tracker.projections.duel_read import duel_read
 from tracker.rules import legal
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
-from tracker.web import openapi, service
+from tracker.web import access, openapi, service
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import requested_wait, wait_for
 from tracker.web.player import open_link, shared_url, sign
@@ -31,7 +33,9 @@ def init_app(app) -> None:
 def _point_old_paths_to_v1(response):
     """An old unversioned path answers as before, naming its /api/v1 successor."""
     if request.blueprint == "api":
-        response.headers["Link"] = f'<{PREFIX}{request.path[len(OLD_PREFIX):]}>; rel="successor-version"'
+        # The path as the client sent it, percent-encoded: decoded, a %0a in it would break the header.
+        successor = quote(PREFIX + request.path[len(OLD_PREFIX):], safe="/")
+        response.headers["Link"] = f'<{successor}>; rel="successor-version"'
     return response
 
 
@@ -49,13 +53,22 @@ def commands():
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
     answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
-              "replayed": outcome.replayed,
-              "events": [{"position": r.position, "stream": r.stream, "version": r.version,
-                          "type": r.type, "data": rules.sealed_view(r.type, r.data)} for r in outcome.events]}
+              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events)}
     link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
+
+
+def _as_the_api_sees(events) -> list[dict]:
+    """The events a command appended, each as the API may see it (``rules.event_seen_by``, the
+    view the event pages use): no sealed choice, no hand dealt to a seat, no shuffled pile."""
+    db, states = get_db(), {}
+    for r in events:
+        if r.stream.startswith("duel-") and r.stream not in states:
+            states[r.stream] = queries.stream_state(db, r.stream)
+    return [{"position": r.position, "stream": r.stream, "version": r.version, "type": r.type,
+             "data": rules.event_seen_by(r.type, r.data, "api", states.get(r.stream))} for r in events]
 
 
 PLAYER_PAGES = {"display": "player.display", "recap": "player.recap", "seat": "seats.show"}
@@ -127,6 +140,9 @@ def campaign_changes(campaign_id):
     queries.campaign(db, campaign_id)
     since, wait = int_arg("since", default=0), requested_wait()
     changed = wait_for(lambda: queries.campaign_position(db, campaign_id) > since, wait)
+    refused = _access_after_the_wait()
+    if refused is not None:
+        return refused
     entries = queries.log_since(db, campaign_id, since) if changed else []
     # At most a page of entries: ``position`` is the last one sent, so the next call gets the rest.
     return {"changed": changed, "position": max([since] + [e["position"] for e in entries]), "entries": entries}
@@ -148,10 +164,22 @@ def _follow_duel(duel_id: str, audience: str) -> dict:
     queries.duel(db, duel_id)
     since, wait = int_arg("since", default=0), requested_wait()
     changed = wait_for(lambda: queries.stream_version(db, stream) > since, wait)
+    refused = _access_after_the_wait()
+    if refused is not None:
+        return refused
     if not changed:
         return {"changed": False, "version": since, "duel": None}
     read = duel_read(db, duel_id, audience)
     return {"changed": True, "version": read["version"], "duel": read}
+
+
+def _access_after_the_wait():
+    """A wait may outlast the access it began with (a link, a token or a co-GM revoked meanwhile):
+    checked again, as at the start, before anything is answered."""
+    if request.endpoint.endswith(".display"):
+        open_link(request.view_args["token"], "display")  # NotFound once revoked
+        return None
+    return access.guard()
 
 
 @bp.get("/openapi.json")

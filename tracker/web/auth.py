@@ -12,7 +12,7 @@ from tracker.logins import current_generation, new_session_id, verify_password
 from tracker.projections import queries
 from tracker.rules.fields import Field
 from tracker.rules.text import t
-from tracker.web import form_data, service
+from tracker.web import form_data, service, throttle
 from tracker.web.redirects import same_site_path
 from tracker.web.rejections import shows_form
 
@@ -72,7 +72,11 @@ def login():
     username = ""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        gm_id = verify_password(get_db(), username, request.form.get("password", ""), _context().password_method)
+        with throttle.guesses().attempt(throttle.MESSAGE, account=username,
+                                        address=throttle.client_address()) as attempt:
+            gm_id = verify_password(get_db(), username, request.form.get("password", ""), _context().password_method)
+            if gm_id:
+                attempt.right()
         if gm_id:
             begin_session(gm_id)
             return redirect(same_site_path(request.args.get("next", "")) or url_for("campaigns.index"))

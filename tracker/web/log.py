@@ -49,12 +49,24 @@ def _event_page(position: int, template: str = "log/show.html", status: int = 20
     actor = recorded.metadata.get("actor") or ""
     gm = queries.gm(db, actor) if actor else None
     by_seat = str(recorded.metadata.get("principal", "")).startswith("seat:")
-    return render_template(template, event=recorded, data=rules.sealed_view(recorded.type, recorded.data),
+    state = queries.stream_state(db, recorded.stream) if recorded.stream.startswith("duel-") else None
+    return render_template(template, event=recorded, metadata=shown_metadata(recorded),
+                           data=rules.event_seen_by(recorded.type, recorded.data, "gm", state),
                            actor_name=gm["username"] if gm else (t("a player's seat") if by_seat else ""), summary=entry["summary"] if entry else "",
                            retracted_by=entry["retracted_by"] if entry else None,
                            campaign=queries.campaign(db, recorded.campaign_id),
                            stream_version=queries.stream_version(db, recorded.stream),
                            preview=None if entry and entry["retracted_by"] else rewind.preview(db, position), **extra), status
+
+
+def shown_metadata(recorded) -> dict:
+    """An event's metadata as its page shows it: never the command's fingerprint (it is for
+    telling a retried command, not for reading), and no command id for what a seat sent or a
+    sealed choice (a seat's id is made from what it said)."""
+    sealed = rules.sealed_view(recorded.type, recorded.data) != recorded.data
+    by_seat = str(recorded.metadata.get("principal", "")).startswith("seat:")
+    return {name: value for name, value in recorded.metadata.items()
+            if name != "fingerprint" and not (name == "command_id" and (sealed or by_seat))}
 
 
 @bp.get("/events/<int:position>")

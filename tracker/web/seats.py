@@ -16,11 +16,12 @@ from flask import Blueprint, redirect, render_template, url_for
 from tracker import campaign_language, policy, rules
 from tracker.db import get_db
 from tracker.commands import fingerprint_of
+from tracker.commands.base import KEYED
 from tracker.errors import Denied, NotFound
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.store import Conflict
-from tracker.web import form_data, is_htmx, service
+from tracker.web import fingerprint_key, form_data, is_htmx, service
 from tracker.web.links import BadSignature, link_id_of
 from tracker.web.rejections import shows_form
 
@@ -97,9 +98,11 @@ def act(token, command):
     form = form_data()
     message = {**form, "type": command, "duel_id": str(form.get("duel_id") or "")}
     # One page draws one id; each button of it (a card, a change of mind) is its own command, and
-    # the same button tapped twice is the same command: the id is the page's, plus what it says.
+    # the same button tapped twice is the same command: the id is the page's, plus what it says,
+    # keyed (a bare hash of what it says would name the sealed card to anyone who sees the id).
     drawn = str(form.get("command_id") or "")[:24]
-    message["command_id"] = f"{drawn}-{fingerprint_of(message)[:12]}" if drawn else None
+    said = fingerprint_of(message, fingerprint_key()).removeprefix(KEYED)
+    message["command_id"] = f"{drawn}-{said[:12]}" if drawn else None
     door = service(policy.SEAT_PAGE, seat=seat["link_id"])
     try:
         door.handle(message)

@@ -1,46 +1,50 @@
-"""Throttling of failed logins, per client address and per account, with Flask-Limiter.
+"""Throttling of password guesses on the web: failed logins per client address and per account,
+and failed password changes per account (``tracker.guesses`` counts them, before the check).
 
-Only failed attempts count (a 401 answer), so a GM who types their password right is never held
-back, while guessing is: past the limit the login answers 429 with a Retry-After, before any
-password is checked. Counters live in memory by default (one process: `make run` serves with
-waitress, which is threaded); ``TOUCHE_RATELIMIT_STORAGE`` names a shared storage (e.g.
-``redis://…``) for an install that runs several processes.
+Only failed attempts count, so a GM who types their password right is never held back, while
+guessing is: past the limit the login (or the password change) answers 429 with a Retry-After,
+before any password is checked. Counters live in memory by default (one process: `make run`
+serves with waitress, which is threaded); ``TOUCHE_RATELIMIT_STORAGE`` names a shared storage (e.g.
+``redis://…``) for an install that runs several processes. Flask-Limiter builds that storage
+from the app's configuration.
 """
 from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
 from flask_limiter import Limiter
-from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from tracker.guesses import Guesses, TooManyGuesses
 from tracker.rules.text import t
 
 MESSAGE = t("Too many failed logins. Wait a few minutes, then try again.")
-
-
-def _failed(response) -> bool:
-    return response.status_code == 401
-
-
-def _account() -> str:
-    return "account:" + request.form.get("username", "").strip().casefold()
+GUESSES = "touche.guesses"  # the app's extension holding its Guesses
 
 
 def init_app(app: Flask) -> None:
-    """Put the login limits on the login view of this app (each app counts on its own)."""
+    """Count this app's password guesses (each app counts on its own)."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)  # sends Retry-After with every 429
     limiter = Limiter(get_remote_address, app=app)
-    login = app.view_functions["auth.login"]
-    for limit, key in (("LOGIN_LIMIT_PER_ADDRESS", get_remote_address), ("LOGIN_LIMIT_PER_ACCOUNT", _account)):
-        login = limiter.limit(lambda setting=limit: current_app.config[setting], key_func=key, methods=["POST"],
-                              deduct_when=_failed, scope=limit.lower())(login)
-    app.view_functions["auth.login"] = login
-    app.register_error_handler(RateLimitExceeded, _too_many)
+    app.extensions[GUESSES] = Guesses(limiter.storage, lambda: current_app.config["LOGIN_LIMIT_PER_ACCOUNT"],
+                                      lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"])
+    app.register_error_handler(TooManyGuesses, _too_many)
 
 
-def _too_many(error: RateLimitExceeded):
-    response = current_app.make_response((render_template("error.html", title=t("Too many attempts"),
-                                                           message=MESSAGE), 429))
-    response.headers.setdefault("Retry-After", "60")
+def guesses() -> Guesses:
+    return current_app.extensions[GUESSES]
+
+
+def client_address() -> str:
+    return get_remote_address()
+
+
+def _too_many(error: TooManyGuesses):
+    if request.path.startswith("/api/"):
+        errors = {error.field: error.message} if error.field else {}
+        response = current_app.make_response(({"error": "too_many_attempts", "message": error.message,
+                                                "errors": errors}, 429))
+    else:
+        response = current_app.make_response((render_template("error.html", title=t("Too many attempts"),
+                                                               message=error.message), 429))
+    response.headers["Retry-After"] = str(error.retry_after)
     return response

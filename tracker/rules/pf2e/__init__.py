@@ -23,7 +23,7 @@ from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headl
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
-from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TRACKS, folded_stats, validate_stats
+from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TABLE_STATS, TRACKS, folded_stats, validate_stats
 from .terms import GAME_TERMS, KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
 from .view import actions, assumptions, progress, public, seat_actions
@@ -32,7 +32,7 @@ from .view import actions, assumptions, progress, public, seat_actions
 # a retraction rewinds the duel to just before the command it names.
 retraction_carries = whole_suffix
 
-__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
+__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TABLE_STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tracker.rules.duel import fields_of
 
 from . import events as ev_
+from .terms import HIDDEN_FROM_PLAYERS
 
 WITH_NUMBERS = (ev_.Pf2eInitiativeRolled, ev_.Pf2eRoundOrdered, ev_.Pf2eTieBroken, ev_.Pf2eStrikeRolled,
                 ev_.Pf2eSidestepUsed, ev_.Pf2eDamageDealt, ev_.Pf2eFrightened, ev_.Pf2eOffGuard,
@@ -24,8 +25,9 @@ def result(state: dict, ev) -> dict | None:
     return None
 
 
-# Steps only the GM's log tells: a reaction readied (or withdrawn) names the secret skill behind it.
-SECRET_STEPS = (ev_.Pf2eReactionReadied, ev_.Pf2eReactionWithdrawn)
+# Steps only the GM's log tells (a reaction readied, withdrawn or declined names the secret skill
+# behind it): the recap's own list, so the table display leaves out exactly the lines it does.
+SECRET_STEPS = tuple(getattr(ev_, kind) for kind in HIDDEN_FROM_PLAYERS)
 
 
 def secret_line(line: dict) -> bool:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from tracker.rules.text import t
 
-# A declined reaction is only ever logged when the defender (or an opponent) could have
-# reacted, so the line alone tells players which secret skill or focus was behind it.
-HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")
+from .terms import HIDDEN_FROM_PLAYERS  # noqa: F401  (the ruleset's list; kept beside the vocabulary so the history's lines can read it)
+
 
 # What the GM's narrative adds beside a line: the secret the event holds and the line omits.
 GM_DETAILS = {"Pf2eInitiativeRolled": lambda data: t("rolled {skill}", skill=str(data.get("skill", "?")).capitalize())}

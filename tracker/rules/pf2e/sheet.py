@@ -56,6 +56,9 @@ STATS = (
     Field("spell_slots", t("Spell slots"), "text", required=False, maximum=80, help=SLOT_HELP),
 )
 
+# The stats the table display draws beside the tracks' maxima: all of a stat block its JSON carries.
+TABLE_STATS = ("ac", "attack_bonus", "weapon", "damage", "spell_dc")
+
 TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp_max", "persists": True},)
 
 

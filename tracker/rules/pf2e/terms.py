@@ -9,6 +9,10 @@ NAME = "pf2e"
 TITLE = t("Pathfinder 2e")
 MAX_PER_SIDE = 2  # pairs fighting together, or tag teams
 
+# A declined reaction is only ever logged when the defender (or an opponent) could have
+# reacted, so the line alone tells players which secret skill or focus was behind it.
+HIDDEN_FROM_PLAYERS = ("Pf2eSidestepDeclined", "Pf2eCounterDeclined", "Pf2eReactionReadied", "Pf2eReactionWithdrawn")
+
 KINDS = {"combat": t("Combat duel"), "spellcasting": t("Spellcasting duel"),
          "mixed": t("Mixed duel (combat and spells)")}
 TEAMS = {"single": t("one against one"), "together": t("pairs fighting together"), "tag": t("pairs as tag teams")}

@@ -21,7 +21,7 @@ from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headl
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SETUP, setup_defaults, setup_fields, start
 from .recovery import RECOVERIES, REST_SETTING, recover
-from .sheet import DEFAULT_INSULTS, STATS, TRACKS, insult_lines, parse_insults, validate_stats
+from .sheet import DEFAULT_INSULTS, STATS, TABLE_STATS, TRACKS, insult_lines, parse_insults, validate_stats
 from .terms import GAME_TERMS, KINDS, NAME, TITLE
 from .view import actions, assumptions, progress, public, seat_actions, warnings
 
@@ -48,7 +48,7 @@ def validate_campaign_settings(raw) -> dict:
     return {"insults": insults, **parse_fields((REST_SETTING,), raw)}
 
 
-__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
+__all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TABLE_STATS", "TRACKS", "SETUP", "COMMANDS", "DEFAULT_INSULTS",
            "validate_stats", "start", "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public",
            "assumptions", "warnings", "progress", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline",
            "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",

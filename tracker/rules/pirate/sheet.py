@@ -26,6 +26,9 @@ STATS = (
                  "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'")),
 )
 
+# The stats the table display draws beside the tracks' maxima: all of a stat block its JSON carries.
+TABLE_STATS = ("atq", "def", "iniciativa", "comunicacion", "sab")
+
 TRACKS = (
     {"track": "PV", "label": "PV", "max_stat": "pv", "persists": True},
     {"track": "CAR", "label": t("Humiliation (CAR)"), "max_stat": "car", "persists": False},

@@ -21,7 +21,7 @@ from tracker.rules.rocet.legal import legal_actions
 from tracker.rules.rocet.history import (
     HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of,
 )
-from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, played_on_a_seat, secrets, seen_by
+from tracker.rules.rocet.secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, event_seen_by, played_on_a_seat, secrets, seen_by
 from tracker.rules.rocet.setup import SETUP, setup_defaults, setup_fields, start
 from tracker.rules.rocet.recovery import RECOVERIES, recover
 from tracker.rules.rocet.sheet import STATS, TRACKS, validate_stats
@@ -35,6 +35,6 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress",
            "last_rolls", "beats", "meter_text", "CARDS", "TURNS_LABEL", "count_turns", "HISTORY_EVENTS", "STATISTICS",
-           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
+           "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "event_seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "played_on_a_seat", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
            "RECOVERIES", "recover", "setup_fields", "setup_defaults"]
 

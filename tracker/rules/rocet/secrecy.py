@@ -38,10 +38,27 @@ def seen_by(state: dict, audience: str) -> dict:
         for side, duelist in shown["sides"].items():
             if not _may_see_hand(shown, audience, side):
                 duelist.pop("hand", None)
-        if audience not in ("gm", "api") or _sealed_mode(shown):
+        if not _may_see_pile(shown, audience):
             for deck in shown["decks"].values():
                 deck.pop("pile", None)
     return shown
+
+
+def event_seen_by(event_type: str, data: dict, state: dict, audience: str) -> dict:
+    """One event's data as ``audience`` may see it in the duel ``state``: a hand drawn, or a pile
+    shuffled, only to whoever ``seen_by`` shows that hand or pile."""
+    if not event_type.startswith("Rocet"):
+        return data
+    if event_type == "RocetCardsDrawn" and data.get("cards") and not (
+            state.get("mode") == "virtual" and _may_see_hand(state, audience, data.get("side"))):
+        return {**data, "cards": "hidden"}
+    if event_type == "RocetDeckShuffled" and (data.get("cards") or data.get("order")) and not _may_see_pile(state, audience):
+        return {**data, "cards": "hidden", "order": "hidden"}
+    return data
+
+
+def _may_see_pile(state: dict, audience: str) -> bool:
+    return state.get("mode") == "virtual" and audience in ("gm", "api") and not _sealed_mode(state)
 
 
 def _sealed_mode(state: dict) -> bool:
