@@ -208,6 +208,8 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
                        " / ")
         raise Denied(t("a {role} cannot send {command}: only the {allowed} can", role=_said(role), command=kind,
                        allowed=allowed))
+    if found is POLICY[DUEL_COMMAND]:
+        _check_not_seated(db, kind, stream, fields or {})
 
 
 def check_named(db, context: Context, command: Any) -> None:
@@ -267,6 +269,53 @@ def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, A
         raise Forbidden(t("a seat acts only in the duels its own character fights"))
     if speaks_for(state, fields) != side:
         raise Forbidden(t("a seat makes only its own duelist's choices"))
+    duelist = fields.get("duelist")  # partners share a side: a seat names only its own character
+    if duelist is not None and duelist != seat["character_id"]:
+        raise Forbidden(t("a seat makes only its own duelist's choices"))
+
+
+def seated_sides(db, state: Mapping[str, Any]) -> dict[str, str]:
+    """The sides of a running duel a live seat plays (and the GM has not taken over), each with
+    the name of a player who plays it: the GM does not make those sides' choices."""
+    if state.get("outcome") or queries.session_closed(db, state["session_id"]):
+        return {}
+    seated = {row["character_id"]: row["name"] for row in queries.seats_of_session(db, state["session_id"])}
+    sides: dict[str, str] = {}
+    for duelist in state["duelists"]:
+        if duelist["id"] in seated and duelist["side"] not in state.get("taken_over", ()):
+            sides.setdefault(duelist["side"], seated[duelist["id"]])
+    return sides
+
+
+def _check_not_seated(db, kind: str, stream: str, fields: Mapping[str, Any]) -> None:
+    """While a live seat plays a side, its seat commands are the player's alone: the GM sending
+    one would silently replace the player's (sealed) choice. Taking over the seat hands them back."""
+    from tracker import rules
+
+    state = queries.stream_state(db, stream)
+    if state is None:
+        return  # the handler answers for a duel that does not exist
+    speaks_for = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {}).get(kind)
+    if speaks_for is None:
+        return
+    seated = seated_sides(db, state)
+    if not seated:
+        return
+    duelist = fields.get("duelist")
+    names = {d["id"]: d for d in state["duelists"]}
+    if isinstance(duelist, str) and duelist in names:  # one of partners: only a seated one is the player's
+        side = names[duelist]["side"]
+        seats = {row["character_id"]: row["name"] for row in queries.seats_of_session(db, state["session_id"])}
+        if side in seated and duelist in seats:
+            raise Denied(_seated_refusal(seats[duelist]))
+        return
+    side = speaks_for(state, fields)
+    if side in seated:
+        raise Denied(_seated_refusal(seated[side]))
+
+
+def _seated_refusal(name: str):
+    return t("{name} plays this side from their seat; take over the seat to act for them", name=name)
 
 
 def role_in(db, gm_id: str, campaign_id: str) -> str | None:

@@ -425,6 +425,71 @@ def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, an
     assert ('name="dice_roll"' in anonymous.get(seat).text) == (dice_by == "seats")
 
 
+def test_every_seat_answer_says_no_store(client, anonymous, gm_service):
+    """A seat's page holds its hand and sealed choice: no cache may keep it (the page, a tap's answer,
+    a refusal, the poll)."""
+    duel = setup_duel(gm_service)
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    card = state(gm_service, duel["duel"])["sides"]["a"]["hand"][0]
+    answers = {"page": anonymous.get(seat),
+               "tap (htmx)": choose(anonymous, seat, duel["duel"], "a", card),
+               "refused tap": choose(anonymous, seat, duel["duel"], "b", card, command_id="p2"),
+               "poll": anonymous.get(f"{seat}/live", headers={"HX-Request": "true"})}
+    for name, answer in answers.items():
+        assert answer.headers.get("Cache-Control") == "no-store", name
+
+
+# --- while a seat plays a side, the GM does not choose for it; an explicit take-over hands it back ---
+
+def gm_choice(client, kind, d, **fields):
+    return client.post(f"/duels/{d}/do/{kind}", headers={"HX-Request": "true"}, data={"duel_id": d, **fields})
+
+
+def test_the_gm_cannot_make_a_seated_sides_choice_in_any_ruleset(client, anonymous, gm_service):
+    rocet = setup_duel(gm_service)
+    issue_seat(client, rocet["session"], rocet["people"][0])
+    card = state(gm_service, rocet["duel"])["sides"]["a"]["hand"][0]
+    pf2e = pf2e_sealed(gm_service)
+    issue_seat(client, pf2e["session"], pf2e["people"][0])
+    wit = wit_sealed(gm_service)
+    issue_seat(client, wit["session"], wit["people"][0])
+    tries = [(rocet, "ChooseCard", {"side": "a", "card": card, "turn": 1}, "Inés"),
+             (pf2e, "ChooseSkill", {"duelist": pf2e["people"][0], "skill": "intimidation", "round": 1}, "Seelah"),
+             (wit, "ChooseInsult", {"side": "a", "insult": "Burla ingeniosa", "round": 1}, "Inés")]
+    for duel, kind, fields, name in tries:
+        d = duel["duel"]
+        before = gm_service.version(f"duel-{d}")
+        refused = gm_choice(client, kind, d, expected_version=before, **fields)
+        assert refused.status_code in (403, 422), kind
+        assert f"{name} plays this side from their seat; take over the seat to act for them" in refused.text, kind
+        api = client.post("/api/commands", json={"type": kind, "duel_id": d, "expected_version": before, **fields})
+        assert api.status_code in (403, 422), kind
+        assert gm_service.version(f"duel-{d}") == before, kind
+
+
+def test_a_pf2e_seat_cannot_choose_for_its_partner(client, anonymous, gm_service):
+    from tests.web.test_display import FIGHTER
+
+    duel = pf2e_sealed(gm_service)
+    partner, rival = [gm_service.handle({"type": "CreateCharacter", "campaign_id": duel["campaign"], "name": name,
+                                         "rank": "pj", "stats": {"pf2e": FIGHTER}}).key for name in ("Amiri", "Kyra")]
+    gm_service.handle({"type": "Abandon", "duel_id": duel["duel"],
+                       "expected_version": gm_service.version(f"duel-{duel['duel']}")})
+    d = gm_service.handle({"type": "StartDuel", "session_id": duel["session"], "ruleset": "pf2e", "kind": "combat",
+                           "victory": "knockout", "choices": "sealed", "teams": "together",
+                           "duelists": [{"character_id": duel["people"][0], "side": "a"},
+                                        {"character_id": partner, "side": "a"},
+                                        {"character_id": duel["people"][1], "side": "b"},
+                                        {"character_id": rival, "side": "b"}]}).key
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    issue_seat(client, duel["session"], partner)
+    before = gm_service.version(f"duel-{d}")
+    refused = choose_skill(anonymous, seat, d, partner, "deception")
+    assert refused.status_code == 403 and "only its own duelist" in refused.text
+    assert gm_service.version(f"duel-{d}") == before
+    assert choose_skill(anonymous, seat, d, duel["people"][0], "deception").status_code == 200
+
+
 def test_while_a_seats_insult_is_sealed_the_gm_cannot_roll_initiative_past_it(client, anonymous, gm_service):
     duel = wit_sealed(gm_service)
     d = duel["duel"]
@@ -455,13 +520,14 @@ def test_taking_over_a_seat_hands_the_side_to_the_gm_and_the_phone_says_so(clien
     assert state(gm_service, d)["taken_over"] == ["a"]
     again = client.post("/api/commands", json={"type": "TakeOverSeat", "duel_id": d, "side": "a"})
     assert again.status_code == 422 and "the GM already plays this side" in again.text
-    log = client.get(f"/duels/{d}").text
-    assert "The GM took over Inés&#39;s seat" in log or "The GM took over Inés's seat" in log
+    log = html.unescape(client.get(f"/campaigns/{duel['campaign']}/log").text)
+    assert "The GM took over Inés's seat" in log
+    assert "El DJ ha tomado el asiento de Inés" in html.unescape(client.get(f"/campaigns/{duel['campaign']}/log?lang=es").text)
     page = anonymous.get(seat)
     assert "The GM took over your seat in" in page.text and f"/do/ChooseCard" not in page.text
     assert "El DJ ha tomado tu asiento en" in anonymous.get(f"{seat}?lang=es").text
     tapped = choose(anonymous, seat, d, "a", card)
-    assert tapped.status_code == 403 and "the GM took over your seat in this duel" in tapped.text
+    assert tapped.status_code == 403 and "el DJ ha tomado tu asiento en este duelo" in tapped.text  # the phone chose Spanish
     version = gm_service.version(f"duel-{d}")
     chosen = gm_choice(client, "ChooseCard", d, side="a", card=card, turn=1, expected_version=version)
     assert chosen.status_code == 200, chosen.text

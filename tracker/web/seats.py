@@ -107,7 +107,7 @@ def _seat_view(token: str, seat: dict, message: object = "", errors: dict | None
 @bp.get("/<token>")
 def show(token):
     """Show a player's seat: their character, and their side of any running duel of the session."""
-    return render_template("seats/show.html", **_seat_view(token, open_seat(token)))
+    return _no_store(render_template("seats/show.html", **_seat_view(token, open_seat(token))), 200)
 
 
 @bp.get("/<token>/live")
@@ -163,9 +163,11 @@ def _answer(token: str, status: int, message: object = "", errors: dict | None =
     try:
         seat = open_seat(token)
     except NotFound:
-        return render_template("seats/_gone.html"), 403
-    return render_template(template, **_seat_view(token, seat, message, errors)), status
+        return _no_store(render_template("seats/_gone.html"), 403)
+    return _no_store(render_template(template, **_seat_view(token, seat, message, errors)), status)
 
 
 def _no_store(body: str, status: int):
+    """A seat's answer is for this phone and this moment only: its hand and sealed choice must stay
+    in no cache, shared or the browser's own (a back button must not show an old hand either)."""
     return body, status, {"Cache-Control": "no-store"}
