@@ -287,6 +287,16 @@ def seated_sides(db, state: Mapping[str, Any]) -> dict[str, str]:
     return sides
 
 
+def offered_to_the_gm(db, state: Mapping[str, Any], actions: list[dict]) -> list[dict]:
+    """The legal actions less those this table would refuse the GM: a seated side's own choices
+    (the player makes them on their phone until the GM takes the seat over)."""
+    from tracker import rules
+
+    speaks = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {})
+    seated = seated_sides(db, state) if speaks else {}
+    return [a for a in actions if not (a["type"] in speaks and a.get("side") in seated)]
+
+
 def _check_not_seated(db, kind: str, stream: str, fields: Mapping[str, Any]) -> None:
     """While a live seat plays a side, its seat commands are the player's alone: the GM sending
     one would silently replace the player's (sealed) choice. Taking over the seat hands them back."""

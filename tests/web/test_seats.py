@@ -545,3 +545,22 @@ def test_retracting_a_take_over_gives_the_side_back_to_the_seat(client, anonymou
     assert not state(gm_service, d).get("taken_over")
     card = state(gm_service, d)["sides"]["a"]["hand"][0]
     assert choose(anonymous, seat, d, "a", card).status_code == 200
+
+
+def test_the_gms_page_says_who_decides_on_their_phone_and_offers_the_take_over(client, anonymous, gm_service):
+    duel = setup_duel(gm_service, npc=True)
+    d = duel["duel"]
+    seat = issue_seat(client, duel["session"], duel["people"][0])
+    page = html.unescape(client.get(f"/duels/{d}").text)
+    assert "Inés decides on their phone." in page and "Take over this seat" in page
+    assert "Inés decide en su móvil." in html.unescape(client.get(f"/duels/{d}?lang=es").text)
+    read = client.get(f"/api/duels/{d}").get_json()
+    assert not [a for a in read["legal_actions"] if a["type"] == "ChooseCard" and a["side"] == "a"]
+    assert [a for a in read["legal_actions"] if a["type"] == "ChooseCard" and a["side"] == "b"]  # Lope, the NPC, is the GM's
+    taken = client.post(f"/duels/{d}/take-over", data={"side": "a"}, headers={"HX-Request": "true"})
+    assert taken.status_code == 200 and "You make this side&#39;s choices now." in taken.text
+    assert "decides on their phone" not in taken.text
+    read = client.get(f"/api/duels/{d}").get_json()
+    choose_card = next(a for a in read["legal_actions"] if a["type"] == "ChooseCard")
+    assert choose_card["fields"]["side"]["choices"] == ["a", "b"]  # the GM chooses for Inés now too
+    assert "The GM took over your seat" in anonymous.get(seat).text

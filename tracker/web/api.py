@@ -120,11 +120,21 @@ def session(session_id):
     return {"session": queries.session(db, session_id), "duels": queries.duels_of_session(db, session_id)}
 
 
+def _read(db, duel_id: str, audience: str) -> dict:
+    """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
+    choices are the player's): the same list the duel page draws."""
+    read = duel_read(db, duel_id, audience)
+    if audience == legal.GM:
+        whole = queries.duel(db, duel_id)["state"]
+        read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
+    return read
+
+
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
     """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
     actions and assumptions."""
-    return duel_read(get_db(), duel_id, legal.GM)
+    return _read(get_db(), duel_id, legal.GM)
 
 
 @bp.get("/duels/<duel_id>/changes")
@@ -169,7 +179,7 @@ def _follow_duel(duel_id: str, audience: str) -> dict:
         return refused
     if not changed:
         return {"changed": False, "version": since, "duel": None}
-    read = duel_read(db, duel_id, audience)
+    read = _read(db, duel_id, audience)
     return {"changed": True, "version": read["version"], "duel": read}
 
 

@@ -19,12 +19,15 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     db = get_db()
     duel = queries.duel(db, duel_id)
     module = rules.get(duel["ruleset"])
-    state = duel["state"] = module.seen_by(duel["state"], "gm")
+    whole = duel["state"]
+    state = duel["state"] = module.seen_by(whole, "gm")
     seated = queries.seats_of_session(db, duel["session_id"])
-    legal_actions = module.legal_actions(state, legal.GM)  # the same list the API answers
+    # The same list the API answers: a side a player's seat plays decides on the phone.
+    legal_actions = policy.offered_to_the_gm(db, whole, module.legal_actions(state, legal.GM))
+    on_phones = policy.seated_sides(db, whole)
     context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
                    actions=legal.names(legal_actions),
-                   follows_seats=bool(seated) and not state.get("outcome"),
+                   follows_seats=bool(seated) and not state.get("outcome"), on_phones=on_phones,
                    seat_characters=[d["id"] for d in state["duelists"]],
                    character_names={d["id"]: d["name"] for d in state["duelists"]},
                    next=url_for("duels.show", duel_id=duel_id),
@@ -91,6 +94,21 @@ def adjust(duel_id):
                        "AdjustDuelTrack", form)
     if is_htmx():
         return _render(duel_id)
+    return redirect(url_for("duels.show", duel_id=duel_id))
+
+
+def _rejected_take_over(form, rejected, duel_id):
+    return _render(duel_id, 422, rejected.fields, "TakeOverSeat", form)
+
+
+@bp.post("/duels/<duel_id>/take-over")
+@shows_form(_rejected_take_over)
+def take_over(duel_id):
+    """The GM takes a side back from a player's seat (a player who left)."""
+    form = form_data()
+    service().handle({"type": "TakeOverSeat", "duel_id": duel_id, "side": form.get("side")})
+    if is_htmx():
+        return _render(duel_id, message=t("You make this side's choices now."))
     return redirect(url_for("duels.show", duel_id=duel_id))
 
 

@@ -66,7 +66,10 @@ def _sealed_mode(state: dict) -> bool:
 
 
 def played_on_a_seat(state: dict, side: str) -> bool:
-    """True when ``side`` chooses on a player's seat (a player character in a sealed duel)."""
+    """True when ``side`` chooses on a player's seat (a player character in a sealed duel), until
+    the GM takes the seat over (the duel skeleton's ``taken_over``): then the GM holds the hand."""
+    if side in state.get("taken_over", ()):
+        return False
     return _sealed_mode(state) and any(d["side"] == side and d.get("rank") == "pj" for d in state["duelists"])
 
 
