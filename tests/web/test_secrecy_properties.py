@@ -20,7 +20,7 @@ import re
 import secrets
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, event, given, settings, strategies as st
 
 from tests.web.test_display import display_link, gm_service  # noqa: F401 (fixture)
 from tests.web.test_seats import issue_seat, pf2e_sealed, setup_duel, wit_sealed
@@ -117,7 +117,7 @@ class Table:
         self.seats = {side: issue_seat(client, self.duel["session"], who)
                       for side, who in zip("ab", self.duel["people"])}
         self.display = display_link(gm, self.id)[0]
-        self.recap = display_link(gm, self.duel["session"], kind="recap")[0]
+        self.recap = display_link(gm, self.duel["session"], kind="recap")[0].replace("/display", "/recap")
         self.answers: list[str] = []  # the GM's command answers since the last read
 
     def state(self):
@@ -161,16 +161,19 @@ class Table:
         for lang in LANGUAGES:
             read["gm", "duel page" + lang] = self.client.get(f"/duels/{self.id}{lang}")
             read["display", "page" + lang] = self.anonymous.get(self.display + lang)
-            read["recap", "players' recap" + lang] = self.anonymous.get(f"{self.recap}/recap{lang}")
+            read["recap", "players' recap" + lang] = self.anonymous.get(self.recap + lang)
             for side, seat in self.seats.items():
                 read[f"seat:{side}", "seat" + lang] = self.anonymous.get(seat + lang)
         for side, seat in self.seats.items():
             read[f"seat:{side}", "live"] = self.anonymous.get(f"{seat}/live?v=0")
+        read["recap", "players' recap, md"] = self.anonymous.get(self.recap + "?format=md")
         read["display", "json"] = self.anonymous.get(f"/api/v1/display/{token}")
         read["display", "long-poll"] = self.anonymous.get(f"/api/v1/display/{token}?since=0&wait=0")
         read["gm", "API duel read"] = self.client.get(f"/api/duels/{self.id}")
         for record in self.gm.store.read_stream(f"duel-{self.id}")[-3:]:
             read["gm", f"event {record.position}"] = self.client.get(f"/events/{record.position}")
+        failed = {where: answer.status_code for where, answer in read.items() if answer.status_code != 200}
+        assert not failed, failed  # every audience is read, none answered by an error page
         bodies = {where: answer.get_data(as_text=True) for where, answer in read.items()}
         for where in [w for w in bodies if w[1].startswith("event ")]:
             # An event page's own secret is its stored data and metadata; its lines of the duel are
@@ -203,6 +206,7 @@ def play_and_watch(table: Table, data):
             break
         now = table.outputs()
         sealed = sealed_values(table.ruleset, table.state()[1])
+        event("a choice sealed" if sealed else "nothing sealed")
         hidden = table.command_secrets()
         for where, body in now.items():
             leaked = [s for s in hidden if s in body]
