@@ -178,6 +178,107 @@ def test_no_get_route_names_a_sealed_card_to_anyone_but_its_own_seat(app, client
     assert walked > 100
 
 
+# The same walk for a PF2e skill and a pirate insult. Their names are also on pages that have every
+# right to show them (the skill on a stat block and in the rules, the insult kind on the rival's own
+# form and in the insult table), so the walk counts: no output may name the value more often after
+# the seat chose it than before, and the choice's own event page, its command id and fingerprint,
+# and the words of an insult, not at all. Names are the game's own words, the same in English and
+# Spanish (docs/glossary.md); each is searched raw, as shown, HTML-escaped and JSON-escaped.
+
+READS = ("", "?since=0&wait=0&v=0", "?lang=es", "?lang=es&audience=players&since=0&wait=0")
+EVENT_PAGES = ("log.show", "log.retract")  # the choice's own event page
+
+
+def spellings(*values: str) -> set[str]:
+    import html as markup
+
+    found = set()
+    for value in values:
+        for said in (value, value.capitalize(), value.lower()):
+            found |= {said, markup.escape(said), json.dumps(said)[1:-1], json.dumps(said, ensure_ascii=False)[1:-1]}
+    return found
+
+
+def walk_outputs(app, readers: dict, ids: dict, tokens: list[str]):
+    """(where, body) for every GET route the duel fills in, by every reader, in both languages."""
+    for at, (endpoint, path) in enumerate(every_get(app, ids, tokens)):
+        if endpoint in BACKUPS:
+            continue
+        for name, reader in readers.items():
+            for query in READS:
+                body = reader.get(path + query, follow_redirects=True).get_data(as_text=True)
+                yield (endpoint, at, name, query, path), body
+
+
+def counted(app, readers, ids, tokens, needles) -> dict:
+    return {where[:4]: ({n: body.count(n) for n in needles}, where, body)
+            for where, body in walk_outputs(app, readers, ids, tokens)}
+
+
+def duel_ids(duel: dict, record) -> dict:
+    return {"campaign_id": duel["campaign"], "session_id": duel["session"], "duel_id": duel["duel"],
+            "character_id": duel["people"][0], "position": record.position, "stream": f"duel-{duel['duel']}",
+            "version": record.version, "fmt": "md"}
+
+
+def assert_sealed_everywhere(app, client, anonymous, gm, duel, seat_b, make_choice, kind, names, never=()):
+    """Walk every GET route before and after ``make_choice`` (seat A's sealed choice): nothing names
+    it more often than before; its event page, command id, fingerprint and ``never`` not at all."""
+    from tests.web.test_display import display_link
+
+    display, _ = display_link(gm, duel["duel"])
+    recap, _ = display_link(gm, duel["session"], kind="recap")
+    tokens = [display.split("/")[2], recap.split("/")[2], seat_b.split("/")[2]]
+    readers = {"gm": client, "anonymous": anonymous}
+    needles = spellings(*names)
+    last = gm.store.read_stream(f"duel-{duel['duel']}")[-1]
+    before = counted(app, readers, duel_ids(duel, last), tokens, needles)
+    make_choice()
+    chosen = events_of(gm, duel["duel"], kind)[-1]
+    secret = {chosen.metadata["command_id"], chosen.metadata["fingerprint"],
+              chosen.metadata["fingerprint"].removeprefix(KEYED), *spellings(*never)}
+    walked = 0
+    for (endpoint, at, reader, query, path), body in walk_outputs(app, readers, duel_ids(duel, chosen), tokens):
+        walked += 1
+        where = (endpoint, reader, path + query)
+        assert not [s for s in secret if s in body], where
+        if endpoint in EVENT_PAGES:
+            assert not [n for n in needles if n in body], where
+            continue
+        then = before[(endpoint, at, reader, query)][0]
+        grew = {n: (then[n], body.count(n)) for n in needles if body.count(n) > then[n]}
+        assert not grew, (where, grew)
+    assert walked > 200
+
+
+def test_no_get_route_names_a_pf2e_skill_chosen_in_secret(app, client, anonymous, gm_service):
+    from tests.web.test_seats import choose_skill, pf2e_sealed
+
+    duel = pf2e_sealed(gm_service)
+    seelah = duel["people"][0]
+    seat_a, seat_b = (issue_seat(client, duel["session"], who) for who in duel["people"])
+
+    def make_choice():
+        assert choose_skill(anonymous, seat_a, duel["duel"], seelah, "intimidation").status_code == 200
+
+    assert_sealed_everywhere(app, client, anonymous, gm_service, duel, seat_b, make_choice,
+                             "Pf2eSkillChosen", ["intimidation"])
+
+
+def test_no_get_route_names_a_pirate_insult_chosen_in_secret_nor_its_words(app, client, anonymous, gm_service):
+    from tests.web.test_seats import choose_insult, wit_sealed
+
+    duel = wit_sealed(gm_service)
+    seat_a, seat_b = (issue_seat(client, duel["session"], who) for who in duel["people"])
+    words = "Zorblax, you fight like a dairy farmer"
+
+    def make_choice():
+        assert choose_insult(anonymous, seat_a, duel["duel"], "a", "Humillación", words).status_code == 200
+
+    assert_sealed_everywhere(app, client, anonymous, gm_service, duel, seat_b, make_choice,
+                             "PirateInsultChosen", ["Humillación"], never=[words, "Zorblax"])
+
+
 @pytest.mark.xfail(strict=True, reason="issue 27, open: a backup taken mid-duel still holds a sealed choice")
 def test_a_backup_taken_mid_duel_holds_no_sealed_choice(client, anonymous, gm_service):
     duel, card = secret_card(gm_service)
