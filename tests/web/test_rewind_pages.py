@@ -3,7 +3,7 @@ sees every one of them in plain language (and the ending it undoes), server-rend
 confirmed form rewinds the duel; an event nothing stands on is retracted at once, as before."""
 from tests.conftest import count_events, fixed_context
 from tests.fuzz.test_retraction_properties import PAIRS
-from tests.web.test_web import setup_duel
+from tests.web.test_web import coin_registered, setup_duel  # noqa: F401 (its coin fixture: not yet ported, issue 29)
 from tracker import demo
 from tracker.db import open_db
 from tracker import bootstrap

@@ -5,7 +5,7 @@ import re
 
 from tests.conftest import count_events, text_of
 from tests.web.test_rewind_pages import played, position_of
-from tests.web.test_web import setup_duel
+from tests.web.test_web import coin_registered, setup_duel  # noqa: F401 (its coin fixture: not yet ported, issue 29)
 
 
 def undo_form(page: str) -> dict:
