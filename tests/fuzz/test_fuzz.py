@@ -221,6 +221,7 @@ def workspace_commands(world):
         "StartDuel": {"session_id": world.session, "ruleset": "pirate", "setup": DUELS["pirate"][1],
                       "duelists": [{"character_id": character, "side": "a"}, {"character_id": character, "side": "b"}]},
         "NoteDuel": {"duel_id": duel, "text": "A <b>note</b>", "about": 2, "public": True},
+        "TakeOverSeat": {"duel_id": duel, "side": "a"},
         "AdjustDuelTrack": {"duel_id": duel, "character_id": world.db.execute(
             "SELECT character_id FROM duelists WHERE duel_id = ? AND side = 'a'", [duel]).fetchone()[0],
                             "track": "PV", "amount": -1, "reason": "a <i>scratch</i>",
