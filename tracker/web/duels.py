@@ -40,6 +40,14 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     return render_template(template, **context), status
 
 
+def _logged(duel_id, message=None, anchor=""):
+    """After a command the page sent: htmx gets the duel redrawn (with ``message``), a plain form
+    the duel page again (Post/Redirect/Get), at ``anchor``."""
+    if is_htmx():
+        return _render(duel_id, message=message)
+    return redirect(url_for("duels.show", duel_id=duel_id) + anchor)
+
+
 @bp.get("/duels/<duel_id>")
 def show(duel_id):
     """Show the duel: both sides, its state, its history and the legal next actions."""
@@ -71,9 +79,7 @@ def act(duel_id, command):
                                                    "an action first. Yours was NOT logged — check the duel "
                                                    "as it is now and log it again if it still applies.")},
                        command, form)
-    if is_htmx():
-        return _render(duel_id)
-    return redirect(url_for("duels.show", duel_id=duel_id))
+    return _logged(duel_id)
 
 
 def _rejected_adjustment(form, rejected, duel_id):
@@ -92,9 +98,7 @@ def adjust(duel_id):
                                                    "an action first. Your adjustment was NOT logged — check "
                                                    "the duel as it is now and adjust again if it still applies.")},
                        "AdjustDuelTrack", form)
-    if is_htmx():
-        return _render(duel_id)
-    return redirect(url_for("duels.show", duel_id=duel_id))
+    return _logged(duel_id)
 
 
 def _rejected_take_over(form, rejected, duel_id):
@@ -107,9 +111,7 @@ def take_over(duel_id):
     """The GM takes a side back from a player's seat (a player who left)."""
     form = form_data()
     service().handle({"type": "TakeOverSeat", "duel_id": duel_id, "side": form.get("side")})
-    if is_htmx():
-        return _render(duel_id, message=t("You make this side's choices now."))
-    return redirect(url_for("duels.show", duel_id=duel_id))
+    return _logged(duel_id, t("You make this side's choices now."))
 
 
 def _rejected_note(form, rejected, duel_id):
@@ -122,6 +124,4 @@ def note(duel_id):
     """Attach the GM's note to the duel or to one of its moments."""
     form = form_data()
     service().handle({**form, "type": "NoteDuel", "duel_id": duel_id})
-    if is_htmx():
-        return _render(duel_id, message=t("Note added."))
-    return redirect(url_for("duels.show", duel_id=duel_id) + "#notes")
+    return _logged(duel_id, t("Note added."), "#notes")
