@@ -14,6 +14,7 @@ from typing import Any, Mapping, Protocol
 from tracker.errors import Denied, Forbidden, NotFound
 from tracker.projections import queries
 from tracker.rules.base import Invalid
+from tracker.rules.duel import chosen_on_seats
 from tracker.rules.text import join, t
 
 
@@ -276,8 +277,10 @@ def _check_seat(db, link_id: str, kind: str, stream: str, fields: Mapping[str, A
 
 def seated_sides(db, state: Mapping[str, Any]) -> dict[str, str]:
     """The sides of a running duel a live seat plays (and the GM has not taken over), each with
-    the name of a player who plays it: the GM does not make those sides' choices."""
-    if state.get("outcome") or queries.session_closed(db, state["session_id"]):
+    the name of a player who plays it: the GM does not make those sides' choices. In a duel whose
+    choices the GM records, a seat only watches: the GM acts for every side."""
+    if (state.get("outcome") or not chosen_on_seats(state)
+            or queries.session_closed(db, state["session_id"])):
         return {}
     seated = {row["character_id"]: row["name"] for row in queries.seats_of_session(db, state["session_id"])}
     sides: dict[str, str] = {}

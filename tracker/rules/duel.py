@@ -396,6 +396,12 @@ class DuelSeatTakenOver:
     side: str
 
 
+def chosen_on_seats(state: Mapping[str, Any]) -> bool:
+    """Whether the players make their sides' choices on their seats: every ruleset's set-up names
+    it ``choices`` = "sealed". Otherwise the GM records every choice and a seat only watches."""
+    return (state.get("settings") or {}).get("choices") == "sealed"
+
+
 def taken_over(state: dict | None, ev: DuelSeatTakenOver, at: int) -> dict:
     """The state with the side handed back to the GM: no rule touched, one log line."""
     if state is None:

@@ -1,0 +1,44 @@
+"""A seat in a duel whose choices the GM records only watches: the GM still acts for every side.
+
+Found by the played-out crawl (tests/crawl/test_duels_played_out.py): in a GM-recorded Rocèt duel,
+a seat handed to Inés made the GM's page drop her forced discard (the seat's command), while her
+seat, in a duel it does not play, offered nothing but "waiting for the GM". Nobody could go on."""
+from __future__ import annotations
+
+from tests.integration.test_seats import SHEET
+from tests.web.test_display import gm_service  # noqa: F401 (fixture)
+from tests.web.test_seats import issue_seat, state
+
+
+def recorded_duel(gm):
+    campaign = gm.handle({"type": "CreateCampaign", "name": "Season of Steel", "ruleset": "rocet"}).key
+    people = [gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                         "stats": SHEET}).key for name in ("Inés", "Lope")]
+    session = gm.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                         "date": "2026-11-29", "title": "Swords at dawn"}).key
+    duel = gm.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "kind": "relojes",
+                      "cards": "physical", "weapon_type": "Espada", "choices": "gm",
+                      "duelists": [{"character_id": people[0], "side": "a"},
+                                   {"character_id": people[1], "side": "b"}]}).key
+    return session, duel, people
+
+
+def test_a_seat_in_a_gm_recorded_duel_leaves_every_choice_to_the_gm(client, anonymous, gm_service):
+    session, duel, people = recorded_duel(gm_service)
+    seat = issue_seat(client, session, people[0])
+    # Lope's Finta wins (7+5 against 1+2): Inés owes a discard.
+    version = gm_service.version(f"duel-{duel}")
+    played = client.post("/api/v1/commands", json={"type": "PlayTurn", "duel_id": duel, "expected_version": version,
+                                                   "card_a": "Estocada Alta", "card_b": "Finta",
+                                                   "dice_a": [1, 2], "dice_b": [7, 5]})
+    assert played.status_code in (200, 201), played.json
+    assert state(gm_service, duel)["pending_discard"] == "a"
+    offered = [a["type"] for a in client.get(f"/api/v1/duels/{duel}").json["legal_actions"]]
+    assert offered[0] == "Discard", offered
+    page = client.get(f"/duels/{duel}").text
+    assert "plays this side from their seat" not in page and "decides on their phone" not in page
+    discarded = client.post("/api/v1/commands", json={"type": "Discard", "duel_id": duel, "side": "a",
+                                                      "card": "Treta", "expected_version": gm_service.version(f"duel-{duel}")})
+    assert discarded.status_code in (200, 201), discarded.json
+    assert state(gm_service, duel)["pending_discard"] is None
+    assert anonymous.get(seat).status_code == 200  # the seat watches on
