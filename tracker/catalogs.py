@@ -12,6 +12,7 @@ files are built at install (``make``) and never committed.
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from io import BytesIO
@@ -133,8 +134,19 @@ def compile_all() -> None:
         for language in LANGUAGES:
             path = po_path(spec, language)
             if path.exists():
-                with path.with_suffix(".mo").open("wb") as f:
-                    write_mo(f, read(path, language), use_fuzzy=False)
+                _write_atomically(path.with_suffix(".mo"), read(path, language))
+
+
+def _write_atomically(target: Path, catalog) -> None:
+    """Write ``catalog`` as ``target`` only when it changed, through a file renamed over it: a
+    server (or a test process beside this one) reading the catalog never sees it half written."""
+    buffer = BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    if target.exists() and target.read_bytes() == buffer.getvalue():
+        return
+    partial = target.with_name(f".{target.name}.{os.getpid()}")
+    partial.write_bytes(buffer.getvalue())
+    os.replace(partial, target)
 
 
 def problems() -> list[str]:
