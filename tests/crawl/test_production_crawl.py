@@ -76,6 +76,9 @@ def filled(form: str, duelists, **chosen) -> dict:
         if not name or (kind and kind.group(1) in ("checkbox", "radio") and "checked" not in tag):
             continue
         least = re.search(r'min="([^"]+)"', tag)  # a number the GM must type: the smallest allowed
+        if kind and kind.group(1) == "checkbox":  # a ticked box's value wins over its hidden "false", as it does posted
+            data[name.group(1)] = value.group(1) if value else "on"
+            continue
         data.setdefault(name.group(1), value.group(1) if value and value.group(1) else least.group(1) if least else "")
     for name in re.findall(r'<select[^>]*name="([^"]+)"', form):
         select = re.search(rf'<select[^>]*name="{re.escape(name)}"[^>]*>([\s\S]*?)</select>', form).group(1)
