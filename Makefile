@@ -40,11 +40,18 @@ run: install
 	@echo "Touché on http://127.0.0.1:$(PORT)"
 	$(BIN)/python -m tracker.serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS)
 
+# Every tier on every core (pytest-xdist): a test module whose tests share a costly module-wide
+# fixture is kept on one worker (its xdist_group), the rest go wherever a worker is free. The
+# browser tier runs after the others, in workers of its own: Playwright keeps a thread for its
+# whole session, and a long import forks only in a process where no other thread runs.
+JOBS ?= auto
+FIRST_TIERS := tests/unit tests/integration tests/web tests/fuzz tests/crawl
 test: install browser postgres
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup $(FIRST_TIERS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup tests/browser
 
 check: install postgres
-	$(BIN)/python -m pytest tests/unit tests/integration tests/web
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup tests/unit tests/integration tests/web
 
 # Mutation testing of the pure rules against the fast unit tier (minutes, not part of `make test`).
 # One target at a time on 2 workers, each cut off after MUTATION_TIME seconds; mutmut re-runs every

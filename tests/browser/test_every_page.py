@@ -17,6 +17,9 @@ from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
 from tracker import create_app
 from tracker.services import Context
 
+# Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
+pytestmark = pytest.mark.xdist_group("every-page")
+
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 TAP = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple and Material guidance)
 VIEWPORTS = {"phone-360": (360, 740), "phone-390": (390, 844), "tablet-768": (768, 1024), "laptop-1366": (1366, 800)}

@@ -13,6 +13,9 @@ from tracker.db import open_db
 from tracker.events import EVENT_TYPES
 from tracker import bootstrap
 
+# Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
+pytestmark = pytest.mark.xdist_group("import-references")
+
 VICTIM = "victim"
 
 

@@ -27,6 +27,9 @@ from tracker.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 from tracker.languages import KEPT_WORDS
 from tracker.services import Context
 
+# Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
+pytestmark = pytest.mark.xdist_group("pseudo-locale")
+
 # Words every language shows as they are (docs/glossary.md): the core's few and each ruleset's
 # game terms, as each declares them.
 def game_terms() -> list[str]:
