@@ -329,6 +329,7 @@ class Check:
     # What the chain keeps (``follow`` and ``end``), apart from what the lines are checked against
     # (``unchained``): on two cores each is kept by its own process (``append_lines``).
     CHAIN = ("digest", "quoted", "signed")
+    KEYS = ("key", "sealer")  # the same in both processes: never handed back (a sealer is no data to pickle)
 
     def __init__(self, key: bytes | None = None, outside: Iterable[str] = (), sealer: Sealer | None = None):
         self.key, self.outside, self.sealer = key, frozenset(outside), sealer
@@ -605,7 +606,7 @@ def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int
     else:
         return
     def unchained() -> dict:  # the child's state to take back: this process kept the chain
-        return {name: value for name, value in vars(check).items() if name not in Check.CHAIN}
+        return {name: value for name, value in vars(check).items() if name not in Check.CHAIN + Check.KEYS}
 
     with forked.Ahead(_batches(lines, PIPED_BATCH), unchained) as ahead:
         for batch in ahead:
