@@ -61,9 +61,7 @@ class Sealer:
     __slots__ = ("_siv",)
 
     def __init__(self, secret_key: str | bytes):
-        secret = secret_key if isinstance(secret_key, bytes) else str(secret_key).encode()
-        key = HKDF(algorithm=hashes.SHA256(), length=64, salt=None, info=LABEL).derive(secret)
-        self._siv = AESSIV(key)
+        self._siv = AESSIV(sealing_key(secret_key))
 
     def seal(self, stream: str, version: int, kind: str, field: str, value: Any) -> dict:
         """``value`` as the export writes it, bound to its event and field."""
@@ -82,6 +80,12 @@ class Sealer:
             return orjson.loads(self._siv.decrypt(raw, _bound(stream, version, kind, field)))
         except (InvalidTag, binascii.Error, ValueError, orjson.JSONDecodeError):
             raise Unreadable(field) from None
+
+
+def sealing_key(secret_key: str | bytes) -> bytes:
+    """The cipher's 64 bytes (AES-256-SIV), derived from SECRET_KEY under this module's own label."""
+    secret = secret_key if isinstance(secret_key, bytes) else str(secret_key).encode()
+    return HKDF(algorithm=hashes.SHA256(), length=64, salt=None, info=LABEL).derive(secret)
 
 
 def is_sealed(value: Any) -> bool:
