@@ -10,7 +10,9 @@ last hash, under a key derived from the install's SECRET_KEY) says the file left
 unchanged. Whatever the signature, every id an event refers to must name something the file
 itself creates (``tracker.references``), so no file can reach outside itself.
 
-A backup holds in clear what the GM's event pages show, and nothing more (issue 27): each field
+A backup holds in clear what the GM's event pages show, and nothing more but the commands' keyed
+fingerprints, which a restore needs to tell a retried command and which name nothing without the
+install's key (issue 27): each field
 ``rules.event_seen_by(..., "gm", state)`` hides (a sealed choice, a hand dealt to a seat-played
 duelist, a sealed duel's pile) is written sealed (``tracker.sealed_fields``: AES-SIV under a key
 derived from SECRET_KEY, bound to its stream, version, type and field), as

@@ -254,3 +254,26 @@ def test_a_signed_file_of_the_previous_format_still_imports_as_signed(app, new_d
     restored = another_install(new_database, app.config["SECRET_KEY"])
     result = restored.test_cli_runner().invoke(args=["import-log", str(file)])
     assert result.exit_code == 0 and "signed by this install" in result.output, result.output
+
+
+def test_a_large_import_in_the_background_opens_the_sealed_fields_too(app, client, anonymous, gm_service):
+    from tests.web.test_backup_web import wait_for_import
+
+    duel, card = secret_card(gm_service)
+    choose(anonymous, issue_seat(client, duel["session"], duel["people"][0]), duel["duel"], "a", card)
+    text = download(client, duel["campaign"])
+    counter = iter(range(1, 10_000))
+    app.config["SERVICE_CONTEXT"] = dataclasses.replace(app.config["SERVICE_CONTEXT"],
+                                                        new_id=lambda: f"copy{next(counter):04d}")
+    app.config["IMPORT_IN_BACKGROUND_BYTES"] = 0  # every upload counts as large here
+    started = upload(client, text)
+    assert started.status_code == 303
+    done = wait_for_import(client, started.headers["Location"])
+    assert done.status_code == 302, done.text
+    copy = done.headers["Location"].rsplit("/", 1)[1]
+    db = open_db(app.config["DATABASE"])
+    try:
+        copy_duel = db.execute("SELECT id FROM duels WHERE campaign_id = ?", [copy]).fetchone()[0]
+    finally:
+        db.close()
+    assert [r.data["card"] for r in events_of(gm_service, copy_duel, "RocetCardChosen")] == [card]
