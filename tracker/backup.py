@@ -10,6 +10,19 @@ last hash, under a key derived from the install's SECRET_KEY) says the file left
 unchanged. Whatever the signature, every id an event refers to must name something the file
 itself creates (``tracker.references``), so no file can reach outside itself.
 
+A backup holds in clear what the GM's event pages show, and nothing more but the commands' keyed
+fingerprints, which a restore needs to tell a retried command and which name nothing without the
+install's key (issue 27): each field
+``rules.event_seen_by(..., "gm", state)`` hides (a sealed choice, a hand dealt to a seat-played
+duelist, a sealed duel's pile) is written sealed (``tracker.sealed_fields``: AES-SIV under a key
+derived from SECRET_KEY, bound to its stream, version, type and field), as
+``{"touche-sealed": "…"}``; the format is ``touche-log/3`` (files of formats 1 and 2 still
+import). The chain hashes each line as the file holds it, ciphertext included: a chain over the
+clear value would name it to anyone hashing the few cards it could be. So anyone can still check
+the chain, and the signature covers what the file holds. An import on this install (the same
+SECRET_KEY) opens each sealed field before anything reads the line, and appends the very events
+that were exported; a file another install sealed is refused, naming the line, nothing appended.
+
 A whole log goes into an empty database in one pass, line by line: each line checked, chained and
 appended in batches inside one transaction, which a bad line rolls back whole (a long file on two
 cores: a forked child checks while this process chains and appends, ``append_lines``); a
@@ -23,22 +36,26 @@ import dataclasses
 import hashlib
 import hmac
 from functools import partial
+from collections.abc import Mapping
 from itertools import islice
 from operator import itemgetter
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
 
 import orjson
 
-from tracker import forked, strictjson
+from tracker import forked, rules, strictjson
 from tracker.events import EVENT_TYPES, from_data, upcast
+from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
 from tracker.references import categories, declared, values_at
 from tracker.rules.text import Text, t
+from tracker.sealed_fields import MARKED, Sealer, Unreadable, is_sealed
 from tracker.store import EventStore, dumps, insert_rows, write_transaction
 
 FIELDS = ("position", "stream", "version", "type", "schema", "data", "metadata")
-FORMAT = "touche-log/2"  # the trailer may carry a signature
-FORMATS = ("touche-log/1", FORMAT)  # files exported before signatures still import
+FORMAT = "touche-log/3"  # fields no reader may see are sealed (``tracker.sealed_fields``)
+# Files exported before signatures (1), and signed but before sealed fields (2), still import.
+FORMATS = ("touche-log/1", "touche-log/2", FORMAT)
 BATCH = 2000  # lines appended and projected at a time
 # Batches an import appends in one process before a forked child takes over the check (4,000
 # lines, ~50 ms): a shorter file never starts a process, whose fork and first batch take ~5-15 ms.
@@ -77,8 +94,9 @@ def signing_key(secret_key: str) -> bytes:
     return hmac.new(str(secret_key).encode(), b"touche export signature", hashlib.sha256).digest()
 
 
-def signature(key: bytes, events: int, digest: str) -> str:
-    return hmac.new(key, f"{FORMAT}:{events}:{digest}".encode(), hashlib.sha256).hexdigest()
+def signature(key: bytes, events: int, digest: str, fmt: str = FORMAT) -> str:
+    """The trailer's signature: HMAC-SHA256 of the format, the count and the last hash."""
+    return hmac.new(key, f"{fmt}:{events}:{digest}".encode(), hashlib.sha256).hexdigest()
 
 
 def _required(kind: str) -> frozenset:
@@ -113,8 +131,10 @@ class BadLog(Exception):
 
 class Line(NamedTuple):
     """One checked event line: where it was in the file, the row it appends (``line[1:9]``:
-    position to command id, data and metadata as canonical JSON), its data and metadata, and the
-    hash it says it has (``Check.follow`` holds it against the chain)."""
+    position to command id, data and metadata as canonical JSON), its data and metadata, the
+    hash it says it has (``Check.follow`` holds it against the chain) and, for a line that held
+    sealed fields, its data and metadata as the file wrote them, which is what the chain hashes
+    (the row, ``data`` and ``metadata`` hold them opened)."""
 
     number: int
     position: int
@@ -128,6 +148,7 @@ class Line(NamedTuple):
     data: dict
     metadata: dict
     given: str
+    chained: tuple[str, str] | None = None
 
     @property
     def current_data(self) -> dict:
@@ -175,33 +196,142 @@ def _kind(kind: Any) -> _Kind | None:
 
 
 def export(db, campaign_id: str | None = None, key: bytes | None = None,
-           advance: Callable[[int], None] | None = None) -> Iterator[str]:
+           advance: Callable[[int], None] | None = None, sealer: Sealer | None = None) -> Iterator[str]:
     """Every event (or one campaign's) as one JSON line each, in log order, then the trailer:
     streamed from the database, never all in memory. Events appended meanwhile are left out.
-    ``advance`` is told how many events of the log each batch went through."""
+    ``advance`` is told how many events of the log each batch went through.
+
+    Every field no reader may see is written sealed by ``sealer`` (``_sealed``); an export that
+    meets one without a sealer stops rather than write it in clear. The chain hashes each line as
+    written, sealed fields included."""
+    count, digest = 0, ""
+    states = _States(db)
+    for command in _commands(_records(db, campaign_id, advance)):
+        for rec, (shown_data, shown_metadata) in zip(command, _sealed(command, states, sealer)):
+            item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
+                    "schema": rec.schema, "data": shown_data, "metadata": shown_metadata}
+            data, metadata = dumps(shown_data), dumps(shown_metadata)
+            digest = chain(digest, item, data, metadata)
+            count += 1
+            yield _line(item, data, metadata, digest)
+    trailer = {"format": FORMAT, "events": count, "hash": digest}
+    if key is not None:
+        trailer["signature"] = signature(key, count, digest)
+    yield dumps(trailer) + "\n"
+
+
+def _records(db, campaign_id: str | None, advance: Callable[[int], None] | None) -> Iterator:
+    """The events to export, in log order, up to the last one when the export began."""
     store = EventStore(db)
     last = store.last_position()
-    count, digest = 0, ""
     for batch in store.read_batches(batch=EXPORT_BATCH):
         for rec in batch:
             if rec.position > last:
                 break
             if campaign_id and rec.campaign_id != campaign_id:
                 continue
-            item = {"position": rec.position, "stream": rec.stream, "version": rec.version, "type": rec.type,
-                    "schema": rec.schema, "data": rec.data, "metadata": rec.metadata}
-            data, metadata = dumps(rec.data), dumps(rec.metadata)
-            digest = chain(digest, item, data, metadata)
-            count += 1
-            yield _line(item, data, metadata, digest)
+            yield rec
         if advance is not None:
             advance(len(batch))
         if batch[-1].position >= last:
             break
-    trailer = {"format": FORMAT, "events": count, "hash": digest}
-    if key is not None:
-        trailer["signature"] = signature(key, count, digest)
-    yield dumps(trailer) + "\n"
+
+
+def _commands(records: Iterator) -> Iterator[list]:
+    """The events in runs of one command each (consecutive, on one stream, with one command id:
+    a command's events are appended together); an event without a command id is a run alone."""
+    run: list = []
+    for rec in records:
+        if run and not (rec.stream == run[0].stream and rec.metadata.get("command_id")
+                        and rec.metadata.get("command_id") == run[0].metadata.get("command_id")):
+            yield run
+            run = []
+        run.append(rec)
+    if run:
+        yield run
+
+
+def _sealed(command: list, states: "_States", sealer: Sealer | None) -> list[tuple[dict, dict]]:
+    """The data and metadata of one command's events as a backup holds them: each field the GM's
+    view of an event does not show (``rules.event_seen_by(..., "gm", state)``, the view of the
+    GM's event pages: a sealed choice, and in the duel's state, a hand dealt to a seat or a sealed
+    duel's pile) sealed, the rest as it is. When any of its events holds a sealed field, or a
+    player's seat sent the command, the command id and fingerprint of each of its events are
+    sealed too (``SEALED_METADATA``), as event pages leave them out: a seat's command id is made
+    from what it sent, and the command that chose in secret may append its reveal beside it.
+
+    The state is the duel's as it stands (its read model, as the event pages read it), not as it
+    was at the event's version: what the GM's event page of that event shows now, the file shows,
+    and nothing more. A Rocèt hand drawn for a seat-played duelist stays sealed while the seat plays;
+    once the GM takes the seat over, the GM holds that hand and its event pages show it, so a later
+    backup does too. The state is read only for the events a ruleset asks it for (``_States``)."""
+    found, hides = [], False
+    for rec in command:
+        data = rec.data
+        shown = rules.event_seen_by(rec.type, data, "gm",
+                                    states.of(rec.stream) if rec.stream.startswith("duel-") else None)
+        if shown is not data and shown != data:
+            data = {field: (value if field in shown and shown[field] == value
+                            else _seal(sealer, rec, field, value)) for field, value in data.items()}
+            hides = True
+        found.append((data, rec.metadata))
+    if not hides and not str(command[0].metadata.get("principal", "")).startswith("seat:"):
+        return found
+    return [(data, {field: (_seal(sealer, rec, METADATA + field, value)
+                            if field in SEALED_METADATA and value is not None else value)
+                    for field, value in metadata.items()})
+            for rec, (data, metadata) in zip(command, found)]
+
+
+def _seal(sealer: Sealer | None, rec, field: str, value: Any) -> dict:
+    if sealer is None:
+        raise ValueError(f"{rec.type} at position {rec.position} holds fields no reader may see: "
+                         "an export needs the install's sealer (tracker.sealed_fields.Sealer)")
+    return sealer.seal(rec.stream, rec.version, rec.type, field, value)
+
+
+SEALED_METADATA = ("command_id", "fingerprint")  # sealed with the data's sealed fields, and for a seat
+METADATA = "metadata."  # before a metadata field's name in what a sealed field is bound to
+
+
+class _States:
+    """Duels' current states for the export, each read from its read model the first time a
+    ruleset asks for it, and only a few kept at a time (the export's memory stays flat)."""
+
+    KEPT = 64
+
+    def __init__(self, db):
+        self.db = db
+        self.kept: dict[str, dict] = {}
+
+    def of(self, stream: str) -> "_State":
+        return _State(self, stream)
+
+    def load(self, stream: str) -> dict:
+        found = self.kept.get(stream)
+        if found is None:
+            if len(self.kept) >= self.KEPT:
+                self.kept.clear()
+            found = self.kept[stream] = queries.stream_state(self.db, stream) or {}
+        return found
+
+
+class _State(Mapping):
+    """One duel's state, read when first looked into: most events never need it."""
+
+    __slots__ = ("states", "stream")
+
+    def __init__(self, states: _States, stream: str):
+        self.states, self.stream = states, stream
+
+    def __getitem__(self, name: str) -> Any:
+        return self.states.load(self.stream)[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.states.load(self.stream))
+
+    def __len__(self) -> int:
+        return len(self.states.load(self.stream))
 
 
 def _line(item: dict, data: str, metadata: str, digest: str) -> str:
@@ -212,11 +342,11 @@ def _line(item: dict, data: str, metadata: str, digest: str) -> str:
 
 
 def export_lines(db, out: IO[str], campaign_id: str | None = None, key: bytes | None = None,
-                 progress: Progress = quietly) -> int:
+                 progress: Progress = quietly, sealer: Sealer | None = None) -> int:
     """Write ``export`` to a file; the number of events written."""
     count = -1
     with progress(t("Exporting"), EventStore(db).last_position()) as advance:
-        for line in export(db, campaign_id, key, advance):
+        for line in export(db, campaign_id, key, advance, sealer):
             out.write(line)
             count += 1
     return count
@@ -233,9 +363,10 @@ class Check:
     # What the chain keeps (``follow`` and ``end``), apart from what the lines are checked against
     # (``unchained``): on two cores each is kept by its own process (``append_lines``).
     CHAIN = ("digest", "quoted", "signed")
+    KEYS = ("key", "sealer")  # the same in both processes: never handed back (a sealer is no data to pickle)
 
-    def __init__(self, key: bytes | None = None, outside: Iterable[str] = ()):
-        self.key, self.outside = key, frozenset(outside)
+    def __init__(self, key: bytes | None = None, outside: Iterable[str] = (), sealer: Sealer | None = None):
+        self.key, self.outside, self.sealer = key, frozenset(outside), sealer
         self.versions: dict[str, int] = {}
         self.keys: dict[str, str] = {}
         self.defined: dict[str, set[str]] = {}
@@ -251,11 +382,11 @@ class Check:
                 if type(line) is dict:
                     self.end(line)
                 else:
-                    self.follow([line[1:9]], [(line.number, line.given)])
+                    self.follow([line[1:9]], [(line.number, line.given, line.chained)])
                     yield line
         except BadLog as bad:
             if (pending := _unchained_line(bad)) is not None:
-                self.follow([pending[1:9]], [(pending.number, pending.given)])
+                self.follow([pending[1:9]], [(pending.number, pending.given, pending.chained)])
             raise
 
     def unchained(self, lines: Iterable[str]) -> Iterator[Line | dict]:
@@ -305,6 +436,11 @@ class Check:
                 raise BadLog(number, t("unknown schema {schema} for {kind}", schema=repr(schema), kind=kind))
             if type(data) is not dict or type(metadata) is not dict:
                 raise BadLog(number, t("data and metadata must be objects"))
+            chained = None  # the data and metadata as the file wrote them, when they held sealed fields
+            if MARKED in line:  # rarely true: a sealed field, opened before anything reads it
+                chained = (_encode(data, option=_SORTED).decode(), _encode(metadata, option=_SORTED).decode())
+                data, metadata = self._opened(number, (position, stream, version, kind, schema, given), chained,
+                                              data, metadata)
             if schema == plan.schema:
                 if not data.keys() >= plan.required:
                     missing = plan.required - data.keys()
@@ -321,7 +457,7 @@ class Check:
             data_text = _encode(data, option=_SORTED).decode()
             metadata_text = _encode(metadata, option=_SORTED).decode()
             checked = _new_line((number, position, stream, version, kind, schema, data_text, metadata_text,
-                                 metadata.get("command_id"), data, metadata, given))
+                                 metadata.get("command_id"), data, metadata, given, chained))
             try:  # every id it names is one the file created by then
                 if version == 1:
                     category, key = stream.split("-", 1)
@@ -349,6 +485,32 @@ class Check:
         if trailer is None:
             raise BadLog(number + 1, t("the file stops before its last line: it was cut short"))
 
+    def _opened(self, number: int, row: tuple, chained: tuple[str, str], data: dict,
+                metadata: dict) -> tuple[dict, dict]:
+        """The data and metadata with each sealed field opened by this install's sealer. A field
+        it cannot open refuses the file, after the chain has had its say on the line (an edited
+        line is told as edited)."""
+        position, stream, version, kind, schema, given = row
+        opened = []
+        for fields, prefix in ((data, ""), (metadata, METADATA)):
+            found = dict(fields)
+            for field, value in fields.items():
+                if not is_sealed(value):
+                    continue
+                try:
+                    if self.sealer is None:
+                        raise Unreadable(field)
+                    found[field] = self.sealer.open(stream, version, kind, prefix + field, value)
+                except Unreadable:
+                    bad = BadLog(number, t("{kind} holds a sealed field ({field}) that only the Touché install which "
+                                           "exported the file can open (the same SECRET_KEY): restore it there",
+                                           kind=kind, field=field))
+                    bad.unchained = _new_line((number, position, stream, version, kind, schema, *chained,
+                                               metadata.get("command_id"), data, metadata, given, None))
+                    raise bad from None
+            opened.append(found)
+        return opened[0], opened[1]
+
     @staticmethod
     def _check_trailer_shape(number: int, item: Any) -> None:
         """The last line, or else a line of the wrong shape."""
@@ -356,15 +518,18 @@ class Check:
             raise BadLog(number, t("each line must be an object with exactly: {fields}",
                                    fields=", ".join(FIELDS + ("hash",))))
 
-    def follow(self, rows: list[tuple], hashes: list[tuple[int, str]]) -> None:
-        """Chain rows (``Line[1:9]``) in file order, each with its line's number and the hash it
-        gives: SHA-256 of the hash before it and its canonical JSON (``chain``), built from the
-        row's text. Raises BadLog at a line whose hash does not match."""
+    def follow(self, rows: list[tuple], hashes: list[tuple[int, str, tuple[str, str] | None]]) -> None:
+        """Chain rows (``Line[1:9]``) in file order, each with its line's number, the hash it
+        gives and its data and metadata as the file wrote them when they differ from the row's
+        (sealed fields): SHA-256 of the hash before it and its canonical JSON (``chain``), built
+        from the row's text, or from those. Raises BadLog at a line whose hash does not match."""
         digest, quoted = self.digest, self.quoted
-        for (position, stream, version, kind, schema, data_text, metadata_text, _), (number, given) in zip(
+        for (position, stream, version, kind, schema, data_text, metadata_text, _), (number, given, chained) in zip(
                 rows, hashes):
             stream_json = quoted.get(stream) or quoted.setdefault(stream, dumps(stream))
             kind_json = quoted.get(kind) or quoted.setdefault(kind, dumps(kind))
+            if chained is not None:  # the line held sealed fields: the chain hashes them as written
+                data_text, metadata_text = chained
             canonical = _canonical(data_text, metadata_text, position, schema, stream_json, kind_json, version)
             digest = _sha256((digest + canonical).encode()).hexdigest()
             if given != digest:
@@ -381,7 +546,7 @@ class Check:
                                    "differ: lines are missing or changed", said=item.get("events"), count=events))
         given = item.get("signature")
         self.signed = (self.key is not None and isinstance(given, str)
-                       and hmac.compare_digest(given, signature(self.key, events, self.digest)))
+                       and hmac.compare_digest(given, signature(self.key, events, self.digest, item["format"])))
 
     def _resolve(self, number: int, kind: str, plan: _Kind, data: dict) -> None:
         """Every id the data declares is an id, and each it refers to names a stream, link or token
@@ -475,7 +640,7 @@ def append_lines(db, source: Iterable[str], check: Check, advance: Callable[[int
     else:
         return
     def unchained() -> dict:  # the child's state to take back: this process kept the chain
-        return {name: value for name, value in vars(check).items() if name not in Check.CHAIN}
+        return {name: value for name, value in vars(check).items() if name not in Check.CHAIN + Check.KEYS}
 
     with forked.Ahead(_batches(lines, PIPED_BATCH), unchained) as ahead:
         for batch in ahead:
@@ -488,7 +653,7 @@ def _batches(lines: Iterator[Line | dict], size: int) -> Iterator[tuple[list[tup
     each one's number and hash; the trailer as it came. Before a bad line is raised, the lines
     checked before it are handed on, so the chain may find a line at fault before it."""
     rows: list[tuple] = []
-    hashes: list[tuple[int, str]] = []
+    hashes: list[tuple[int, str, tuple[str, str] | None]] = []
     try:
         for line in lines:
             if type(line) is dict:  # the trailer: after every line before it
@@ -498,14 +663,14 @@ def _batches(lines: Iterator[Line | dict], size: int) -> Iterator[tuple[list[tup
                 yield line
                 continue
             rows.append(line[1:9])
-            hashes.append((line[0], line[11]))  # its number and hash
+            hashes.append((line[0], line[11], line[12]))  # its number, hash and the data the chain hashes
             if len(rows) == size:
                 yield rows, hashes
                 rows, hashes = [], []
     except Exception as bad:
         if (pending := _unchained_line(bad)) is not None:
             rows.append(pending[1:9])
-            hashes.append((pending[0], pending[11]))
+            hashes.append((pending[0], pending[11], pending[12]))
         if rows:
             yield rows, hashes
         raise
@@ -533,12 +698,13 @@ def _take(db, check: Check, batch: tuple[list[tuple], list[tuple]] | dict,
 
 
 def import_lines(db, source: Iterable[str], key: bytes | None = None, accept_unsigned: bool = True,
-                 progress: Progress = quietly, lines: int = 0) -> Check:
+                 progress: Progress = quietly, lines: int = 0, sealer: Sealer | None = None) -> Check:
     """Import a file into an empty log and rebuild the read models from it, in one transaction
     and one pass: every line checked and appended in batches, then the rebuild; a bad line, or an
     unsigned file when ``accept_unsigned`` is off, rolls it all back. ``lines``: how many the
-    file holds, when known, for ``progress``."""
-    check = Check(key)
+    file holds, when known, for ``progress``; ``sealer`` opens its sealed fields (this
+    install's: a file another install sealed is refused)."""
+    check = Check(key, sealer=sealer)
     with write_transaction(db):
         if EventStore(db).last_position():
             raise BadLog(0, t("the database already holds events: import into an empty one"))

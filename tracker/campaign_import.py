@@ -19,6 +19,7 @@ from tracker.events import EVENT_TYPES
 from tracker.projections.engine import Projector
 from tracker.references import categories, declared, rewrite
 from tracker.rules.text import t
+from tracker.sealed_fields import Sealer
 from tracker.store import Conflict, EventStore, dumps, write_transaction
 
 CAMPAIGN_STREAMS = ("campaign", "character", "session", "duel")
@@ -26,12 +27,14 @@ SHARING = frozenset({"CoGMAdded", "CoGMRemoved"})
 
 
 def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], str],
-                    key: bytes | None = None, advance: Callable[[int], None] | None = None) -> tuple[str, Check]:
+                    key: bytes | None = None, advance: Callable[[int], None] | None = None,
+                    sealer: Sealer | None = None) -> tuple[str, Check]:
     """Check a campaign's log, then append and project it with fresh ids, all or nothing; the
     new campaign's id and the check (which tells whether this install signed the file).
-    ``advance`` is told the lines gone through, every ``BATCH`` lines of either pass."""
+    ``advance`` is told the lines gone through, every ``BATCH`` lines of either pass; ``sealer``
+    opens the sealed fields this install wrote (``tracker.sealed_fields``)."""
     advance = advance or (lambda _lines: None)
-    first = Check(key, outside={"gm"})
+    first = Check(key, outside={"gm"}, sealer=sealer)
     campaign = None
     for line in first.lines(passes(source)):
         campaign = _in_one_campaign(line, campaign)
@@ -41,7 +44,7 @@ def import_campaign(db, source: Iterable[str], owner: str, new_id: Callable[[], 
     if campaign is None:
         raise BadLog(1, t("no CampaignCreated event: this is not a campaign's log"))
     copy = _Copy(owner, new_id)
-    second = Check(key, outside={"gm"})
+    second = Check(key, outside={"gm"}, sealer=sealer)
     store = EventStore(db)
     with write_transaction(db):
         projector = Projector(db, store, rebuilding=True)

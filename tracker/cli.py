@@ -21,6 +21,7 @@ from tracker.db import open_db
 from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
 from tracker.rules.text import t, tn
+from tracker.sealed_fields import Sealer
 from tracker.store import EventStore
 
 
@@ -30,6 +31,10 @@ def _db():
 
 def _key() -> bytes:
     return backup.signing_key(current_app.config["SECRET_KEY"])
+
+
+def _sealer() -> Sealer:
+    return Sealer(current_app.config["SECRET_KEY"])
 
 
 def progress(label: object, total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
@@ -93,7 +98,7 @@ def export_log_command(file: str) -> None:
     out = sys.stdout if file == "-" else open(file, "w", encoding="utf-8", newline="\n")
     started = time.perf_counter()
     try:
-        count = backup.export_lines(db, out, key=_key(), progress=progress)
+        count = backup.export_lines(db, out, key=_key(), progress=progress, sealer=_sealer())
     finally:
         if out is not sys.stdout:
             out.close()
@@ -118,7 +123,7 @@ def import_log_command(file: str, accept_unsigned: bool) -> None:
         f.seek(0)
         try:
             check = backup.import_lines(db, backup.TextLines(f), key=_key(), accept_unsigned=accept_unsigned,
-                                        progress=progress, lines=lines)
+                                        progress=progress, lines=lines, sealer=_sealer())
         except backup.BadLog as bad:
             raise click.ClickException(str(bad)) from None  # read here, in the command line's language
     rate = _rate(check.events, started)

@@ -41,7 +41,7 @@ def test_export_import_export_gives_an_identical_file(filled, tmp_path):
     lines = first.read_text().splitlines()
     assert len(lines) == 11 and json.loads(lines[0])["type"] == "CampaignCreated"
     trailer = json.loads(lines[-1])
-    assert trailer["format"] == "touche-log/2" and trailer["events"] == 10
+    assert trailer["format"] == "touche-log/3" and trailer["events"] == 10
     assert trailer["hash"] == json.loads(lines[-2])["hash"] and len(trailer["signature"]) == 64
     empty = str(tmp_path / "empty.db")
     result = cli(empty).invoke(args=["import-log", str(first)])

@@ -45,7 +45,7 @@ def test_the_download_is_the_campaigns_chained_log(client, campaign):
     assert response.status_code == 200
     assert response.headers["Content-Disposition"].startswith('attachment; filename="la-temporada-de-duelos-demo-')
     lines = [json.loads(line) for line in response.text.splitlines()]
-    assert lines[-1]["format"] == "touche-log/2" and lines[-1]["signature"] and lines[-1]["events"] == len(lines) - 1
+    assert lines[-1]["format"] == "touche-log/3" and lines[-1]["signature"] and lines[-1]["events"] == len(lines) - 1
     assert {line["metadata"]["campaign_id"] for line in lines[:-1]} == {campaign}
     assert not any(line["stream"].startswith("gm-") for line in lines[:-1])  # no accounts, no password hashes
 

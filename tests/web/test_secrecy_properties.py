@@ -2,7 +2,7 @@
 the app users run (the GM's API with the duel read's legal actions and the server's dice, each
 sealed choice made on its player's seat), and at every step every audience's outputs are read —
 the GM's page, each seat, the table display and its JSON, the API duel read, the event pages of
-the last events, the players' recap — in English and Spanish. None may name a value sealed for it:
+the last events, the players' recap, the campaign's backup — in English and Spanish. None may name a value sealed for it:
 a card, a skill, an insult and its words (known from the duel's fold of the log), nor a sealed
 command's id or fingerprint.
 
@@ -170,6 +170,7 @@ class Table:
         read["display", "json"] = self.anonymous.get(f"/api/v1/display/{token}")
         read["display", "long-poll"] = self.anonymous.get(f"/api/v1/display/{token}?since=0&wait=0")
         read["gm", "API duel read"] = self.client.get(f"/api/duels/{self.id}")
+        read["gm", "backup"] = self.client.get(f"/campaigns/{self.duel['campaign']}/backup.jsonl")
         for record in self.gm.store.read_stream(f"duel-{self.id}")[-3:]:
             read["gm", f"event {record.position}"] = self.client.get(f"/events/{record.position}")
         failed = {where: answer.status_code for where, answer in read.items() if answer.status_code != 200}

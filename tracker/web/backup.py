@@ -1,7 +1,7 @@
 """Backup from the web: download a campaign's log, import one into a new campaign.
 
 The download is ``export-log``'s JSON Lines for one campaign, hash chain and signed trailer
-included, streamed from the database. An import (``tracker.campaign_import``) reads the upload
+included, streamed from the database, each field no reader may see sealed (``tracker.sealed_fields``). An import (``tracker.campaign_import``) reads the upload
 as it was spooled to disk, line by line, checks it whole, then appends it as a new campaign of
 the importing GM in one transaction: a bad file appends nothing, and the page names the line at
 fault. A large upload is imported in a thread (``tracker.web.import_jobs``) while its page
@@ -19,6 +19,7 @@ from tracker.campaign_import import import_campaign
 from tracker.db import get_db, open_db
 from tracker.projections import queries
 from tracker.rules.text import t
+from tracker.sealed_fields import Sealer
 from tracker.web import import_jobs, service
 
 bp = Blueprint("backup", __name__)
@@ -35,23 +36,28 @@ def install_key() -> bytes:
     return signing_key(current_app.config["SECRET_KEY"])
 
 
+def install_sealer() -> Sealer:
+    """What seals the fields no reader may see in this install's exports, and opens them again."""
+    return Sealer(current_app.config["SECRET_KEY"])
+
+
 @bp.get("/campaigns/<campaign_id>/backup.jsonl")
 def download(campaign_id):
     """Download the campaign's whole event log as JSON Lines."""
     db = get_db()
     campaign = queries.campaign(db, campaign_id)
     slug = re.sub(r"[^a-z0-9]+", "-", campaign["name"].lower()).strip("-") or "campaign"
-    response = Response(_exported(current_app.config["DATABASE"], campaign_id, install_key()),
+    response = Response(_exported(current_app.config["DATABASE"], campaign_id, install_key(), install_sealer()),
                         mimetype="application/jsonl")
     response.headers["Content-Disposition"] = f'attachment; filename="{slug}-{campaign_id}.jsonl"'
     return response
 
 
-def _exported(path: str, campaign_id: str, key: bytes):
+def _exported(path: str, campaign_id: str, key: bytes, sealer: Sealer):
     # Its own connection: the request's is closed when the view returns, before the body is sent.
     db = open_db(path)
     try:
-        yield from export(db, campaign_id=campaign_id, key=key)
+        yield from export(db, campaign_id=campaign_id, key=key, sealer=sealer)
     finally:
         db.close()
 
@@ -70,11 +76,12 @@ def create():
         return render_template("backup/import.html", error=t("Choose a log file (.jsonl) to import.")), 422
     if (request.content_length or 0) > current_app.config.get("IMPORT_IN_BACKGROUND_BYTES", BACKGROUND_BYTES):
         job = import_jobs.start(current_app.config["DATABASE"], upload.stream, g.gm["id"],
-                                service().context.new_id, install_key())
+                                service().context.new_id, install_key(), install_sealer())
         return redirect(url_for("backup.progress", job_id=job.id), 303)
     try:
         campaign_id, _ = import_campaign(get_db(), TextLines(upload.stream), owner=g.gm["id"],
-                                         new_id=service().context.new_id, key=install_key())
+                                         new_id=service().context.new_id, key=install_key(),
+                                         sealer=install_sealer())
     except BadLog as bad:
         return render_template("backup/import.html", error=refusal(bad)), 422
     return redirect(url_for("campaigns.show", campaign_id=campaign_id))

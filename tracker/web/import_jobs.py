@@ -24,6 +24,7 @@ from tracker.rules.text import Text, t
 from tracker.backup import BadLog, TextLines
 from tracker.campaign_import import import_campaign
 from tracker.db import open_db
+from tracker.sealed_fields import Sealer
 
 KEPT_SECONDS = 3600
 log = logging.getLogger(__name__)
@@ -62,7 +63,8 @@ _jobs: dict[str, Job] = {}
 _lock = threading.Lock()
 
 
-def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str], key: bytes) -> Job:
+def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str], key: bytes,
+          sealer: Sealer | None = None) -> Job:
     """Copy the upload aside and import it in a thread; the job to poll."""
     spool = tempfile.NamedTemporaryFile(prefix="touche-import-", suffix=".jsonl", delete=False)
     with spool:
@@ -75,7 +77,7 @@ def start(database: str, upload: IO[bytes], gm_id: str, new_id: Callable[[], str
         for old in [j for j in _jobs.values() if j.ended_at and now - j.ended_at > KEPT_SECONDS]:
             del _jobs[old.id]
         _jobs[job.id] = job
-    threading.Thread(target=_run, args=(job, database, spool.name, new_id, key),
+    threading.Thread(target=_run, args=(job, database, spool.name, new_id, key, sealer),
                      name=f"import-{job.id}", daemon=True).start()
     return job
 
@@ -86,13 +88,14 @@ def find(job_id: str, gm_id: str) -> Job | None:
     return job if job is not None and job.gm_id == gm_id else None
 
 
-def _run(job: Job, database: str, file: str, new_id: Callable[[], str], key: bytes) -> None:
+def _run(job: Job, database: str, file: str, new_id: Callable[[], str], key: bytes,
+         sealer: Sealer | None = None) -> None:
     db = None
     try:
         db = open_db(database)
         with open(file, "rb") as f:
             job.campaign_id, _ = import_campaign(db, TextLines(f), owner=job.gm_id, new_id=new_id, key=key,
-                                                 advance=job.advance)
+                                                 advance=job.advance, sealer=sealer)
     except BadLog as bad:
         job.refused = bad
     except Exception:  # whatever else: the page must end, and say so
