@@ -9,7 +9,7 @@ from tracker import events as registry
 from tracker.rules import rocet
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice
-from tracker.rules.duel import Abandon, Disqualify, DuelWon, DuelYielded, Yield
+from tracker.rules.duel import Abandon, Disqualify, DuelDrawn, DuelWon, DuelYielded, Yield
 from tracker.rules.rocet.commands import ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn
 from tracker.rules.rocet.events import RocetCardDiscarded, RocetCardsDrawn, RocetDeckShuffled
 from tracker.rules.rocet.terms import BEATS, CARDS, compare
@@ -150,9 +150,10 @@ def test_a_forced_discard_from_an_empty_hand_does_nothing():
         t.turn(card_a, card_b, a=[8, 8], b=[1, 2])
     t.turn(FINTA, TRETA, a=[8, 8], b=[1, 2])
     assert t.snapshot()["hands"] == (0, 0)
-    assert t.do(Discard(side="b")) == [RocetCardDiscarded(side="b", card="")]
+    # Nothing to discard, and no card to play nor to draw: the duel ends there, a draw [assumed].
+    assert t.do(Discard(side="b")) == [RocetCardDiscarded(side="b", card=""), DuelDrawn(ending="cards_out")]
     assert t.state["pending_discard"] is None
-    assert "holds no card" in t.refused(PlayTurn(card_a=EA, card_b=EA))
+    assert t.state["outcome"]["ending"] == "cards_out" and t.state["outcome"]["winner"] is None
 
 
 def test_physical_cards_accept_any_card_and_keep_counts():

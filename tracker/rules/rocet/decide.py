@@ -6,7 +6,7 @@ import dataclasses
 from tracker.rules.base import Refused
 from tracker.rules.dice import Dice
 from tracker.rules.duel import (
-    DuelWon, SIDES, decider, other,
+    DuelDrawn, DuelWon, SIDES, decider, other,
 )
 from tracker.rules.rocet.commands import (
     ChooseCard, ConfirmDeath, ConfirmUnconscious, DealDamage, DeclineDamage, Discard, PlayTurn, RerollTie, RevealCards,
@@ -327,8 +327,32 @@ def _death(state: dict, cmd: ConfirmDeath, dice: Dice) -> list:
             DuelWon(side=other(down), ending="death")]
 
 
-HANDLERS = {PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,
-            DealDamage: _deal, DeclineDamage: _decline,
-            ConfirmUnconscious: _unconscious, ConfirmDeath: _death}
+def _cards_out(state: dict, events: list) -> list:
+    """[assumed] With no reshuffle, a duelist may be left with no card to play and none to draw:
+    once nothing is left to settle (a tie, damage on offer, a discard, a fall), the duel ends
+    there, a draw, because no further turn can be played."""
+    after = state
+    for ev in events:
+        after = evolve(after, ev, 0)
+    if (after["outcome"] or after.get("tie") or after["pending_damage"] or after["pending_discard"]
+            or after["pending_down"]):
+        return []
+    if all(after["sides"][side]["hand_size"] for side in SIDES):
+        return []
+    return [DuelDrawn(ending="cards_out")]
+
+
+def _then_cards_out(handler):
+    # pragma: no mutate block (runs only at import, building HANDLERS)
+    def handle(state: dict, cmd, dice: Dice) -> list:
+        events = handler(state, cmd, dice)
+        return events + _cards_out(state, events)
+
+    return handle
+
+
+HANDLERS = {command: _then_cards_out(handler) for command, handler in {
+    PlayTurn: _play, RerollTie: _reroll, ChooseCard: _choose, RevealCards: _reveal, Discard: _discard,
+    DealDamage: _deal, DeclineDamage: _decline, ConfirmUnconscious: _unconscious, ConfirmDeath: _death}.items()}
 # The common endings first, then the command's own handler.
 decide = decider(HANDLERS, left_behind=_left_by_an_ending)

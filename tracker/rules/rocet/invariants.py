@@ -42,8 +42,14 @@ def _loser_fell(condition: str, state: dict, winner: str) -> str:
     return f"the loser is not {condition}"
 
 
+def _cards_out(state: dict, _winner: str | None) -> str:
+    if any(state["sides"][side]["hand_size"] == 0 for side in SIDES):
+        return ""
+    return "both duelists still hold cards"
+
+
 ENDINGS = {"clock": _clock, "superiority": _superiority, "first_blood": _first_blood,
-           "unconscious": _fell("unconscious"), "death": _fell("dead")}
+           "unconscious": _fell("unconscious"), "death": _fell("dead"), "cards_out": _cards_out}
 
 
 def invariants(state: dict) -> list[str]:

@@ -20,7 +20,7 @@ VARIANT_NAMES = {
     "a_muerte": t("¡A muerte!"),
 }
 name_endings({"clock": t("clock"), "first_blood": t("first blood"), "superiority": t("superiority"),
-              "unconscious": t("unconscious"), "death": t("death")})
+              "unconscious": t("unconscious"), "death": t("death"), "cards_out": t("the cards ran out")})
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")
 ATTACKS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular")

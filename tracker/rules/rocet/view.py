@@ -30,6 +30,8 @@ def actions(state: dict) -> list[str]:
 
 
 def _turn_actions(state: dict) -> list[str]:
+    if not all(side["hand_size"] for side in state["sides"].values()):
+        return []  # no card to play (the draw for it comes with what is still to settle)
     if state["settings"].get("choices") != "sealed":
         return ["PlayTurn"]
     # Both chosen: turning them over comes first (a choice may still be changed, after it).
@@ -79,6 +81,7 @@ def assumptions(state: dict) -> list[Text]:
         found.append(t("When a pile runs out, its discards are shuffled into a new pile."))
     else:
         found.append(t("When a pile runs out, nobody draws from it again (no reshuffle)."))
+        found.append(t("A duelist left with no card to play ends the duel: a draw, the cards ran out."))
     found.append(t("A forced discard from an empty hand does nothing."))
     found.append(t("The cards played in a turn go to the discards once the turn is resolved, "
                    "after both duelists drew back up to three."))
