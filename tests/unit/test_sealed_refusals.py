@@ -20,7 +20,7 @@ from babel.support import Translations
 from tests.unit.test_pf2e_sealed import sealed as pf2e_duel
 from tests.unit.test_pirate_sealed import LINE
 from tests.unit.test_pirate_sealed import sealed as pirate_duel
-from tests.unit.test_rocet_duels import EA, EP, FINTA, INSULTO, TC, TRETA
+from tests.unit.test_rocet_duels import EA, FINTA, INSULTO
 from tests.unit.test_rocet_sealed import sealed as rocet_table
 from tracker import rules
 from tracker.errors import Rejected
