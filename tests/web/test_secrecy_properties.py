@@ -8,9 +8,9 @@ command's id or fingerprint.
 
 A sealed value's name may rightly be on a page for another reason (a stat block, the rules, the
 rival's own hand and what its cards beat, an earlier exchange's insult), so a name is not searched
-outright: while a choice is sealed its seat changes it to another value and back, and every output
-of every other audience must name each of the two values exactly as often with either one chosen:
-what a reader could learn of the choice is what changes with it. Free words and fingerprints are
+outright: while a choice is sealed its seat changes it to another value and back, and no output of
+any other audience may name either value more often once the choice is back than with the other
+value chosen: what a reader could learn of the choice is what changes with it. Free words and fingerprints are
 searched outright. Refusals are left out: a refused command's answer is not read (their wording is
 tests/web/test_sealed_refusals.py's and tests/unit/test_sealed_refusals.py's).
 """
@@ -276,8 +276,11 @@ def play_and_watch(table: Table, data):
             event("a sealed choice changed and back")
             values = [value, next(v for k, v in other.items() if k in ("card", "skill", "insult"))]
             with_other, with_value = counts(changed, table.ruleset, values, side), counts(kept, table.ruleset, values, side)
+            # Chosen back, one event later: an output names each value no more often than with the
+            # other chosen. (Not "exactly as often": the table display shows the last lines only, and
+            # the later change may push an old line, naming either, out of it; it never adds a name.)
             differ = {where: (with_other[where], with_value[where]) for where in with_value
-                      if where in with_other and with_value[where] != with_other[where]}  # (the same events)
+                      if where in with_other and with_value[where] > with_other[where]}  # (the same events)
             assert not differ, (f"the outputs change with the sealed choice ({values[0]!r} or {values[1]!r})",
                                 differ, around(kept[next(iter(differ))[0]], next(iter(differ))[1]))
 
