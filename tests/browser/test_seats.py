@@ -286,3 +286,38 @@ def test_the_gms_page_never_redraws_under_a_form_being_filled_in(page, browser, 
     expect(page.locator("#duel")).to_contain_text("Turn 1")
     for phone in players.values():
         phone.context.close()
+
+
+def test_each_tap_on_a_seat_is_its_own_command_even_back_to_an_earlier_card(page, browser, live_app):
+    """Issue 27: going back to an earlier card from the same page was answered 200 and appended
+    nothing (the command id replayed). touche.js gives each tap a fresh ``tap``: a card, another, then
+    the first again are three choices appended, and the seat ends on the card tapped last."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    for _ in range(10):  # a hand of at least two different cards (three alike happen, rarely)
+        session, duel = rocet_session(service)
+        if len(set(service.state_of(f"duel-{duel}")[1]["sides"]["a"]["hand"])) > 1:
+            break
+    players = phones(browser, hand_out_seats(page, session))
+    phone = players["a"]
+    cards = phone.locator(".seat-ChooseCard button.seat-card")
+    first, second = cards.nth(0).get_attribute("value"), cards.nth(1).get_attribute("value")
+
+    def chosen() -> list:
+        return [r for r in service.store.read_stream(f"duel-{duel}") if r.type == "RocetCardChosen"]
+
+    for count, card in enumerate((first, second, first), start=1):
+        phone.locator(f'.seat-ChooseCard button.seat-card[value="{card}"]').click()
+        expect(phone.locator(".seat-status")).to_contain_text(f"Your card: {card}.")
+        expect(phone.locator(f'.seat-ChooseCard button.seat-card[value="{card}"]')).to_have_attribute(
+            "aria-pressed", "true")
+        settled(service, duel, lambda s, count=count: len(chosen()) >= count)
+        assert len(chosen()) == count, (card, [r.metadata.get("command_id") for r in chosen()])
+
+    ids = [r.metadata["command_id"] for r in chosen()]
+    assert len(set(ids)) == 3, ids
+    assert all(len(i.split("-")) == 3 for i in ids), ids  # the page's id, the tap's, what it said
+    assert service.state_of(f"duel-{duel}")[1]["sealed"]["a"]["card"] == first
+    expect(players["b"].locator(".seat-rival")).to_have_text("Inés has chosen.")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()

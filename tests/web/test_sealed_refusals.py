@@ -1,11 +1,14 @@
-"""No refusal names a sealed value or a hand. For each ruleset a seated duel is driven to a sealed
-choice; then every command the ruleset knows is sent, with right and deliberately wrong field
-values, by the GM and by the other side's seat, in English and in Spanish, and every refusal read
-back must hold neither the sealed value nor a listing of the chooser's hand. A refusal that lists
-every option (the insult table, the skills allowed) names nothing in particular and is not a leak."""
+"""No refusal the web gives names a sealed value or a hand. For each ruleset one seated duel is
+driven to a sealed choice; then every command the ruleset knows (offered or not, the endings aside) is
+sent by the GM, and every seat command by the other side's seat, with right and deliberately wrong
+values, in English and in Spanish. A command accepted while the choice stays sealed does not end the
+scan: it goes on from the new state (and the whole list is sent again), for that is how the pirate
+leak of issue 27 was reached: the GM's RollInitiative accepted while an insult was sealed, then the
+GM's Insult refused "… chose Humillación in secret". The thorough sweep of values is the pure one
+(tests/unit/test_sealed_refusals.py); this one covers the doors: the routes, the policy, the forms.
+A refusal that lists every option (the insult table, the skills allowed) names nothing in particular."""
 from __future__ import annotations
 
-import dataclasses
 import html
 import importlib
 import re
@@ -64,32 +67,86 @@ def leaks(message: str, secret: dict, sent: dict) -> list[str]:
     return found + (["holds:"] if "holds:" in lowered or "tiene:" in lowered else [])
 
 
+def candidates(field, secret: dict) -> list:
+    """A few right and wrong values for one field, as a form would post them."""
+    if field.kind == "choice":
+        return [value for value, _ in field.choices][:4] + ["x"]
+    if field.kind == "character":
+        return secret["ids"][:2] + ["x"]
+    if field.kind == "bool":
+        return ["", "on"]
+    if field.kind == "dice":
+        return ["", "5 3", "100 99"]
+    if field.kind == "int":
+        return ["", "0", "7", "x"]
+    return ["", "x", *secret["sealed"][:1], *secret["options"][:2]]
+
+
+def tries(cls, secret: dict):
+    """A plausible form, each field varied in turn, and each side or duelist named with each value
+    of the fields a refusal could echo."""
+    fields = getattr(cls, "FIELDS", ())
+    base = {f.name: ("on" if f.name == "server_roll" else candidates(f, secret)[0]) for f in fields}
+    yield dict(base)
+    for f in fields:
+        for value in candidates(f, secret)[1:]:
+            yield {**base, f.name: value}
+    for f in (f for f in fields if f.name in WHO):
+        for who in secret["ids"][:2]:
+            for g in (g for g in fields if g.kind in ("text", "choice") and g.name not in WHO):
+                for value in candidates(g, secret):
+                    yield {**base, f.name: who, g.name: value}
+
+
+def sealed_still(gm, duel: dict, choice) -> bool:
+    now = state(gm, duel["duel"])
+    return not now.get("outcome") and (now.get("sealed") or {}) == choice
+
+
 @pytest.mark.parametrize("ruleset, drive", [("rocet", rocet), ("pirate", pirate), ("pf2e", pf2e)])
 def test_no_refusal_names_a_sealed_value_or_a_hand(client, anonymous, gm_service, ruleset, drive):
-    commands = importlib.import_module(f"tracker.rules.{ruleset}.commands").COMMANDS
+    module = importlib.import_module(f"tracker.rules.{ruleset}")
     duel, other_seat, secret = drive(client, anonymous, gm_service)
-    values = ["", "x", "0", "7", "100 99", "3 4", "-1", *secret["options"], *secret["sealed"], *secret["ids"]]
-    seen, sent = [], 0
-    for name, command in commands.items():
-        if name in ENDINGS:
-            continue
-        fields = [f.name for f in dataclasses.fields(command)]
-        for value in values:
-            for who in [None] + secret["ids"][:2]:
-                data = {field: (who if who and field in WHO else value) for field in fields}
-                stream = f"duel-{duel['duel']}"
-                version = gm_service.version(stream)
-                language = "es" if sent % 2 else "en"
-                sent += 1
-                answers = [client.post(f"/duels/{duel['duel']}/do/{name}?lang={language}", headers={"HX-Request": "true"},
-                                       data={**data, "expected_version": version}),
-                           anonymous.post(f"{other_seat}/do/{name}?lang={language}", headers={"HX-Request": "true"},
-                                          data={**data, "duel_id": duel["duel"], "command_id": f"scan{sent}"})]
-                for answer in answers:
-                    assert answer.status_code < 500, (name, data)
-                    for message in refusals(answer):
-                        seen.append(message)
-                        assert not leaks(message, secret, data), (name, data, language, message)
-                if gm_service.version(stream) != version:  # a command went through: seal a fresh duel
-                    duel, other_seat, secret = drive(client, anonymous, gm_service)
+    choice = state(gm_service, duel["duel"])["sealed"]
+    seen, accepted, sent, duels = [], [], 0, 1
+
+    def post(door: str, name: str, data: dict):
+        nonlocal sent
+        sent += 1
+        language = "es" if sent % 2 else "en"
+        if door == "gm":
+            version = gm_service.version(f"duel-{duel['duel']}")
+            answer = client.post(f"/duels/{duel['duel']}/do/{name}?lang={language}", headers={"HX-Request": "true"},
+                                 data={**data, "expected_version": version})
+        else:
+            answer = anonymous.post(f"{other_seat}/do/{name}?lang={language}", headers={"HX-Request": "true"},
+                                    data={**data, "duel_id": duel["duel"], "command_id": f"scan{sent}"})
+        assert answer.status_code < 500, (door, name, data)
+        for message in refusals(answer):
+            seen.append(message)
+            assert not leaks(message, secret, data), (door, name, data, language, message, accepted)
+        return answer.status_code < 400
+
+    for _ in range(3):  # the list again after a command went through: the duel has moved on, still sealed
+        went_through = False
+        for name, command in module.COMMANDS.items():
+            if name in ENDINGS:
+                continue
+            doors = ["gm", "seat"] if name in getattr(module, "SEAT_COMMANDS", {}) else ["gm"]
+            for door in doors:
+                for data in tries(command, secret):
+                    before = gm_service.version(f"duel-{duel['duel']}")
+                    post(door, name, data)
+                    if gm_service.version(f"duel-{duel['duel']}") == before:
+                        continue
+                    if sealed_still(gm_service, duel, choice):
+                        went_through = True
+                        accepted.append(name)  # and the scan goes on from here
+                    else:  # the choice is revealed or the duel over: seal a fresh duel
+                        duel, other_seat, secret = drive(client, anonymous, gm_service)
+                        choice, duels = state(gm_service, duel["duel"])["sealed"], duels + 1
+            post("seat", name, {f.name: candidates(f, secret)[0] for f in getattr(command, "FIELDS", ())})
+        if not went_through:
+            break
     assert len(seen) > 50  # the scan read refusals, not silence
+    assert duels < 30, "almost every command revealed the choice: the scan stayed on fresh duels"

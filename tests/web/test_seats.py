@@ -409,6 +409,7 @@ def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, an
                                      "choices": "sealed", "dice_by": dice_by, "reveal": "gm",
                                      "duelists": [{"character_id": wit["people"][0], "side": "a"},
                                                   {"character_id": wit["people"][1], "side": "b"}]}).key
+    issue_seat(client, wit["session"], wit["people"][0])  # Inés plays on her phone (without a seat, the GM would)
     page = client.get(f"/duels/{wit['duel']}").text
     assert "Inés is choosing on their seat…" in page and 'name="insult" value="Provocación"' in page
     assert ('name="dice"' in page) == (dice_by == "seats")
@@ -418,10 +419,10 @@ def test_the_gms_page_offers_the_npcs_choice_under_every_dice_setting(client, an
                               "victory": "knockout", "choices": "sealed", "dice_by": dice_by,
                               "duelists": [{"character_id": fight["people"][0], "side": "a"},
                                            {"character_id": fight["people"][1], "side": "b"}]}).key
+    seat = issue_seat(client, fight["session"], fight["people"][0])
     page = client.get(f"/duels/{duel}").text
     assert "Seelah is choosing on their seat…" in page and 'name="skill" value="deception"' in page
     assert ('name="dice_roll"' in page) == (dice_by == "seats")
-    seat = issue_seat(client, fight["session"], fight["people"][0])
     assert ('name="dice_roll"' in anonymous.get(seat).text) == (dice_by == "seats")
 
 

@@ -157,18 +157,23 @@ def _entry(state: dict, insult: str) -> dict:
     return entry
 
 
-def _insult(state: dict, cmd: Insult, dice: Dice) -> list:
+def _insult(state: dict, cmd: Insult, dice: Dice, sealed: bool = False) -> list:
+    """An insult traded; ``sealed`` when it is thrown from a choice still sealed: then a refusal of
+    its dice (the table's, typed at the throw) calls it "Inés's sealed insult", never by its name,
+    for nothing is appended and the choice stays sealed."""
     _strikes_here(state, cmd)
     _require_turn(state, cmd.side)
     side, foe = cmd.side, other(cmd.side)
     entry = _entry(state, cmd.insult)
     mine = _stats(state, side)
+    said = (t("{name}'s sealed insult", name=_name(state, side)) if sealed
+            else t("{name}'s {insult}", name=_name(state, side), insult=entry["name"]))
     rolled = strike(dice, side, edge(cmd.ventaja, cmd.desventaja), mine["comunicacion"] + entry["to_hit"],
-                    _stats(state, foe)["sab"], entry["damage"],
-                    t("{name}'s {insult}", name=_name(state, side), insult=entry["name"]))
+                    _stats(state, foe)["sab"], entry["damage"], said)
     backlash = {}
     if not rolled["hit"] and entry["backlash"]:
-        hurt = dice_expr.roll(entry["backlash"], dice, side, t("backlash of {insult}", insult=entry["name"]))
+        hurt = dice_expr.roll(entry["backlash"], dice, side,
+                              t("backlash of {insult}", insult=said if sealed else entry["name"]))
         backlash = {"backlash_expression": entry["backlash"], "backlash_dice": hurt.dice, "backlash": hurt.total}
     ev = PirateInsultTraded(round=state["round"], side=side, insult=entry["name"], **rolled, **backlash,
                             line=cmd.line or "")
@@ -255,7 +260,8 @@ def _thrown(state: dict, dice: Dice) -> list:
         chosen = state["sealed"][side]
         if by_seat:  # the seat's own d20 comes first for its insult; the server rolls the rest
             dice = dice.with_typed({side: [chosen["die"]]})
-        thrown = _insult(state, Insult(side=side, insult=chosen["insult"], line=chosen["line"] or None), dice)
+        thrown = _insult(state, Insult(side=side, insult=chosen["insult"], line=chosen["line"] or None), dice,
+                         sealed=True)
         events += thrown
         for e in thrown:
             state = evolve(state, e, 0)
