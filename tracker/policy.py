@@ -297,7 +297,31 @@ def offered_to_the_gm(db, state: Mapping[str, Any], actions: list[dict]) -> list
 
     speaks = getattr(rules.get(state["ruleset"]), "SEAT_COMMANDS", {})
     seated = seated_sides(db, state) if speaks else {}
-    return [a for a in actions if not (a["type"] in speaks and a.get("side") in seated)]
+    if not seated:
+        return actions
+    seats = {row["character_id"] for row in queries.seats_of_session(db, state["session_id"])}
+    # A duelist is the player's when a live seat plays their side and it is theirs (partners share a side).
+    players = {d["id"] for d in state["duelists"] if d["side"] in seated and d["id"] in seats}
+    offered = []
+    for action in actions:
+        if action["type"] not in speaks:
+            offered.append(action)
+            continue
+        if action.get("side") in seated:
+            continue
+        fields = dict(action.get("fields") or {})
+        narrowed = {name: left for name, left, field in (
+            (name, [c for c in field["choices"] if c not in (seated if name == "side" else players)], field)
+            for name, field in fields.items() if name in ("side", "duelist") and field.get("choices"))
+            if left != field["choices"]}
+        if any(not left for left in narrowed.values()):
+            continue  # every side (or duelist) it could act for chooses on a phone
+        for name, left in narrowed.items():
+            fields[name] = {**fields[name], "choices": left}
+            if fields[name].get("default") not in left and "default" in fields[name]:
+                fields[name]["default"] = left[0]
+        offered.append({**action, "fields": fields} if narrowed else action)
+    return offered
 
 
 def _check_not_seated(db, kind: str, stream: str, fields: Mapping[str, Any]) -> None:

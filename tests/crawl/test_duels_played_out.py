@@ -72,7 +72,8 @@ class Readers:
         self.client, self.anonymous, self.duel = client, anonymous, duel
         self.gm_pages = [duel, f"{duel}/travel", f"{duel}/live?v=0", f"{V1}{duel}"]
         self.player_pages = player_pages(app, client, session, duel, body["side_a"], body["csrf_token"])
-        self.states = 0
+        self.states, self.seen_sealed, self.seen_offer, self.tapped_at = 0, False, False, None
+        self.sealed = body.get("choices") == "sealed"
 
     def read_all(self, label):
         self.states += 1
@@ -113,6 +114,10 @@ def submit(client, page_path, action_has, csrf=None):
     assert form is not None, (page_path, action_has, re.findall(r"(?:cannot|Already|class=\"error)[^<]*", page))
     data = {name: unescape(value) for name, value in
             re.findall(r'<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form.group(2))}
+    for name, options_of in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>([\s\S]*?)</select>', form.group(2)):
+        first = re.search(r'<option[^>]*value="([^"]+)"', options_of)  # the first real choice
+        if first:
+            data[name] = unescape(first.group(1))
     button = re.search(r'<button[^>]*type="submit"[^>]*>', form.group(2))
     if button and re.search(r'name="([^"]+)"', button.group()):
         data[re.search(r'name="([^"]+)"', button.group()).group(1)] = \
@@ -123,6 +128,19 @@ def submit(client, page_path, action_has, csrf=None):
     assert answer.status_code in (200, 302, 303), (page_path, action_has, answer.status_code)
 
 
+def seat_can_act(readers) -> bool:
+    """Whether side A's seat has a choice to make now (its page holds a form, beyond the language
+    links), and has not made it since the duel last moved."""
+    version = readers.read()["version"]
+    if readers.tapped_at == version:
+        return False
+    page = readers.anonymous.get(readers.player_pages[0]).get_data(as_text=True)
+    if "/do/" not in page:
+        return False
+    readers.tapped_at = version + 1  # its own tap moves the duel one version on
+    return True
+
+
 def play_on(readers, ending=None, limit=600):
     """Play from the legal actions alone: the plain bot's choice at each step, or ``ending`` (a
     type among the offered endings) once it is offered; the states read along the way."""
@@ -131,15 +149,25 @@ def play_on(readers, ending=None, limit=600):
         if read["status"] == "over" or not read["legal_actions"]:
             return read
         offered = {a["type"]: a for a in read["legal_actions"]}
+        if readers.sealed and seat_can_act(readers):  # a player taps as soon as their phone asks
+            submit(readers.anonymous, readers.player_pages[0], "/do/")
+            command = {"type": "a seat's tap"}
+            if not readers.seen_sealed:  # the moment a choice is sealed: nobody but its seat knows it
+                readers.seen_sealed = True
+                readers.read_all("a choice sealed")
+            continue
         if ending in offered and step >= 1:
             action = offered[ending]
             command = {"type": ending, "duel_id": read["id"], "expected_version": read["version"]}
             command.update({k: v for k, v in ((k, api_client.fill(f)) for k, f in action["fields"].items()) if v is not None})
         elif not set(offered) - api_client.ENDINGS:  # the duel waits for a player: side A's seat taps
             submit(readers.anonymous, readers.player_pages[0], "/do/")
-            command = {"type": "a seat's tap"}
+            continue
         else:
             command = api_client.next_command(read)
+        if "DealDamage" in offered and not readers.seen_offer:  # damage on offer, before it is dealt
+            readers.seen_offer = True
+            readers.read_all("damage on offer")
         if "duel_id" in command:
             try:
                 send(readers.client, command)
@@ -173,6 +201,8 @@ def test_each_duel_kind_played_to_each_end_answers_every_reader_in_both_language
     session = re.findall(r'href="(/sessions/[^/"]+)"', client.get(campaign).get_data(as_text=True))[0]
     form = client.get(f"{session}/duels/new?ruleset={ruleset}&kind={kind}").get_data(as_text=True)
     variants = [{"sword_victory": v} for v in options(form, "sword_victory")] or [{}]
+    if "sealed" in options(form, "choices"):  # and once with the players choosing on their phones
+        variants.append({**variants[0], "choices": "sealed"})
 
     endings_seen = set()
     for variant in variants:
