@@ -1,24 +1,13 @@
 """Fast starts: the set-up form narrowed to the ruleset and kind (htmx redraws it; without
 JavaScript a button asks for the terms), filled from the sheets; a challenge from a character
 sheet; a rematch from a finished duel; a duel outside any planned session goes into today's."""
-import pytest
 import re
 
 from tests.conftest import count_events, text_of
-from tests.web.test_rewind_pages import played
-from tests.web.test_web import setup_duel
+from tests.web.test_web import WON_BY_HITS, played, setup_duel
 
 PIRATE = {"atq": "3", "def": "12", "pv": "20", "comunicacion": "2", "sab": "11", "car": "8", "iniciativa": "1"}
 
-
-
-@pytest.fixture(autouse=True)
-def coin_registered():
-    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
-    ruleset, registered for its own tests only. Port it, then delete this fixture."""
-    from tests.conftest import registered_coin
-
-    yield from registered_coin()
 
 def pirates(client):
     campaign = client.post("/campaigns", data={"name": "Tortuga", "ruleset": "pirate"}).headers["Location"]
@@ -92,14 +81,15 @@ def test_a_challenge_starts_from_the_character_sheet(app, client):
 
 
 def test_a_finished_duel_offers_a_rematch_with_the_same_terms(app, client):
-    _, duel = setup_duel(client)                          # coin, first to 2 hits
+    _, duel = setup_duel(client)                          # a sword duel to 2 hits
     assert "Rematch" not in client.get(f"/duels/{duel}").text
-    played(client, duel, [(6, 1), (6, 2)])
+    played(client, duel, WON_BY_HITS)
     page = client.get(f"/duels/{duel}").text
     assert f'href="/duels/{duel}/rematch">Rematch' in page
     form = client.get(f"/duels/{duel}/rematch").text
     assert '<option value="id0002" selected>Inés</option>' in form and '<option value="id0003" selected>Lope</option>' in form
-    assert 'name="hits" value="2"' in form
+    assert 'name="hits" value="2"' in form and re.search(r'<option value="hits" selected>', form)
     action = re.search(r'<form method="post" action="(/sessions/\w+/duels)"', form).group(1)
-    rematch = client.post(action, data={"ruleset": "coin", "side_a": "id0002", "side_b": "id0003", "hits": "2"})
+    rematch = client.post(action, data={"ruleset": "pirate", "kind": "sword", "sword_victory": "hits", "hits": "2",
+                                        "side_a": "id0002", "side_b": "id0003"})
     assert rematch.status_code == 302 and rematch.headers["Location"] != f"/duels/{duel}"

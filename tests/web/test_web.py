@@ -24,9 +24,9 @@ def post_campaign(client, **form):
     return client.post("/campaigns", data={"name": "Season of Steel", "ruleset": "pirate", "notes": "", **form})
 
 
-def setup_duel(client):
+def setup_duel(client, hits: int = 2):
     """Campaign id0001, Inés id0002, Lope id0003, session id0004 and their sword duel id0005 (to 2
-    hits), at events #3 to #7 (the GM's account and token are #1 and #2)."""
+    hits unless told), at events #3 to #7 (the GM's account and token are #1 and #2)."""
     campaign = post_campaign(client).headers["Location"].rsplit("/", 1)[1]
     for name, stats in (("Inés", INES), ("Lope", LOPE)):
         client.post(f"/campaigns/{campaign}/characters", data={"name": name, "rank": "pj", **pirate_sheet(stats)})
@@ -34,7 +34,7 @@ def setup_duel(client):
                                                                    "title": "Dawn"}).headers["Location"]
     session_id = session.rsplit("/", 1)[1]
     duel = client.post(f"/sessions/{session_id}/duels", data={"ruleset": "pirate", "kind": "sword",
-                                                              "sword_victory": "hits", "hits": "2",
+                                                              "sword_victory": "hits", "hits": str(hits),
                                                               "side_a": "id0002", "side_b": "id0003"})
     assert duel.status_code == 302, duel.text
     return campaign, duel.headers["Location"].rsplit("/", 1)[1]
