@@ -102,9 +102,13 @@ class CharacterEdited:
 
 @event
 class SessionPlanned:
-    """A play session was added to the campaign; duels belong to one."""
+    """A play session was added to the campaign; duels belong to one. A session planned on the fly
+    (a duel started outside any session) holds no title: the fact is ``on_the_fly``, and its title
+    is told at display time in the reader's language ("Duels of <date>", ``session_title``)."""
 
     REFERENCES = {"session_id": "session", "campaign_id": "campaign"}
+
+    SCHEMA = 2  # 1 stored a session planned on the fly with the English title "Duels of <date>"
 
     session_id: str
     campaign_id: str
@@ -112,6 +116,18 @@ class SessionPlanned:
     date: str
     title: str
     notes: str = ""
+    on_the_fly: bool = False
+
+
+# Before the fact was stored, a session planned on the fly held this English sentence as its title.
+_OLD_ON_THE_FLY = "Duels of {date}"
+
+
+@upcaster("SessionPlanned", 1)
+def _on_the_fly_was_an_english_title(data: dict) -> dict:
+    if data.get("title") == _OLD_ON_THE_FLY.format(date=data.get("date")):
+        data.update(title="", on_the_fly=True)
+    return data
 
 
 @event
@@ -320,16 +336,27 @@ def _blanks(fields) -> list[tuple[str, tuple[str, ...]]]:
     return cached[1]
 
 
-def parse_session(raw: Mapping[str, Any]) -> dict:
-    clean = parse_fields(SESSION_FIELDS, raw)
+def parse_session(raw: Mapping[str, Any], on_the_fly: bool = False) -> dict:
+    """A session's page; planned ``on_the_fly`` it takes no title (its title is told when shown)."""
+    clean = parse_fields(SESSION_FIELDS, {**raw, "title": "-"} if on_the_fly else raw)
     try:
         dt.date.fromisoformat(clean["date"])
     except ValueError:
         raise Invalid({"date": t("must be a date like 2026-11-29")}) from None
-    if not clean["title"]:
+    if on_the_fly:
+        clean["title"] = ""
+    elif not clean["title"]:
         raise Invalid({"title": t("is required")})
     clean["notes"] = clean["notes"] or ""
     return clean
+
+
+def session_title(title: str, date: str) -> Any:
+    """A session's title as a reader reads it: its own, or, for a session planned on the fly (no
+    title, or the English sentence older logs stored), "Duels of <date>" in the reader's language."""
+    if not title or title == _OLD_ON_THE_FLY.format(date=date):
+        return t("Duels of {date}", date=date)
+    return title
 
 
 # --- folds ----------------------------------------------------------------------------
@@ -357,9 +384,9 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return update(state, changes=state.get("changes", []) + _track_changes(ev, at))
     if isinstance(ev, SessionPlanned):
         return {"id": ev.session_id, "campaign_id": ev.campaign_id, "number": ev.number,
-                "date": ev.date, "title": ev.title, "notes": ev.notes}
+                "date": ev.date, "title": ev.title, "notes": ev.notes, "on_the_fly": ev.on_the_fly}
     if isinstance(ev, SessionEdited):
-        return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
+        return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes, on_the_fly=False)
     if isinstance(ev, SessionClosed):
         return update(state, closed=True)
     raise TypeError(f"not a workspace event: {type(ev).__name__}")
@@ -429,7 +456,8 @@ def describe(state: dict | None, ev: Any) -> Any:
         return t("{name}'s {track} adjusted by {amount}: {reason}.", name=state["name"], track=ev.track,
                  amount=signed, reason=ev.reason)
     if isinstance(ev, SessionPlanned):
-        return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date, title=ev.title)
+        return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date,
+                 title=session_title(ev.title, ev.date))
     if isinstance(ev, SessionEdited):
         return t("Session {number} edited: “{title}”.", number=ev.number, title=ev.title)
     if isinstance(ev, SessionClosed):

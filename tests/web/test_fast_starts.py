@@ -1,8 +1,10 @@
 """Fast starts: the set-up form narrowed to the ruleset and kind (htmx redraws it; without
 JavaScript a button asks for the terms), filled from the sheets; a challenge from a character
 sheet; a rematch from a finished duel; a duel outside any planned session goes into today's."""
+import json
 import re
 
+from tracker.db import open_db
 from tests.conftest import count_events, text_of
 from tests.web.test_web import WON_BY_HITS, played, setup_duel
 
@@ -69,6 +71,52 @@ def test_a_duel_outside_any_session_goes_into_today_s_planned_on_the_fly(app, cl
     again = client.post(f"/campaigns/{campaign}/duels", data={"ruleset": "pirate", "kind": "wit",
                                                                "side_a": barba, "side_b": anne})
     assert "Session 1: Duels of 2026-11-29" in client.get(again.headers["Location"]).text  # the same session
+
+
+def test_a_session_planned_on_the_fly_stores_the_fact_and_reads_its_title_in_the_reader_s_language(app, client):
+    campaign, (anne, barba) = pirates(client)
+    started = client.post(f"/campaigns/{campaign}/duels", data={"ruleset": "pirate", "kind": "sword",
+                                                                 "side_a": anne, "side_b": barba})
+    duel = started.headers["Location"]
+    db = open_db(app.config["DATABASE"])
+    try:
+        schema, data = db.execute("SELECT schema, data FROM events WHERE type = 'SessionPlanned'").fetchone()
+    finally:
+        db.close()
+    planned = json.loads(data)
+    assert schema == 2 and planned["on_the_fly"] is True and planned["title"] == ""  # a fact, no prose
+    session = planned["session_id"]
+    spanish, english = {"Accept-Language": "es"}, {"Accept-Language": "en"}
+    for path in (duel, f"/sessions/{session}", f"/campaigns/{campaign}", f"/campaigns/{campaign}/log"):
+        assert "Duelos del 2026-11-29" in text_of(client.get(path, headers=spanish).text), path
+        assert "Duels of" not in client.get(path, headers=spanish).text, path
+        assert "Duels of 2026-11-29" in text_of(client.get(path, headers=english).text), path
+    assert "Sesión 1: Duelos del 2026-11-29" in text_of(client.get(duel, headers=spanish).text)
+    assert "planificada para el 2026-11-29: «Duelos del 2026-11-29»" in text_of(
+        client.get(f"/campaigns/{campaign}/log", headers=spanish).text)
+    # The edit form offers the title as the GM reads it; saved, it is the session's own title.
+    form = client.get(f"/sessions/{session}/edit", headers=spanish).text
+    assert 'value="Duelos del 2026-11-29"' in form
+
+
+def test_an_older_log_s_english_title_of_a_session_planned_on_the_fly_reads_in_spanish(app, client):
+    """Before the fact was stored, the title held the English sentence: it reads as the fact does,
+    from the stored read models (and the upcaster turns such an event into the fact on read)."""
+    from tracker import events
+
+    campaign, _ = pirates(client)
+    response = client.post("/api/v1/commands", json={"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                                                     "date": "2026-11-29", "title": "Duels of 2026-11-29"})
+    session = response.json["id"]
+    page = text_of(client.get(f"/sessions/{session}", headers={"Accept-Language": "es"}).text)
+    assert "Sesión 1: Duelos del 2026-11-29" in page
+    assert events.upcast("SessionPlanned", 1, {"session_id": session, "campaign_id": campaign, "number": 1,
+                                               "date": "2026-11-29", "title": "Duels of 2026-11-29"}) == {
+        "session_id": session, "campaign_id": campaign, "number": 1, "date": "2026-11-29", "title": "",
+        "on_the_fly": True}
+    kept = {"session_id": session, "campaign_id": campaign, "number": 2, "date": "2026-11-29",
+            "title": "Duels of 2026-11-30"}  # a title of the GM's own stays theirs
+    assert events.upcast("SessionPlanned", 1, dict(kept)) == kept
 
 
 def test_a_challenge_starts_from_the_character_sheet(app, client):
