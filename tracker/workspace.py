@@ -27,6 +27,8 @@ RANK_LABELS = dict(RANKS)
 class CampaignCreated:
     """A GM opened a campaign."""
 
+    LABEL = t("Campaign created")
+
     REFERENCES = {"campaign_id": "campaign", "owner": "gm"}
 
     campaign_id: str
@@ -40,6 +42,8 @@ class CampaignCreated:
 class CampaignEdited:
     """The campaign's name, default ruleset or notes changed."""
 
+    LABEL = t("Campaign edited")
+
     name: str
     ruleset: str
     notes: str = ""
@@ -48,6 +52,8 @@ class CampaignEdited:
 @event
 class CampaignRulesChanged:
     """The campaign's own settings for one ruleset changed (e.g. its insult table)."""
+
+    LABEL = t("Campaign rules changed")
 
     ruleset: str
     settings: dict
@@ -58,12 +64,16 @@ class CampaignLanguageSet:
     """The campaign's language changed: what its players see (table display, seats, their recap)
     and its recaps by default are in it."""
 
+    LABEL = t("Campaign language set")
+
     language: str  # one of tracker.languages.LANGUAGES
 
 
 @event
 class CharacterCreated:
     """A character joined the campaign, with a stats block per ruleset it can duel in."""
+
+    LABEL = t("Character created")
 
     REFERENCES = {"character_id": "character", "campaign_id": "campaign"}
 
@@ -93,6 +103,8 @@ def _one_block_per_ruleset(data: dict) -> dict:
 class CharacterEdited:
     """A character's sheet was rewritten (the whole sheet, as the form submitted it)."""
 
+    LABEL = t("Character edited")
+
     name: str
     rank: str
     player: str = ""
@@ -105,6 +117,8 @@ class SessionPlanned:
     """A play session was added to the campaign; duels belong to one. A session planned on the fly
     (a duel started outside any session) holds no title: the fact is ``on_the_fly``, and its title
     is told at display time in the reader's language ("Duels of <date>", ``session_title``)."""
+
+    LABEL = t("Session planned")
 
     REFERENCES = {"session_id": "session", "campaign_id": "campaign"}
 
@@ -134,6 +148,8 @@ def _on_the_fly_was_an_english_title(data: dict) -> dict:
 class SessionEdited:
     """A play session's number, date, title or notes changed."""
 
+    LABEL = t("Session edited")
+
     number: int
     date: str
     title: str
@@ -148,6 +164,8 @@ class CharacterRecovered:
     points at that moment (negative when a treatment went wrong); ``rolls`` every die the rule
     rolled; ``result`` the check's degree when it had one. ``session_id`` is set when the whole
     party rested at the end of that session."""
+
+    LABEL = t("Character recovered")
 
     REFERENCES = {"session_id": "session"}
 
@@ -164,6 +182,8 @@ class TrackAdjusted:
     """The GM changed one of a character's tracks by hand, saying why (healed by the cleric,
     a forgotten +2): positive gives points back, negative takes them."""
 
+    LABEL = t("Track adjusted")
+
     ruleset: str
     track: str
     amount: int
@@ -178,6 +198,8 @@ class RetractionRestored:
     its stream can be restored (nothing later was decided without what it took back), so the
     stream returns exactly to the state it had before the retraction."""
 
+    LABEL = t("Retraction taken back")
+
     version: int
     reason: str = ""
 
@@ -185,6 +207,8 @@ class RetractionRestored:
 @event
 class SessionClosed:
     """The GM closed the play session: its players' seats stop working."""
+
+    LABEL = t("Session closed")
 
 
 @event
@@ -197,6 +221,8 @@ class EventRetracted:
     "rewind" when the duel went back to just before it, "legacy" for a retraction recorded before
     retractions named what they carried (schema 1; read as the rules read it now, see
     ``tracker.projections.replay``)."""
+
+    LABEL = t("Events retracted")
 
     SCHEMA = 2
 
