@@ -2,10 +2,12 @@
 
 The fake "coin" ruleset (tests/coin_ruleset.py), which tests the core without any real duel
 system, is registered only for the tiers that serve no pages (tests/unit, tests/integration:
-their conftest's ``coin_registered``): the web, browser and crawl tiers test the program users
-run, with the shipped rulesets and nothing else (issue 29)."""
+their conftest's ``coin_registered``, from tests/coin_tier.py): the web, browser and crawl tiers
+test the program users run, with the shipped rulesets and nothing else (issue 29), and an autouse
+fixture here fails any of their tests that runs with another ruleset registered."""
 import itertools
 import os
+import pathlib
 import random
 
 import pytest
@@ -13,21 +15,42 @@ import pytest
 # The command line speaks the terminal's language; the tests read English unless one asks otherwise.
 os.environ["TOUCHE_LANG"] = "en"
 
-from tests import coin_ruleset, pg_cluster
+from tests import pg_cluster
 from tracker import catalogs, create_app, rules
 from tracker.services import Context
 
 catalogs.compile_all()  # the .mo files the app reads, from the .po files as this checkout has them
 
 
-def registered_coin():
-    """Register the coin ruleset for one test, and take it out again: a generator for a fixture
-    of the unit and integration tiers only."""
-    rules.register(coin_ruleset)
+# The rulesets Touché ships: the registry as tracker.rules left it on import, before any test ran.
+SHIPPED = dict(rules.RULESETS)
+SERVING_TIERS = ("web", "browser", "crawl")
+TESTS = pathlib.Path(__file__).resolve().parent  # the tiers that serve pages: the program users run
+
+
+def only_shipped_rulesets(when: str) -> None:
+    """Fail unless the registry holds exactly the shipped rulesets (a test double registered for a
+    tier that serves pages would change what the pages do: issue 29)."""
+    extra = sorted(set(rules.RULESETS) - set(SHIPPED))
+    assert not extra and rules.RULESETS == SHIPPED, (
+        f"{when}: only the shipped rulesets ({', '.join(SHIPPED)}) may be registered where pages are served; "
+        f"found {', '.join(rules.RULESETS)}")
+
+
+@pytest.fixture(autouse=True)
+def _program_users_run(request):
+    """In the web, browser and crawl tiers, the registry holds the shipped rulesets and nothing
+    else, before and after every test."""
     try:
-        yield coin_ruleset
-    finally:
-        rules.RULESETS.pop(coin_ruleset.NAME, None)
+        tier = request.node.path.resolve().relative_to(TESTS).parts[0]
+    except ValueError:  # a test outside tests/
+        tier = None
+    if tier not in SERVING_TIERS:
+        yield
+        return
+    only_shipped_rulesets(f"before {request.node.nodeid}")
+    yield
+    only_shipped_rulesets(f"after {request.node.nodeid}")
 
 
 def fixed_context(seed: int = 7) -> Context:
@@ -177,38 +200,6 @@ def service(db):
     from tracker import bootstrap
 
     return bootstrap.service(db, fixed_context())
-
-
-class Table:
-    """A tiny script of a campaign at the table, for tests that need one."""
-
-    def __init__(self, service):
-        self.service = service
-        self.campaign = service.handle({"type": "CreateCampaign", "name": "The Duelling Season",
-                                        "ruleset": "coin"}).key
-        self.session = service.handle({"type": "PlanSession", "campaign_id": self.campaign, "number": 1,
-                                       "date": "2026-11-29", "title": "Swords at dawn"}).key
-
-    def character(self, name, hp=10, rank="pj"):
-        return self.service.handle({"type": "CreateCharacter", "campaign_id": self.campaign, "name": name,
-                                    "rank": rank, "stats": {"coin": {"hp": hp}}}).key
-
-    def duel(self, a, b, hits=3):
-        return self.service.handle({"type": "StartDuel", "session_id": self.session, "ruleset": "coin",
-                                    "duelists": [{"character_id": a, "side": "a"},
-                                                 {"character_id": b, "side": "b"}], "hits": hits}).key
-
-    def version(self, stream):
-        return self.service.version(stream)
-
-    def play(self, duel_id, a, b, **extra):
-        return self.service.handle({"type": "Play", "duel_id": duel_id, "dice_a": [a], "dice_b": [b],
-                                    "expected_version": self.version(f"duel-{duel_id}"), **extra})
-
-
-@pytest.fixture
-def table(service):
-    return Table(service)
 
 
 def count_events(app) -> int:

@@ -19,6 +19,8 @@ from tracker.rules.text import t
 class GMRegistered:
     """A game master's account was created."""
 
+    LABEL = t("GM account created")
+
     REFERENCES = {"gm_id": "gm"}
 
     gm_id: str
@@ -30,12 +32,16 @@ class GMRegistered:
 class GMPasswordChanged:
     """A GM set a new password."""
 
+    LABEL = t("GM's password changed")
+
     password_hash: str
 
 
 @event
 class GMLoggedOut:
     """A GM logged out: that one login session ended on the server, whoever holds its cookie."""
+
+    LABEL = t("GM logged out")
 
     session_id: str
     ended_at: str  # UTC, ISO 8601, like every time the service decides
@@ -46,10 +52,14 @@ class GMLoggedOut:
 class GMSessionsEnded:
     """A GM logged out everywhere: every login session they had ended."""
 
+    LABEL = t("GM logged out everywhere")
+
 
 @event
 class GMLanguageChosen:
     """A GM chose the language Touché speaks to them (else their browser's is used)."""
+
+    LABEL = t("GM's language chosen")
 
     language: str  # one of tracker.languages.LANGUAGES
 
@@ -57,6 +67,8 @@ class GMLanguageChosen:
 @event
 class ApiTokenIssued:
     """A GM created a token for the JSON API (only its hash is kept)."""
+
+    LABEL = t("API token issued")
 
     DEFINES = {"token_id": "token"}
 
@@ -69,6 +81,8 @@ class ApiTokenIssued:
 class ApiTokenRevoked:
     """A GM revoked one of their API tokens."""
 
+    LABEL = t("API token revoked")
+
     REFERENCES = {"token_id": "token"}
 
     token_id: str
@@ -77,6 +91,8 @@ class ApiTokenRevoked:
 @event
 class CoGMAdded:
     """The campaign's owner shared it with another GM."""
+
+    LABEL = t("Co-GM added")
 
     REFERENCES = {"gm_id": "gm"}
 
@@ -88,6 +104,8 @@ class CoGMAdded:
 class CoGMRemoved:
     """The campaign's owner stopped sharing it with a GM."""
 
+    LABEL = t("Co-GM removed")
+
     REFERENCES = {"gm_id": "gm"}
 
     gm_id: str
@@ -98,6 +116,8 @@ class CampaignOwnerAssigned:
     """A campaign that belonged to nobody (the demo, made before any GM existed) got its owner:
     the first GM, when they registered."""
 
+    LABEL = t("Campaign owner assigned")
+
     REFERENCES = {"owner": "gm"}  # an import checks and replaces it like any other id
 
     owner: str
@@ -107,6 +127,8 @@ class CampaignOwnerAssigned:
 class PlayerLinkIssued:
     """The GM made a signed link for players: a table display or a player recap (read-only), or a
     player's seat (their character in a play session, where they make their own duelist's choices)."""
+
+    LABEL = t("Player link issued")
 
     DEFINES = {"link_id": "link"}
     REFERENCES = {"target": ("duel", "session"), "character": "character"}
@@ -127,6 +149,8 @@ def _link_kind_was_kind(data: dict) -> dict:
 @event
 class PlayerLinkRevoked:
     """The GM revoked a player link: it stops working at once."""
+
+    LABEL = t("Player link revoked")
 
     REFERENCES = {"link_id": "link"}
 

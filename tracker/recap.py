@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 from babel.dates import format_date
 
-from tracker import campaign_language, rules
+from tracker import campaign_language, rules, workspace
 from tracker.events import from_data
 from tracker.i18n import localized
 from tracker.projections import queries
@@ -78,7 +78,8 @@ def _build(db, session: dict, audience: str, language: str) -> dict:
         "format": VERSION, "audience": audience, "language": language,
         "campaign": {"id": campaign["id"], "name": campaign["name"]},
         "session": {"id": session["id"], "number": session["number"], "date": session["date"],
-                    "date_text": _date_text(session["date"], language), "title": session["title"]},
+                    "date_text": _date_text(session["date"], language),
+                    "title": workspace.session_title(session["title"], session["date"])},
         "duels": duels,
         "characters": _characters(duels),
     }

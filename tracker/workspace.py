@@ -27,6 +27,8 @@ RANK_LABELS = dict(RANKS)
 class CampaignCreated:
     """A GM opened a campaign."""
 
+    LABEL = t("Campaign created")
+
     REFERENCES = {"campaign_id": "campaign", "owner": "gm"}
 
     campaign_id: str
@@ -40,6 +42,8 @@ class CampaignCreated:
 class CampaignEdited:
     """The campaign's name, default ruleset or notes changed."""
 
+    LABEL = t("Campaign edited")
+
     name: str
     ruleset: str
     notes: str = ""
@@ -48,6 +52,8 @@ class CampaignEdited:
 @event
 class CampaignRulesChanged:
     """The campaign's own settings for one ruleset changed (e.g. its insult table)."""
+
+    LABEL = t("Campaign rules changed")
 
     ruleset: str
     settings: dict
@@ -58,12 +64,16 @@ class CampaignLanguageSet:
     """The campaign's language changed: what its players see (table display, seats, their recap)
     and its recaps by default are in it."""
 
+    LABEL = t("Campaign language set")
+
     language: str  # one of tracker.languages.LANGUAGES
 
 
 @event
 class CharacterCreated:
     """A character joined the campaign, with a stats block per ruleset it can duel in."""
+
+    LABEL = t("Character created")
 
     REFERENCES = {"character_id": "character", "campaign_id": "campaign"}
 
@@ -93,6 +103,8 @@ def _one_block_per_ruleset(data: dict) -> dict:
 class CharacterEdited:
     """A character's sheet was rewritten (the whole sheet, as the form submitted it)."""
 
+    LABEL = t("Character edited")
+
     name: str
     rank: str
     player: str = ""
@@ -102,9 +114,15 @@ class CharacterEdited:
 
 @event
 class SessionPlanned:
-    """A play session was added to the campaign; duels belong to one."""
+    """A play session was added to the campaign; duels belong to one. A session planned on the fly
+    (a duel started outside any session) holds no title: the fact is ``on_the_fly``, and its title
+    is told at display time in the reader's language ("Duels of <date>", ``session_title``)."""
+
+    LABEL = t("Session planned")
 
     REFERENCES = {"session_id": "session", "campaign_id": "campaign"}
+
+    SCHEMA = 2  # 1 stored a session planned on the fly with the English title "Duels of <date>"
 
     session_id: str
     campaign_id: str
@@ -112,11 +130,25 @@ class SessionPlanned:
     date: str
     title: str
     notes: str = ""
+    on_the_fly: bool = False
+
+
+# Before the fact was stored, a session planned on the fly held this English sentence as its title.
+_OLD_ON_THE_FLY = "Duels of {date}"
+
+
+@upcaster("SessionPlanned", 1)
+def _on_the_fly_was_an_english_title(data: dict) -> dict:
+    if data.get("title") == _OLD_ON_THE_FLY.format(date=data.get("date")):
+        data.update(title="", on_the_fly=True)
+    return data
 
 
 @event
 class SessionEdited:
     """A play session's number, date, title or notes changed."""
+
+    LABEL = t("Session edited")
 
     number: int
     date: str
@@ -133,6 +165,8 @@ class CharacterRecovered:
     rolled; ``result`` the check's degree when it had one. ``session_id`` is set when the whole
     party rested at the end of that session."""
 
+    LABEL = t("Character recovered")
+
     REFERENCES = {"session_id": "session"}
 
     ruleset: str
@@ -148,6 +182,8 @@ class TrackAdjusted:
     """The GM changed one of a character's tracks by hand, saying why (healed by the cleric,
     a forgotten +2): positive gives points back, negative takes them."""
 
+    LABEL = t("Track adjusted")
+
     ruleset: str
     track: str
     amount: int
@@ -162,6 +198,8 @@ class RetractionRestored:
     its stream can be restored (nothing later was decided without what it took back), so the
     stream returns exactly to the state it had before the retraction."""
 
+    LABEL = t("Retraction taken back")
+
     version: int
     reason: str = ""
 
@@ -169,6 +207,8 @@ class RetractionRestored:
 @event
 class SessionClosed:
     """The GM closed the play session: its players' seats stop working."""
+
+    LABEL = t("Session closed")
 
 
 @event
@@ -181,6 +221,8 @@ class EventRetracted:
     "rewind" when the duel went back to just before it, "legacy" for a retraction recorded before
     retractions named what they carried (schema 1; read as the rules read it now, see
     ``tracker.projections.replay``)."""
+
+    LABEL = t("Events retracted")
 
     SCHEMA = 2
 
@@ -320,16 +362,27 @@ def _blanks(fields) -> list[tuple[str, tuple[str, ...]]]:
     return cached[1]
 
 
-def parse_session(raw: Mapping[str, Any]) -> dict:
-    clean = parse_fields(SESSION_FIELDS, raw)
+def parse_session(raw: Mapping[str, Any], on_the_fly: bool = False) -> dict:
+    """A session's page; planned ``on_the_fly`` it takes no title (its title is told when shown)."""
+    clean = parse_fields(SESSION_FIELDS, {**raw, "title": "-"} if on_the_fly else raw)
     try:
         dt.date.fromisoformat(clean["date"])
     except ValueError:
         raise Invalid({"date": t("must be a date like 2026-11-29")}) from None
-    if not clean["title"]:
+    if on_the_fly:
+        clean["title"] = ""
+    elif not clean["title"]:
         raise Invalid({"title": t("is required")})
     clean["notes"] = clean["notes"] or ""
     return clean
+
+
+def session_title(title: str, date: str) -> Any:
+    """A session's title as a reader reads it: its own, or, for a session planned on the fly (no
+    title, or the English sentence older logs stored), "Duels of <date>" in the reader's language."""
+    if not title or title == _OLD_ON_THE_FLY.format(date=date):
+        return t("Duels of {date}", date=date)
+    return title
 
 
 # --- folds ----------------------------------------------------------------------------
@@ -357,9 +410,9 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return update(state, changes=state.get("changes", []) + _track_changes(ev, at))
     if isinstance(ev, SessionPlanned):
         return {"id": ev.session_id, "campaign_id": ev.campaign_id, "number": ev.number,
-                "date": ev.date, "title": ev.title, "notes": ev.notes}
+                "date": ev.date, "title": ev.title, "notes": ev.notes, "on_the_fly": ev.on_the_fly}
     if isinstance(ev, SessionEdited):
-        return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes)
+        return update(state, number=ev.number, date=ev.date, title=ev.title, notes=ev.notes, on_the_fly=False)
     if isinstance(ev, SessionClosed):
         return update(state, closed=True)
     raise TypeError(f"not a workspace event: {type(ev).__name__}")
@@ -429,7 +482,8 @@ def describe(state: dict | None, ev: Any) -> Any:
         return t("{name}'s {track} adjusted by {amount}: {reason}.", name=state["name"], track=ev.track,
                  amount=signed, reason=ev.reason)
     if isinstance(ev, SessionPlanned):
-        return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date, title=ev.title)
+        return t("Session {number} planned for {date}: “{title}”.", number=ev.number, date=ev.date,
+                 title=session_title(ev.title, ev.date))
     if isinstance(ev, SessionEdited):
         return t("Session {number} edited: “{title}”.", number=ev.number, title=ev.title)
     if isinstance(ev, SessionClosed):

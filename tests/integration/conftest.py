@@ -2,9 +2,15 @@
 that serve pages never see it (tests/conftest.py says why)."""
 import pytest
 
-from tests.conftest import registered_coin
+from tests import coin_tier
 
 
 @pytest.fixture(autouse=True)
 def coin_registered():
-    yield from registered_coin()
+    yield from coin_tier.registered()
+
+
+@pytest.fixture
+def table(service):
+    """A coin campaign, its session, and a way to make characters and duels and play them."""
+    return coin_tier.Table(service)

@@ -6,7 +6,8 @@ import pytest
 from tracker import create_app
 from tracker.db import open_db
 from tracker import bootstrap
-from tests.conftest import Table, fixed_context
+from tests.coin_tier import Table
+from tests.conftest import fixed_context
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
 from tracker.store import Conflict, EventStore
 
-from tests.conftest import Table, fixed_context
+from tests.coin_tier import Table
+from tests.conftest import fixed_context
 from tests.integration.test_projections import snapshot
 
 pytestmark = pytest.mark.both_backends

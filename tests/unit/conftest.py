@@ -2,9 +2,9 @@
 that serve pages never see it (tests/conftest.py says why)."""
 import pytest
 
-from tests.conftest import registered_coin
+from tests import coin_tier
 
 
 @pytest.fixture(autouse=True)
 def coin_registered():
-    yield from registered_coin()
+    yield from coin_tier.registered()

@@ -13,15 +13,6 @@ pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on Postgr
 V1 = "/api/v1"
 
 
-
-@pytest.fixture(autouse=True)
-def coin_registered():
-    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
-    ruleset, registered for its own tests only. Port it, then delete this fixture."""
-    from tests.conftest import registered_coin
-
-    yield from registered_coin()
-
 def send(client, **command):
     response = client.post(f"{V1}/commands", json=command)
     assert response.status_code in (200, 201), response.json
@@ -184,7 +175,8 @@ def test_old_paths_and_old_field_names_still_work(client):
 
 
 def test_following_a_duel_and_a_campaign_answers_what_changed_since(client):
-    duel = duel_of(client, "coin", {"hits": 1})
+    duel = duel_of(client, "pirate", {"kind": "sword", "sword_victory": "first_blood"})
+    send(client, type="RollInitiative", duel_id=duel, expected_version=1, dice_a=[14], dice_b=[9])  # A first
     read = client.get(f"{V1}/duels/{duel}").json
     unchanged = client.get(f"{V1}/duels/{duel}/changes?since={read['version']}&wait=0").json
     assert unchanged == {"changed": False, "version": read["version"], "duel": None}
@@ -193,8 +185,8 @@ def test_following_a_duel_and_a_campaign_answers_what_changed_since(client):
     campaign = read["campaign_id"]
     position = client.get(f"{V1}/campaigns/{campaign}").json["position"]
     assert client.get(f"{V1}/campaigns/{campaign}/changes?since={position}").json["changed"] is False
-    send(client, type="Play", duel_id=duel, expected_version=read["version"], dice_a=[5], dice_b=[2])
+    send(client, type="Attack", duel_id=duel, expected_version=read["version"], side="a", dice_a=[15, 3])
     news = client.get(f"{V1}/campaigns/{campaign}/changes?since={position}").json
-    assert news["changed"] and [e["type"] for e in news["entries"]] == ["CoinTurnPlayed", "DuelWon"]
+    assert news["changed"] and [e["type"] for e in news["entries"]] == ["PirateSwordAttacked", "DuelWon"]
     assert news["position"] == news["entries"][-1]["position"]
     assert client.get(f"{V1}/duels/{duel}/changes?wait=31").status_code == 400

@@ -1,70 +1,71 @@
 """Between duels on the pages: a rest and an adjustment from the sheet, each on its own line linked
 to its event; a refused adjustment says why by its field; the party rests from the session page;
 a session is edited from its page; the sheet folds away what the ruleset says to."""
-import pytest
 import re
 
 from tests.conftest import count_events, text_of
-from tests.web.test_rewind_pages import played
-from tests.web.test_web import setup_duel
+from tracker.rules.pirate.sheet import insult_lines
+from tests.web.test_web import INES as INES_SHEET, attack, initiative, pirate_sheet, played, setup_duel
 
 INES, LOPE = "id0002", "id0003"
+# Lope wins the initiative (9 + 2 = 11 against 14 + 1 = 15) and cuts Inés for 5: her PV 12 → 7.
+LOPE_CUTS_INES = [initiative(9, 14), attack("b", 15, 5)]
 
 
-
-@pytest.fixture(autouse=True)
-def coin_registered():
-    """Not yet ported to a shipped ruleset (issue 29): this file still plays the test-only coin
-    ruleset, registered for its own tests only. Port it, then delete this fixture."""
-    from tests.conftest import registered_coin
-
-    yield from registered_coin()
+def rest_restores(client, campaign, how):
+    """The campaign's pirate setting for what a rest gives back (all PV by default)."""
+    response = client.post(f"/campaigns/{campaign}/rules/pirate", data={"rest_restores": how, "insults": insult_lines(),
+                                                                        "expected_version": "1"})
+    assert response.status_code == 302, response.text
 
 def test_a_rest_from_the_sheet_gives_points_back_on_a_line_linked_to_its_event(app, client):
-    _, duel = setup_duel(client)
-    played(client, duel, [(1, 6)])                       # Inés takes 5: 4/9 HP
-    assert "HP 4/9" in text_of(client.get(f"/characters/{INES}").text)
-    response = client.post(f"/characters/{INES}/recover", data={"ruleset": "coin", "recovery": "rest",
+    campaign, duel = setup_duel(client, hits=3)
+    rest_restores(client, campaign, "half")              # a rest gives back 6 of Inés's 12 PV
+    played(client, duel, LOPE_CUTS_INES + [attack("a", 2)])   # Inés misses (2 + 5 = 7 vs DEF 12)
+    played(client, duel, LOPE_CUTS_INES)                 # Lope's second hit of 3: Inés 7 → 2 PV
+    assert "PV 2/12" in text_of(client.get(f"/characters/{INES}").text)
+    response = client.post(f"/characters/{INES}/recover", data={"ruleset": "pirate", "recovery": "rest",
                                                                 "expected_version": "1"})
     assert response.status_code == 302
     sheet = client.get(f"/characters/{INES}").text
-    assert "HP 7/9" in text_of(sheet)
-    assert "A duel in progress keeps the points it started with" in sheet  # the coin duel still runs
+    assert "PV 8/12" in text_of(sheet)
+    assert "A duel in progress keeps the points it started with" in sheet  # the sword duel still runs
     line = re.search(r'<a href="(/streams/character-id0002/2)">Rest</a>', sheet)
     assert line, sheet
     event = client.get(line.group(1), follow_redirects=True).text
-    assert "Inés: Rest (Coin test duel): +3 HP." in event
+    assert "Inés: Rest (Pirate duels): +6 PV." in event
 
 
 def test_an_adjustment_needs_a_reason_and_stays_within_the_track(app, client):
     _, duel = setup_duel(client)
-    played(client, duel, [(1, 6)])
+    played(client, duel, LOPE_CUTS_INES)                 # Inés 7/12 PV
     before = count_events(app)
-    refused = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "9",
+    refused = client.post(f"/characters/{INES}/adjust", data={"ruleset": "pirate", "track": "PV", "amount": "9",
                                                               "reason": "a miracle"})
     assert refused.status_code == 422 and count_events(app) == before
-    assert 'id="e-amount-coin">HP is 4/9: it can change by -4 to +5<' in refused.text
+    assert 'id="e-amount-pirate">PV is 7/12: it can change by -7 to +5<' in refused.text
     assert 'value="a miracle"' in refused.text  # what was typed is kept
-    blank = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "2"})
+    blank = client.post(f"/characters/{INES}/adjust", data={"ruleset": "pirate", "track": "PV", "amount": "2"})
     assert blank.status_code == 422 and "is required: say why" in blank.text
-    done = client.post(f"/characters/{INES}/adjust", data={"ruleset": "coin", "track": "HP", "amount": "2",
-                                                           "reason": "healed by the cleric"})
+    done = client.post(f"/characters/{INES}/adjust", data={"ruleset": "pirate", "track": "PV", "amount": "2",
+                                                           "reason": "healed by the surgeon"})
     assert done.status_code == 302
     sheet = text_of(client.get(f"/characters/{INES}").text)
-    assert "HP 6/9" in sheet and "+2 Adjusted: healed by the cleric" in sheet
+    assert "PV 9/12" in sheet and "+2 Adjusted: healed by the surgeon" in sheet
 
 
 def test_the_party_rests_from_the_session_page(app, client):
-    _, duel = setup_duel(client)
-    played(client, duel, [(1, 6), (6, 3)])              # Inés 4/9, Lope 6/9
+    campaign, duel = setup_duel(client)
+    rest_restores(client, campaign, "half")             # 6 PV for Inés, 4 for Lope
+    played(client, duel, LOPE_CUTS_INES + [attack("a", 15, 3)])   # Inés 7/12, Lope 6/9
     session = re.search(r'/sessions/(\w+)', client.get(f"/duels/{duel}").text).group(1)
     page = client.get(f"/sessions/{session}").text
-    assert "The party rests" in page and "[assumed] A rest gives back 3 HP" in page
+    assert "The party rests" in page and "[assumed] A rest restores all PV (a campaign setting)" in page
     response = client.post(f"/sessions/{session}/rest")
     assert response.status_code == 302
     assert "The party rested" in client.get(response.headers["Location"]).text
-    assert "HP 7/9" in text_of(client.get(f"/characters/{INES}").text)
-    assert "HP 9/9" in text_of(client.get(f"/characters/{LOPE}").text)
+    assert "PV 12/12" in text_of(client.get(f"/characters/{INES}").text)   # 7 + 6, no more than the maximum
+    assert "PV 9/9" in text_of(client.get(f"/characters/{LOPE}").text)     # 6 + 4, the same
 
 
 def test_a_session_is_edited_from_its_page(app, client):
@@ -85,15 +86,15 @@ def test_a_session_is_edited_from_its_page(app, client):
 def test_a_duplicate_name_in_the_campaign_asks_for_confirmation(app, client):
     campaign, _ = setup_duel(client)
     before = count_events(app)
-    asked = client.post(f"/campaigns/{campaign}/characters", data={"name": " inés ", "rank": "pj", "coin.hp": "7"})
+    asked = client.post(f"/campaigns/{campaign}/characters", data={"name": " inés ", "rank": "pj", **pirate_sheet(INES_SHEET)})
     assert asked.status_code == 200 and count_events(app) == before
     assert "This campaign already has a character called" in asked.text and 'name="duplicate_ok"' in asked.text
     assert 'value=" inés "' in asked.text or 'value="inés"' in asked.text.replace(" inés ", "inés")
-    confirmed = client.post(f"/campaigns/{campaign}/characters", data={"name": "Inés", "rank": "pj", "coin.hp": "7",
-                                                                        "duplicate_ok": "true"})
+    confirmed = client.post(f"/campaigns/{campaign}/characters", data={"name": "Inés", "rank": "pj", "duplicate_ok": "true",
+                                                                        **pirate_sheet(INES_SHEET)})
     assert confirmed.status_code == 302 and count_events(app) == before + 1
-    renamed = client.post(f"/characters/{LOPE}/edit", data={"name": "Inés", "rank": "pj", "coin.hp": "9",
-                                                            "expected_version": "1"})
+    renamed = client.post(f"/characters/{LOPE}/edit", data={"name": "Inés", "rank": "pj", "expected_version": "1",
+                                                            **pirate_sheet(INES_SHEET)})
     assert renamed.status_code == 200 and "already has a character called" in renamed.text
 
 
@@ -101,10 +102,10 @@ def test_the_sheet_folds_untrained_pf2e_skills_and_shows_the_default_ruleset_fir
     campaign = client.post("/campaigns", data={"name": "Absalom", "ruleset": "pf2e"}).headers["Location"].rsplit("/", 1)[1]
     data = {"name": "Seelah", "rank": "pj", "pf2e.level": "3", "pf2e.hp_max": "40", "pf2e.ac": "19",
             "pf2e.attack_bonus": "9", "pf2e.damage": "1d8+4", "pf2e.intimidation": "7",
-            "pf2e.intimidation_rank": "trained", "coin.hp": "5"}
+            "pf2e.intimidation_rank": "trained", **pirate_sheet(INES_SHEET)}
     seelah = client.post(f"/campaigns/{campaign}/characters", data=data).headers["Location"].rsplit("/", 1)[1]
     sheet = client.get(f"/characters/{seelah}").text
-    assert sheet.index("<h2>Pathfinder 2e</h2>") < sheet.index("<h2>Coin test duel</h2>")
+    assert sheet.index("<h2>Pathfinder 2e</h2>") < sheet.index("<h2>Pirate duels</h2>")
     shown, folded = sheet.split("Show the 12 hidden entries (untrained skills)")
     assert "Intimidation modifier" in shown.split("<h2>Pathfinder 2e</h2>")[1]
     assert "Deception modifier" not in shown.split("<h2>Pathfinder 2e</h2>")[1] and "Deception modifier" in folded
@@ -112,7 +113,7 @@ def test_the_sheet_folds_untrained_pf2e_skills_and_shows_the_default_ruleset_fir
 
 
 def test_a_party_with_nobody_to_rest_is_told_so_on_the_session_page(app, client):
-    campaign = client.post("/campaigns", data={"name": "Empty", "ruleset": "coin"}).headers["Location"].rsplit("/", 1)[1]
+    campaign = client.post("/campaigns", data={"name": "Empty", "ruleset": "pirate"}).headers["Location"].rsplit("/", 1)[1]
     session = client.post(f"/campaigns/{campaign}/sessions", data={"number": "1", "date": "2026-11-29",
                                                                    "title": "Alone"}).headers["Location"].rsplit("/", 1)[1]
     before = count_events(app)

@@ -7,3 +7,8 @@ from tracker import rules
 def test_the_web_tier_holds_exactly_the_shipped_rulesets(app):
     assert list(rules.RULESETS) == ["rocet", "pirate", "pf2e"]
     assert all(module.__name__.startswith("tracker.rules.") for module in rules.RULESETS.values())
+
+
+def test_every_test_of_this_tier_runs_under_the_guard(request):
+    """tests/conftest.py checks the registry before and after each test of web, browser and crawl."""
+    assert "_program_users_run" in request.fixturenames

@@ -108,10 +108,13 @@ class PlanSession(Command):
     date: str
     title: str
     notes: str
+    on_the_fly: bool = False  # planned for a duel started outside any session: no title of its own
 
     @classmethod
     def parse(cls, raw):
-        return cls(key(raw.get("campaign_id"), "campaign_id"), **workspace.parse_session(raw))
+        on_the_fly = raw.get("on_the_fly") is True
+        return cls(key(raw.get("campaign_id"), "campaign_id"), **workspace.parse_session(raw, on_the_fly),
+                   on_the_fly=on_the_fly)
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def todays_session(service: Service, campaign_id: str) -> str:
         return found["id"]
     number = queries.last_session_number(service.db, campaign_id) + 1
     planned = service.handle({"type": "PlanSession", "campaign_id": campaign_id, "number": number, "date": today,
-                              "title": f"Duels of {today}"})
+                              "on_the_fly": True})
     return planned.key
 
 

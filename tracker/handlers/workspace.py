@@ -74,7 +74,8 @@ def plan_session(service: Service, command: PlanSession) -> Outcome:
     """Add a play session to a campaign."""
     service.existing(f"campaign-{command.campaign_id}")
     session_id = service.context.new_id()
-    planned = workspace.SessionPlanned(session_id=session_id, campaign_id=command.campaign_id, **_page(command))
+    planned = workspace.SessionPlanned(session_id=session_id, campaign_id=command.campaign_id,
+                                       on_the_fly=command.on_the_fly, **_page(command))
     return service.append(f"session-{session_id}", command.campaign_id, 0, command, lambda _: [planned])
 
 

@@ -186,7 +186,7 @@ def _attach_duelists(db, rows: list[dict]) -> None:
 def filter_choices(db, campaign_id: str) -> dict:
     """What the filters offer: the campaign's characters, sessions and the endings that happened."""
     return {"characters": _rows(db, "SELECT id, name FROM characters WHERE campaign_id = ? ORDER BY name", [campaign_id]),
-            "sessions": _rows(db, "SELECT id, number, title FROM sessions WHERE campaign_id = ? ORDER BY number",
+            "sessions": _rows(db, "SELECT id, number, title, date FROM sessions WHERE campaign_id = ? ORDER BY number",
                               [campaign_id]),
             "endings": [r[0] for r in db.execute("SELECT DISTINCT ending FROM duels WHERE campaign_id = ?"
                                                  " AND ending IS NOT NULL ORDER BY ending", [campaign_id])]}

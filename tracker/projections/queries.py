@@ -205,9 +205,14 @@ def log_page(db, campaign_id: str, *, category: str | None = None, type_name: st
     return {"entries": entries, "next_before": entries[-1]["position"] if more else None}
 
 
-def log_types() -> list[str]:
-    """Every event type there is (for the log's filter)."""
-    return sorted(EVENT_TYPES)
+def log_types() -> list[tuple[str, Any]]:
+    """Every event type of the core and of the registered rulesets, for the log's filter: its
+    stored name (the filter's value) and its label (``LABEL``, a Text in its own catalog; the
+    name itself if it has none), in the order of the labels as the reader reads them."""
+    packages = tuple(module.__name__ for module in rules.RULESETS.values())
+    own = [(name, getattr(cls, "LABEL", name)) for name, cls in EVENT_TYPES.items()
+           if cls.__module__.startswith("tracker.") or cls.__module__.startswith(packages)]
+    return sorted(own, key=lambda pair: (str(pair[1]).casefold(), pair[0]))
 
 
 def log_entry(db, position: int) -> dict | None:

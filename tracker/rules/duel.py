@@ -22,6 +22,8 @@ SIDES = ("a", "b")
 class DuelStarted:
     """A duel was set up: who fights, under which ruleset, kind and agreed terms."""
 
+    LABEL = t("Duel started")
+
     REFERENCES = {"duel_id": "duel", "campaign_id": "campaign", "session_id": "session",
                   "duelists.*.id": "character"}
 
@@ -45,6 +47,8 @@ class DuelWon:
     is told from the facts by the ruleset's ``ending_detail``. ``sentence`` is what logs before
     schema 2 stored in ``detail`` (the rules' sentence itself): read as is, never written now."""
 
+    LABEL = t("Duel won")
+
     SCHEMA = 2
     side: str
     ending: str
@@ -56,6 +60,8 @@ class DuelWon:
 class DuelDrawn:
     """The rules found no winner (both pistols ran dry, a drawn wit duel…); ``detail`` and
     ``sentence`` as in ``DuelWon``."""
+
+    LABEL = t("Duel drawn")
 
     SCHEMA = 2
     ending: str
@@ -78,6 +84,8 @@ upcaster("DuelDrawn", 1)(detail_was_a_sentence)
 class DuelYielded:
     """A side conceded; the other side wins."""
 
+    LABEL = t("Duelist yielded")
+
     side: str
     detail: str = ""
 
@@ -86,6 +94,8 @@ class DuelYielded:
 class DuelDisqualified:
     """The judge found a side cheated (poison, broken terms); the other side wins, even if dead."""
 
+    LABEL = t("Duelist disqualified")
+
     side: str
     reason: str = ""
 
@@ -93,6 +103,8 @@ class DuelDisqualified:
 @event
 class DuelAbandoned:
     """The GM stopped the duel; nobody wins."""
+
+    LABEL = t("Duel abandoned")
 
     reason: str = ""
 
@@ -108,6 +120,8 @@ class DuelNoted:
     the event it is about, 0 for the whole duel). Nothing stands on a note and it stands on
     nothing: the rules never read it, it may come after the end, and it is retracted alone."""
 
+    LABEL = t("GM's note on a duel")
+
     text: str
     about: int = 0
     public: bool = False  # shown in the players' recap too
@@ -119,6 +133,8 @@ class DuelTrackAdjusted:
     him"): ``amount`` as asked, ``value`` what the track holds after it (clamped to its maximum,
     never 0 or below: an adjustment corrects numbers, it never decides the duel). Later events
     stand on the numbers it changed, so a retraction rewinds the duel past it like any command."""
+
+    LABEL = t("Track adjusted mid-duel")
 
     REFERENCES = {"character": "character"}
 
@@ -392,6 +408,8 @@ class DuelSeatTakenOver:
     """The GM took over a side a player's seat played (a player who left): from now on the GM
     makes that side's choices, and the seat no longer acts in this duel. It stands on nothing the
     rules decide and nothing stands on it: it is retracted alone (the seat then plays again)."""
+
+    LABEL = t("Seat taken over by the GM")
 
     side: str
 

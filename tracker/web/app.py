@@ -5,7 +5,7 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup
 
-from tracker import i18n, rules
+from tracker import i18n, rules, workspace
 from tracker.errors import Denied, NotFound
 from tracker.rules.text import t
 from tracker.store import Conflict
@@ -14,6 +14,11 @@ from tracker.web import (access, api, as_lines, auth, backup, campaigns, charact
                          throttle, timetravel, undo)
 
 csrf = CSRFProtect()
+
+
+def _session_title(session) -> object:
+    """A session's title in the reader's language (a session planned on the fly has none of its own)."""
+    return workspace.session_title(session.get("title") or "", session.get("date") or "")
 
 
 def init_web(app: Flask) -> None:
@@ -38,6 +43,7 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters["as_lines"] = as_lines
     app.jinja_env.filters.update(day=inputs.day, moment=inputs.moment, ending=labels.ending, result=labels.result)
     app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
+    app.jinja_env.filters["session_title"] = _session_title
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name
 
     @app.errorhandler(Conflict)

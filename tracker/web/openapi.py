@@ -39,9 +39,11 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
                       {"character_id": ID, "expected_version": VERSION, "name": TEXT,
                        "rank": {"enum": ["pj", "villano", "elite", "campeon", "minor"]}, "player": TEXT,
                        "notes": TEXT, "stats": OBJECT}),
-    "PlanSession": (("campaign_id", "number", "date", "title"),
+    "PlanSession": (("campaign_id", "number", "date"),
                     {"campaign_id": ID, "number": INTEGER, "date": {**STRING, "description": "YYYY-MM-DD"},
-                     "title": TEXT, "notes": TEXT}),
+                     "title": {**TEXT, "description": "required unless on_the_fly"}, "notes": TEXT,
+                     "on_the_fly": {"type": "boolean", "description": "planned for a duel started outside any "
+                                    "session: no title (it reads as the day's duels in the reader's language)"}}),
     "EditSession": (("session_id", "expected_version", "number", "date", "title"),
                     {"session_id": ID, "expected_version": VERSION, "number": INTEGER, "date": STRING,
                      "title": TEXT, "notes": TEXT}),

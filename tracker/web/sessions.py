@@ -8,7 +8,7 @@ from tracker.web import form_data, service
 from tracker.web.duel_setup import asked, setup_page, side_errors
 from tracker.web.inputs import typed_date
 from tracker.web.rejections import shows_form
-from tracker.workspace import SESSION_FIELDS
+from tracker.workspace import SESSION_FIELDS, session_title
 
 bp = Blueprint("sessions", __name__)
 
@@ -53,7 +53,8 @@ def _edit_page(form, rejected, session_id):
     session = queries.session(get_db(), session_id)
     return render_template("sessions/edit.html", session=session,
                            campaign=queries.campaign(get_db(), session["campaign_id"]), fields=SESSION_FIELDS,
-                           form=form if form is not None else dict(session, expected_version=session["version"]),
+                           form=form if form is not None else dict(session, expected_version=session["version"],
+                                                                   title=str(session_title(session["title"], session["date"]))),
                            errors=rejected.fields if rejected else {})
 
 

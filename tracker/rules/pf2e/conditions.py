@@ -41,6 +41,8 @@ class SetCondition:
 class Pf2eConditionSet:
     """The GM set a duelist's condition by hand: frightened to ``value``, off-guard on (1) or off (0)."""
 
+    LABEL = t("PF2e: condition set")
+
     REFERENCES = {"duelist": DUELIST}
 
     duelist: str

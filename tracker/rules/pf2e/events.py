@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.events import event, upcaster
+from tracker.rules.text import t
 
 DUELIST = "character"  # a duelist is named by their character's id
 
@@ -11,6 +12,8 @@ DUELIST = "character"  # a duelist is named by their character's id
 @event
 class Pf2eInitiativeRolled:
     """A duelist rolled initiative with a secretly chosen skill (d20 + modifier − frightened)."""
+
+    LABEL = t("PF2e: initiative rolled")
 
     REFERENCES = {"duelist": DUELIST}
 
@@ -27,6 +30,8 @@ class Pf2eSkillChosen:
     """A duelist chose their initiative skill for the round in secret: sealed until every duelist
     has chosen, then rolled (``Pf2eInitiativeRolled``). A later choice replaces it."""
 
+    LABEL = t("PF2e: initiative skill chosen")
+
     REFERENCES = {"duelist": DUELIST}
 
     round: int
@@ -40,6 +45,8 @@ class Pf2eRoundOrdered:
     """Everyone had rolled: the turn order by result, NPCs before PCs on ties; tiers of
     more than one duelist still wait for the GM to break the tie."""
 
+    LABEL = t("PF2e: turn order set")
+
     REFERENCES = {"tiers.*.*": DUELIST}
 
     round: int
@@ -49,6 +56,8 @@ class Pf2eRoundOrdered:
 @event
 class Pf2eTieBroken:
     """The GM chose who acts first among duelists tied on initiative."""
+
+    LABEL = t("PF2e: initiative tie broken")
 
     REFERENCES = {"first": DUELIST}
 
@@ -60,6 +69,8 @@ class Pf2eTieBroken:
 class Pf2eActedSecond:
     """The initiative winner chose to act second this round."""
 
+    LABEL = t("PF2e: chose to act second")
+
     REFERENCES = {"duelist": DUELIST}
 
     round: int
@@ -70,6 +81,8 @@ class Pf2eActedSecond:
 class Pf2eStrikeRolled:
     """A Strike's attack roll against AC and its degree of success; ``pending`` when the
     target may still answer a (non-critical) hit with Deceptive Sidestep."""
+
+    LABEL = t("PF2e: Strike rolled")
 
     REFERENCES = {"attacker": DUELIST, "target": DUELIST}
 
@@ -91,6 +104,8 @@ class Pf2eStrikeRolled:
 class Pf2eSidestepUsed:
     """The target used Deceptive Sidestep: the attacker rolled again and took the second result."""
 
+    LABEL = t("PF2e: Deceptive Sidestep used")
+
     REFERENCES = {"defender": DUELIST, "attacker": DUELIST}
 
     defender: str
@@ -108,6 +123,8 @@ class Pf2eReactionReadied:
     """On their turn, a duelist's player readied the dueling reaction they gained this round
     (Bullying Press or Sense Weakness): their next melee Strike declares it."""
 
+    LABEL = t("PF2e: reaction readied")
+
     REFERENCES = {"duelist": DUELIST}
 
     round: int
@@ -118,6 +135,8 @@ class Pf2eReactionReadied:
 @event
 class Pf2eReactionWithdrawn:
     """The player took back the reaction they had readied, before any Strike used it."""
+
+    LABEL = t("PF2e: reaction withdrawn")
 
     REFERENCES = {"duelist": DUELIST}
 
@@ -130,6 +149,8 @@ class Pf2eReactionWithdrawn:
 class Pf2eSidestepDeclined:
     """The target let a hit stand without using Deceptive Sidestep."""
 
+    LABEL = t("PF2e: Deceptive Sidestep declined")
+
     REFERENCES = {"defender": DUELIST}
 
     defender: str
@@ -138,6 +159,8 @@ class Pf2eSidestepDeclined:
 @event
 class Pf2eDamageDealt:
     """Damage from a Strike or a spell: the dice, the multiplier and the HP left."""
+
+    LABEL = t("PF2e: damage dealt")
 
     REFERENCES = {"attacker": DUELIST, "target": DUELIST}
 
@@ -156,6 +179,8 @@ class Pf2eDamageDealt:
 class Pf2eFrightened:
     """A duelist's frightened value was set (Bullying Press keeps the higher value)."""
 
+    LABEL = t("PF2e: frightened")
+
     REFERENCES = {"duelist": DUELIST}
 
     duelist: str
@@ -167,6 +192,8 @@ class Pf2eFrightened:
 class Pf2eOffGuard:
     """A duelist is off-guard (−2 AC) until the start of their next turn (Sense Weakness upgraded)."""
 
+    LABEL = t("PF2e: off-guard")
+
     REFERENCES = {"duelist": DUELIST}
 
     duelist: str
@@ -176,6 +203,8 @@ class Pf2eOffGuard:
 @event
 class Pf2eTurnEnded:
     """A duelist's turn ended: frightened drops by 1; ``next`` acts (or a new round starts)."""
+
+    LABEL = t("PF2e: turn ended")
 
     REFERENCES = {"duelist": DUELIST, "next": DUELIST}
 
@@ -189,6 +218,8 @@ class Pf2eTurnEnded:
 class Pf2eTagged:
     """In a tag-team duel a side's active duelist handed over to the partner."""
 
+    LABEL = t("PF2e: tag")
+
     REFERENCES = {"out": DUELIST, "into": DUELIST}
 
     side: str
@@ -199,6 +230,8 @@ class Pf2eTagged:
 @event
 class Pf2eSpellCast:
     """A spell was cast (slot expended unless a cantrip); ``pending`` while an opponent may counter."""
+
+    LABEL = t("PF2e: spell cast")
 
     REFERENCES = {"caster": DUELIST, "target": DUELIST}
 
@@ -219,6 +252,8 @@ class Pf2eSpellCast:
 class Pf2eCounterAttempted:
     """A Dueling Counter: a slot expended and a counteract check against the caster's spell DC."""
 
+    LABEL = t("PF2e: Dueling Counter attempted")
+
     REFERENCES = {"duelist": DUELIST, "caster": DUELIST}
 
     duelist: str
@@ -238,6 +273,8 @@ class Pf2eCounterAttempted:
 class Pf2eCounterDeclined:
     """No opponent countered the spell; it takes effect."""
 
+    LABEL = t("PF2e: no counter")
+
     spell: str
 
 
@@ -245,6 +282,8 @@ class Pf2eCounterDeclined:
 class Pf2eDemoralized:
     """Demoralize (1 action): Intimidation against the target's Will DC; ``frightened`` is the
     value the target now has (0 when the check did not frighten them)."""
+
+    LABEL = t("PF2e: Demoralize")
 
     REFERENCES = {"duelist": DUELIST, "target": DUELIST}
 
@@ -263,6 +302,8 @@ class Pf2eFeinted:
     """Feint (1 action): Deception against the target's Perception DC. ``exposed`` is who is now
     off-guard (the target on a success, the feinter on a critical failure, "" otherwise)."""
 
+    LABEL = t("PF2e: Feint")
+
     REFERENCES = {"duelist": DUELIST, "target": DUELIST, "exposed": DUELIST}
 
     duelist: str
@@ -279,6 +320,8 @@ class Pf2eFeinted:
 class Pf2eActionTaken:
     """Any other action (Stride, Raise a Shield, Recall Knowledge…): its name, its cost and,
     when the GM asked for one, its check against a DC (``die`` 0 when there was none)."""
+
+    LABEL = t("PF2e: other action")
 
     REFERENCES = {"duelist": DUELIST}
 
@@ -297,6 +340,8 @@ class Pf2eActionTaken:
 class Pf2eFocusChanged:
     """A duelist used Change Tradition Focus (one action)."""
 
+    LABEL = t("PF2e: tradition focus changed")
+
     REFERENCES = {"duelist": DUELIST}
 
     duelist: str
@@ -308,6 +353,8 @@ class Pf2eVictoryProposed:
     """The rules saw the agreed victory condition met; the judge must confirm it. ``attacker`` and
     ``target``: who drew first blood from whom (first blood only). ``sentence``: what logs before
     schema 2 stored in ``detail`` (the rules' sentence itself), read as is, never written now."""
+
+    LABEL = t("PF2e: victory proposed")
 
     SCHEMA = 2
     REFERENCES = {"attacker": DUELIST, "target": DUELIST}  # empty for a knockout: refers to nothing
@@ -328,12 +375,16 @@ def _proposal_detail_was_a_sentence(data: dict) -> dict:
 class Pf2eVictoryDeclined:
     """The judge did not accept the proposed victory; the duel goes on."""
 
+    LABEL = t("PF2e: victory not confirmed")
+
     reason: str = ""
 
 
 @event
 class Pf2ePenaltyImposed:
     """A disqualified side incurs the penalty agreed when the challenge was accepted."""
+
+    LABEL = t("PF2e: penalty imposed")
 
     side: str
     penalty: str
@@ -342,6 +393,8 @@ class Pf2ePenaltyImposed:
 @event
 class Pf2eDuelEscalated:
     """Someone fought on after the duel's end: it became normal combat."""
+
+    LABEL = t("PF2e: duel became combat")
 
     side: str = ""
     detail: str = ""

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from tracker.events import event
+from tracker.rules.text import t
 
 
 @event
 class PirateInitiativeRolled:
     """Both duelists rolled initiative (d20 + Iniciativa) for a round or exchange; ties were rerolled."""
+
+    LABEL = t("Pirate: initiative rolled")
 
     round: int
     rolls_a: tuple  # every d20 side a rolled, tie rerolls included, in order
@@ -19,6 +22,8 @@ class PirateInitiativeRolled:
 @event
 class PirateSwordAttacked:
     """A duelist attacked with a sword: d20 + ATQ against the defender's DEF; a hit rolls damage to PV."""
+
+    LABEL = t("Pirate: sword attack")
 
     round: int
     side: str
@@ -38,6 +43,8 @@ class PirateSwordAttacked:
 @event
 class PirateShotFired:
     """A duelist fired a pistol: d20 + ATQ against DEF, at Desventaja from beyond the pistol's range."""
+
+    LABEL = t("Pirate: shot fired")
 
     round: int
     side: str
@@ -60,6 +67,8 @@ class PirateShotFired:
 @event
 class PirateInsultTraded:
     """A duelist insulted the other: d20 + Comunicación + the insult's modifier against SAB; damage to CAR."""
+
+    LABEL = t("Pirate: insult thrown")
 
     round: int  # the exchange
     side: str
@@ -85,6 +94,8 @@ class PirateInsultChosen:
     """A side chose, in secret, the insult they will throw in the coming exchange (and the line they
     will speak): sealed until both have chosen. A later choice for the same exchange replaces it."""
 
+    LABEL = t("Pirate: insult chosen")
+
     round: int
     side: str
     insult: str
@@ -96,6 +107,8 @@ class PirateInsultChosen:
 class PirateDuelistFell:
     """The GM ruled on a duelist at 0 PV: down (alive, out of the fight) or dead."""
 
+    LABEL = t("Pirate: duelist fell")
+
     side: str
     fate: str  # "down" or "dead"
 
@@ -103,6 +116,8 @@ class PirateDuelistFell:
 @event
 class PirateWorthinessMarked:
     """A duelist was marked a worthy or unworthy opponent (no effect on the rules)."""
+
+    LABEL = t("Pirate: worthiness marked")
 
     side: str
     worthy: bool

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from tracker.events import event, upcaster
+from tracker.rules.text import t
 
 
 @event
 class RocetDeckShuffled:
     """A deck was formed: at the start, or from the discards when its pile ran out."""
+
+    LABEL = t("Rocèt: deck shuffled")
 
     deck: str  # "shared", or "a"/"b" for an 18-card deck each
     count: int  # cards in the new pile
@@ -19,6 +22,8 @@ class RocetDeckShuffled:
 class RocetCardsDrawn:
     """A duelist drew cards from their pile (the opening hand, or back up to three)."""
 
+    LABEL = t("Rocèt: cards drawn")
+
     side: str
     count: int
     cards: tuple = ()  # virtual cards only; physical cards stay unknown until played
@@ -28,6 +33,8 @@ class RocetCardsDrawn:
 class RocetCardChosen:
     """A duelist chose their card for the coming turn, face down: sealed until both have chosen.
     A later choice for the same turn replaces it (the duelist changed their mind)."""
+
+    LABEL = t("Rocèt: card chosen")
 
     turn: int
     side: str
@@ -39,6 +46,8 @@ class RocetCardChosen:
 class RocetCardsPlayed:
     """Both duelists laid a card face down for a turn."""
 
+    LABEL = t("Rocèt: cards played")
+
     turn: int
     card_a: str
     card_b: str
@@ -47,6 +56,8 @@ class RocetCardsPlayed:
 @event
 class RocetTurnResolved:
     """The cards were revealed and the opposed 【DES+INT】 roll decided the turn."""
+
+    LABEL = t("Rocèt: turn resolved")
 
     turn: int
     card_a: str
@@ -69,6 +80,8 @@ class RocetTurnResolved:
 class RocetTurnTied:
     """The opposed roll tied and no more dice were given: the turn waits for the reroll (``RerollTie``)."""
 
+    LABEL = t("Rocèt: turn tied")
+
     turn: int
     rolls: tuple  # each (a DES, a INT, b DES, b INT), every one a tie
 
@@ -77,6 +90,8 @@ class RocetTurnTied:
 class RocetCardDiscarded:
     """The loser of a Treta/Finta turn discarded a card of their choice, shown to all."""
 
+    LABEL = t("Rocèt: card discarded")
+
     side: str
     card: str = ""  # "" when the hand was empty: nothing was discarded
 
@@ -84,6 +99,8 @@ class RocetCardDiscarded:
 @event
 class RocetDamageDealt:
     """The turn's winner chose to deal PG damage with their weapon."""
+
+    LABEL = t("Rocèt: damage dealt")
 
     SCHEMA = 2  # 1 named the source ``kind``
 
@@ -100,6 +117,8 @@ class RocetDamageDeclined:
     GM played the next turn without dealing it (``lapsed``), or the duel ended another way with it
     still on offer (``ended``), so the log says so either way."""
 
+    LABEL = t("Rocèt: damage declined")
+
     SCHEMA = 2  # 1 named the sources ``kinds``
 
     side: str
@@ -111,6 +130,8 @@ class RocetDamageDeclined:
 @event
 class RocetDuelistFell:
     """The GM confirmed what became of a duelist at 0 PG: unconscious or dead."""
+
+    LABEL = t("Rocèt: duelist fell")
 
     side: str
     condition: str  # "unconscious" or "dead"
