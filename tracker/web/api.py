@@ -8,9 +8,11 @@ from flask import Blueprint, g, request
 
 from tracker import policy, rules
 from tracker.db import get_db
+from tracker.commands.names import canonical
 from tracker.projections import queries
 from tracker.projections.duel_read import duel_read
 from tracker.rules import legal
+from tracker.rules.base import Invalid
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
 from tracker.web import access, openapi, service
@@ -50,6 +52,7 @@ def commands():
     if not isinstance(body, dict):
         message = t("send one JSON object with a \"type\"")
         return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
+    _refuse_unknown_fields(body)
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
     answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
@@ -58,6 +61,38 @@ def commands():
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
+
+
+def _refuse_unknown_fields(body: dict) -> None:
+    """A field the command does not take is refused, naming it, before anything runs: never
+    ignored (a ``"pubic": true`` typo would log a private note). The fields are the ones the
+    OpenAPI description declares (``openapi.declared_fields``); the old names of ``RENAMED`` are
+    read as their new ones first. A command the API cannot place (no such type, a duel not found
+    or not the GM's) is left to the service, which answers for it."""
+    kind = body.get("type")
+    if not isinstance(kind, str):
+        return
+    body = canonical(body)
+    declared = openapi.declared_fields(kind, body, ruleset=_ruleset_of_duel(body.get("duel_id")))
+    if declared is None:
+        return
+    errors = {name: t("is not a field of {command}: remove it (see its description)", command=kind)
+              for name in body if name not in declared}
+    duelists = body.get("duelists") if kind == "StartDuel" else None
+    if isinstance(duelists, list) and any(isinstance(d, dict) and set(d) - {"character_id", "side"} for d in duelists):
+        errors["duelists"] = t("each duelist takes only a character_id and a side")
+    if errors:
+        raise Invalid(errors)
+
+
+def _ruleset_of_duel(duel_id) -> str | None:
+    """The ruleset of a duel the GM may open (for another GM's, None: its answer is the 404)."""
+    if not isinstance(duel_id, str):
+        return None
+    found = queries.duel_ruleset(get_db(), duel_id)
+    if found is None or not access.may_open(g.gm["id"], found[0]):
+        return None
+    return found[1]
 
 
 def _as_the_api_sees(events) -> list[dict]:

@@ -3,7 +3,7 @@ every workspace and account command, and every ruleset's commands from their ``F
 command added to the code is in the description without anyone writing it twice (a test holds it)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from tracker import commands as workspace_commands
 from tracker import rules
@@ -22,6 +22,7 @@ NULLABLE_STRING = {"type": ["string", "null"]}
 # name -> (required fields, every field's schema).
 WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT,
+                                              "campaign_id": {**ID, "description": "the new campaign's id, when the client chooses it"},
                                               "language": {**STRING, "description": "the players' language"}}),
     "EditCampaign": (("campaign_id", "expected_version", "name", "ruleset"),
                      {"campaign_id": ID, "expected_version": VERSION, "name": TEXT, "ruleset": STRING, "notes": TEXT}),
@@ -52,7 +53,7 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
                    "campaign_id": {**ID, "description": "a duel outside any planned session: today's session"},
                    "ruleset": {"enum": []},  # filled from the registry
                    "duelists": {"type": "array", "items": {
-                       "type": "object", "required": ["character_id", "side"],
+                       "type": "object", "required": ["character_id", "side"], "additionalProperties": False,
                        "properties": {"character_id": ID, "side": {"enum": ["a", "b"]}}}},
                    "challenger": {"enum": ["", "a", "b"]}, "stakes": TEXT, "judge": TEXT,
                    "setup": {**OBJECT, "description": "the ruleset's set-up fields (its commands page)"}}),
@@ -124,19 +125,78 @@ WORKSPACE["AdjustTrack"] = _fielded(("character_id", "ruleset", "track", "amount
 WORKSPACE["RestParty"] = (("session_id",), {"session_id": ID})
 
 def _command(name: str, required, properties: dict, description: str = "") -> dict:
+    # additionalProperties false: a field the command does not take is refused (422), never
+    # ignored (a "pubic": true typo would log a private note as if nothing were wrong).
     return {"type": "object", "required": ["type", *required], "description": description,
             "properties": {"type": {"const": name}, "command_id": {"type": "string", "maxLength": 64},
-                           **properties}}
+                           **properties},
+            "additionalProperties": False}
+
+
+def _by_ruleset(fields_of) -> dict[str, Any]:
+    """The fields each ruleset adds to a command (``fields_of(module)``), all of them by name: a
+    name two rulesets describe differently takes either description."""
+    found: dict[str, Any] = {}
+    for module in rules.RULESETS.values():
+        for f in fields_of(module):
+            schema = field_schema(f)
+            if f.name not in found:
+                found[f.name] = schema
+            elif schema != found[f.name] and schema not in found[f.name].get("anyOf", ()):
+                known = found[f.name]["anyOf"] if set(found[f.name]) == {"anyOf"} else [found[f.name]]
+                found[f.name] = {"anyOf": [*known, schema]}
+    return found
+
+
+def _settings(module) -> tuple[Field, ...]:
+    return tuple(getattr(module, "CAMPAIGN_SETTINGS", ()))
+
+
+def _recovery_fields(module, recovery: str | None = None) -> tuple[Field, ...]:
+    chosen = [module.RECOVERIES[recovery]] if recovery in module.RECOVERIES else module.RECOVERIES.values()
+    return tuple(f for r in chosen for f in r.fields)
+
+
+def workspace_properties(name: str) -> dict[str, Any]:
+    """A workspace or account command's fields, each with its schema (a ruleset's own campaign
+    settings and recovery fields included, from every ruleset)."""
+    properties = dict(WORKSPACE[name][1])
+    if name == "StartDuel":
+        properties["ruleset"] = {"enum": sorted(rules.RULESETS)}
+    elif name == "ChangeCampaignRules":
+        properties.update(_by_ruleset(_settings))
+    elif name == "RecoverCharacter":
+        properties.update(_by_ruleset(_recovery_fields))
+    return properties
+
+
+ENVELOPE = frozenset({"type", "command_id"})
+
+
+def declared_fields(name: str, body: Mapping[str, Any], ruleset: str | None = None) -> frozenset[str] | None:
+    """The fields the command ``name`` takes through the API, as its schema declares them, or
+    None when the API does not know it (yet): an unknown type, or a duel's own command whose duel
+    (its ``ruleset``) was not found. A ruleset named in the body (campaign settings, a recovery)
+    narrows them to that ruleset's own."""
+    if name in workspace_commands.COMMANDS:
+        module = rules.RULESETS.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
+        if module is not None and name == "ChangeCampaignRules":
+            return ENVELOPE | set(WORKSPACE[name][1]) | {f.name for f in _settings(module)}
+        if module is not None and name == "RecoverCharacter":
+            recovery = body.get("recovery") if isinstance(body.get("recovery"), str) else "rest"
+            return ENVELOPE | set(WORKSPACE[name][1]) | {f.name for f in _recovery_fields(module, recovery)}
+        return ENVELOPE | set(workspace_properties(name))
+    module = rules.RULESETS.get(ruleset or "")
+    if module is None or name not in module.COMMANDS:
+        return None
+    return ENVELOPE | set(DUEL_ENVELOPE) | {f.name for f in module.COMMANDS[name].FIELDS}
 
 
 def command_schemas() -> dict[str, dict]:
     """Every command the API takes, by component name (a ruleset's as ``<ruleset>.<Command>``)."""
     found = {}
     for name in workspace_commands.COMMANDS:
-        required, properties = WORKSPACE[name]
-        if name == "StartDuel":
-            properties = dict(properties, ruleset={"enum": sorted(rules.RULESETS)})
-        found[name] = _command(name, required, properties)
+        found[name] = _command(name, WORKSPACE[name][0], workspace_properties(name))
     for module in rules.RULESETS.values():
         for name, command in module.COMMANDS.items():
             fields = {f.name: field_schema(f) for f in command.FIELDS}
