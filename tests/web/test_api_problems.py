@@ -3,6 +3,8 @@ RFC 9457 problem details; a 401 names its scheme; a command's answer says the st
 and, for a duel, the next legal actions."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import count_events
@@ -95,3 +97,81 @@ def test_the_description_says_no_other_field_is_taken(client):
                 and "const" in schemas[name]["properties"].get("type", {})]
     assert commands and all(schemas[name]["additionalProperties"] is False for name in commands)
     assert {"insults", "rest_restores", "rest_full_hp"} <= set(schemas["ChangeCampaignRules"]["properties"])
+
+
+# --- 2. RFC 9457 problem details ---------------------------------------------------------------------
+
+def problem_of(response, status: int, kind: str) -> dict:
+    """The answer as RFC 9457 problem details of the kind ``kind``."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.json
+    assert body["type"] == f"tag:touche,2026:problem:{kind}" and body["status"] == status
+    assert body["title"] and body["detail"] and body["detail"] == body["message"] and body["error"] == kind
+    assert isinstance(body["errors"], dict) and "__all__" not in body["errors"]
+    return body
+
+
+def test_a_refusal_of_the_whole_command_says_why_in_detail_with_no_field_to_blame(client):
+    _, _, started = rocet_duel(client)
+    duel = client.get(f"{V1}/duels/{started['id']}").json
+    # A turn is not a retraction's business: the rules refuse RerollTie when no tie waits.
+    answer = client.post(f"{V1}/commands", json={"type": "RerollTie", "duel_id": duel["id"],
+                                                 "expected_version": duel["version"], "server_roll": True})
+    body = problem_of(answer, 422, "refused")
+    assert body["errors"] == {}
+
+
+def test_a_bad_field_is_named_in_errors(client):
+    body = problem_of(client.post(f"{V1}/commands", json={"type": "CreateCampaign", "name": "", "ruleset": "rocet"}),
+                      422, "invalid")
+    assert set(body["errors"]) == {"name"}
+    body = problem_of(client.post(f"{V1}/commands", data="{", content_type="application/json"), 422, "invalid")
+    assert set(body["errors"]) == {"body"}
+
+
+def test_conflict_not_found_forbidden_and_http_errors_are_problems_too(client):
+    campaign, _, _ = rocet_duel(client)
+    body = problem_of(client.post(f"{V1}/commands", json={"type": "EditCampaign", "campaign_id": campaign,
+                                                          "expected_version": 0, "name": "X", "ruleset": "rocet"}),
+                      409, "conflict")
+    assert body["stream"] == f"campaign-{campaign}" and body["current_version"] > body["expected_version"] == 0
+    problem_of(client.get(f"{V1}/duels/nosuchduel"), 404, "not_found")
+    problem_of(client.get(f"{V1}/nowhere"), 404, "not_found")
+    problem_of(client.put(f"{V1}/commands", json={}), 405, "method_not_allowed")
+    problem_of(client.post(f"{V1}/commands", json={"type": "RegisterGM", "username": "x", "password": "y" * 12}),
+               403, "forbidden")
+    problem_of(client.get(f"{V1}/campaigns/{campaign}/log?before=1e30"), 400, "bad_request")
+
+
+def test_the_pages_still_show_each_fields_message_next_to_it(client):
+    """The HTML forms are not problem details: their messages stay next to their fields."""
+    _, _, started = rocet_duel(client, {"kind": "relojes", "cards": "physical", "weapon_type": "Espada"})
+    duel = client.get(f"{V1}/duels/{started['id']}").json
+    play = next(a for a in duel["legal_actions"] if a["type"] == "PlayTurn")
+    page = client.post(f"/duels/{duel['id']}/do/PlayTurn", data={
+        "expected_version": duel["version"], "card_a": play["fields"]["card_a"]["choices"][0],
+        "card_b": play["fields"]["card_b"]["choices"][0], "dice_a": "13 2", "dice_b": "1 1"})
+    assert page.status_code == 422 and page.mimetype == "text/html"
+    assert re.search(r'id="e-dice_a">a d\d+ cannot show 13', page.get_data(as_text=True))
+
+
+def test_the_description_answers_errors_as_problems(client):
+    spec = client.get(f"{V1}/openapi.json").json
+    assert "Error" not in spec["components"]["schemas"]
+    for path, operations in spec["paths"].items():
+        for operation in operations.values():
+            assert "application/problem+json" in operation["responses"]["default"]["content"], path
+
+
+# --- 3. a 401 names its scheme --------------------------------------------------------------------------
+
+def test_a_401_carries_www_authenticate_bearer(anonymous):
+    none = anonymous.get(f"{V1}/campaigns")
+    problem_of(none, 401, "unauthorized")
+    assert none.headers["WWW-Authenticate"] == 'Bearer realm="touche"'
+    wrong = anonymous.get(f"{V1}/campaigns", headers={"Authorization": "Bearer not-a-token"})
+    problem_of(wrong, 401, "unauthorized")
+    assert wrong.headers["WWW-Authenticate"] == 'Bearer realm="touche", error="invalid_token"'
+    spec = anonymous.get(f"{V1}/openapi.json").json
+    assert "WWW-Authenticate" in spec["paths"]["/api/v1/commands"]["post"]["responses"]["401"]["headers"]

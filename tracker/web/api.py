@@ -15,7 +15,7 @@ from tracker.rules import legal
 from tracker.rules.base import Invalid
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
-from tracker.web import access, openapi, service
+from tracker.web import access, openapi, problems, service
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import requested_wait, wait_for
 from tracker.web.player import open_link, shared_url, sign
@@ -48,10 +48,10 @@ def commands():
         body = json_body()
     except BadJSON as bad:
         message = t("the body is {problem}", problem=str(bad))
-        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
+        return problems.problem(422, "invalid", message, {"body": message})
     if not isinstance(body, dict):
         message = t("send one JSON object with a \"type\"")
-        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
+        return problems.problem(422, "invalid", message, {"body": message})
     _refuse_unknown_fields(body)
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once

@@ -163,6 +163,10 @@ def workspace_properties(name: str) -> dict[str, Any]:
     properties = dict(WORKSPACE[name][1])
     if name == "StartDuel":
         properties["ruleset"] = {"enum": sorted(rules.RULESETS)}
+        # A form's way, kept for the API: without a ``setup`` object, the set-up fields at the top.
+        top = {name: {**schema, "description": f"without `setup`: {schema.get('description', name)}"}
+               for name, schema in _by_ruleset(lambda module: module.SETUP).items()}
+        properties = {**top, **properties, **FORM_SIDES}
     elif name == "ChangeCampaignRules":
         properties.update(_by_ruleset(_settings))
     elif name == "RecoverCharacter":
@@ -171,6 +175,9 @@ def workspace_properties(name: str) -> dict[str, Any]:
 
 
 ENVELOPE = frozenset({"type", "command_id"})
+FORM_SIDES = {f"side_{side}": {"anyOf": [ID, {"type": "array", "items": ID}],
+                               "description": f"without `duelists`: side {side.upper()}'s character ids"}
+              for side in "ab"}
 
 
 def declared_fields(name: str, body: Mapping[str, Any], ruleset: str | None = None) -> frozenset[str] | None:
@@ -185,6 +192,9 @@ def declared_fields(name: str, body: Mapping[str, Any], ruleset: str | None = No
         if module is not None and name == "RecoverCharacter":
             recovery = body.get("recovery") if isinstance(body.get("recovery"), str) else "rest"
             return ENVELOPE | set(WORKSPACE[name][1]) | {f.name for f in _recovery_fields(module, recovery)}
+        if module is not None and name == "StartDuel":
+            top = () if isinstance(body.get("setup"), dict) else module.SETUP
+            return ENVELOPE | set(WORKSPACE[name][1]) | set(FORM_SIDES) | {f.name for f in top}
         return ENVELOPE | set(workspace_properties(name))
     module = rules.RULESETS.get(ruleset or "")
     if module is None or name not in module.COMMANDS:
@@ -215,11 +225,20 @@ def _json(schema: dict, description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-ERRORS = {"default": _json(_ref("Error"), "an error: 400, 401, 403, 404, 405, 409, 413, 422")}
+def _problem(description: str, **headers: str) -> dict:
+    answer = {"description": description, "content": {"application/problem+json": {"schema": _ref("Problem")}}}
+    if headers:
+        answer["headers"] = {name: {"description": said, "schema": STRING} for name, said in headers.items()}
+    return answer
+
+
+ERRORS = {"default": _problem("a problem (RFC 9457): 400, 403, 404, 405, 409, 413, 422, 429, 503")}
+UNAUTHORIZED = {"401": _problem("no valid API token", **{"WWW-Authenticate": 'Bearer realm="touche" (RFC 6750)'})}
 
 
 def _read(summary: str, schema: dict, parameters: list | None = None, secured: bool = True) -> dict:
-    operation = {"summary": summary, "responses": {"200": _json(schema, "the read"), **ERRORS}}
+    operation = {"summary": summary, "responses": {"200": _json(schema, "the read"),
+                                                   **(UNAUTHORIZED if secured else {}), **ERRORS}}
     if parameters:
         operation["parameters"] = parameters
     if not secured:
@@ -250,10 +269,17 @@ def schemas() -> dict[str, dict]:
                                  "dice": {"type": "array", "items": INTEGER}}}
     commands = command_schemas()
     return {
-        "Error": {"type": "object", "required": ["error"],
-                  "properties": {"error": STRING, "message": STRING,
-                                 "errors": {"type": "object", "additionalProperties": STRING},
-                                 "stream": STRING, "expected_version": INTEGER, "current_version": INTEGER}},
+        "Problem": {"type": "object", "required": ["type", "title", "status", "detail", "errors", "error", "message"],
+                    "description": "RFC 9457 problem details, with each field's message in `errors`",
+                    "properties": {"type": {**STRING, "description": "the kind of problem, a URI: tag:touche,2026:problem:<error>"},
+                                   "title": {**STRING, "description": "the kind in words"},
+                                   "status": INTEGER, "detail": {**STRING, "description": "this occurrence in words"},
+                                   "errors": {"type": "object", "additionalProperties": STRING,
+                                              "description": "each field's message ({} when no one field is to blame)"},
+                                   "error": {**STRING, "description": "the kind's short name (invalid, refused, conflict…)"},
+                                   "message": {**STRING, "description": "the same words as detail"},
+                                   "stream": STRING, "expected_version": INTEGER, "current_version": INTEGER,
+                                   "limit_bytes": INTEGER}},
         "Event": {"type": "object", "required": ["position", "stream", "version", "type", "data"],
                   "properties": {"position": INTEGER, "stream": STRING, "version": INTEGER, "type": STRING,
                                  "data": OBJECT}},
@@ -316,7 +342,7 @@ def description() -> dict:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
             "responses": {"201": _json(_ref("CommandAnswer"), "the command appended these events"),
                           "200": _json(_ref("CommandAnswer"), "a command id sent again: the first answer"),
-                          **ERRORS}}},
+                          **UNAUTHORIZED, **ERRORS}}},
         "/api/v1/campaigns": _read("Every campaign the GM may open", _ref("Campaigns")),
         "/api/v1/campaigns/{campaign_id}": _read("A campaign with its characters, sessions and duels",
                                                  _ref("CampaignRead"), [_path("campaign_id", "the campaign")]),
