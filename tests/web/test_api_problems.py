@@ -175,3 +175,38 @@ def test_a_401_carries_www_authenticate_bearer(anonymous):
     assert wrong.headers["WWW-Authenticate"] == 'Bearer realm="touche", error="invalid_token"'
     spec = anonymous.get(f"{V1}/openapi.json").json
     assert "WWW-Authenticate" in spec["paths"]["/api/v1/commands"]["post"]["responses"]["401"]["headers"]
+
+
+# --- 4. a command's answer carries the next step -------------------------------------------------------
+
+def test_a_duel_commands_answer_carries_the_new_version_and_the_next_legal_actions(client):
+    from tests import api_client
+
+    _, _, started = rocet_duel(client)
+    duel = client.get(f"{V1}/duels/{started['id']}").json
+    assert started["version"] == started["current_version"] == duel["version"]
+    assert started["legal_actions"] == duel["legal_actions"] and started["status"] == "running"
+    answer = started
+    for _ in range(400):  # a whole duel from the answers alone
+        if answer["status"] == "over":
+            break
+        command = api_client.next_command({"id": duel["id"], "version": answer["current_version"],
+                                           "legal_actions": answer["legal_actions"]})
+        answer = send(client, **command)
+        read = client.get(f"{V1}/duels/{duel['id']}").json
+        assert answer["current_version"] == answer["version"] == read["version"]
+        assert answer["legal_actions"] == read["legal_actions"] and answer["status"] == read["status"]
+    assert answer["status"] == "over"
+
+
+def test_a_replayed_command_says_the_streams_version_now(client):
+    campaign = send(client, type="CreateCampaign", name="S", ruleset="rocet", command_id="c-1")
+    assert campaign["current_version"] == campaign["version"] == 1 and "legal_actions" not in campaign
+    send(client, type="EditCampaign", campaign_id=campaign["id"], expected_version=1, name="T", ruleset="rocet")
+    again = send(client, type="CreateCampaign", name="S", ruleset="rocet", command_id="c-1")
+    assert again["replayed"] and again["version"] == 1 and again["current_version"] == 2
+
+
+def test_the_description_lists_what_an_answer_carries(client):
+    answer = client.get(f"{V1}/openapi.json").json["components"]["schemas"]["CommandAnswer"]["properties"]
+    assert {"current_version", "status", "legal_actions"} <= set(answer)

@@ -9,8 +9,9 @@ from flask import Blueprint, g, request
 from tracker import policy, rules
 from tracker.db import get_db
 from tracker.commands.names import canonical
+from tracker.errors import NotFound
 from tracker.projections import queries
-from tracker.projections.duel_read import duel_read
+from tracker.projections.duel_read import duel_read, next_actions
 from tracker.rules import legal
 from tracker.rules.base import Invalid
 from tracker.rules.text import t
@@ -43,7 +44,8 @@ def _point_old_paths_to_v1(response):
 
 @bp.post("/commands")
 def commands():
-    """Run one command; answer with the events it appended."""
+    """Run one command; answer with the events it appended, the stream's version and, for a
+    duel, its status and legal next actions (so a client needs no read between two commands)."""
     try:
         body = json_body()
     except BadJSON as bad:
@@ -55,12 +57,35 @@ def commands():
     _refuse_unknown_fields(body)
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
-    answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
-              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events)}
+    answer = {"stream": outcome.stream, "id": outcome.key, "version": _version_after(outcome), **secret,
+              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events), **_next_step(outcome)}
     link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
+
+
+def _version_after(outcome) -> int:
+    """The stream's version once the command's events were appended (the last of its own events:
+    a command may append to other streams after it)."""
+    return max((r.version for r in outcome.events if r.stream == outcome.stream), default=outcome.version)
+
+
+def _next_step(outcome) -> dict:
+    """What a client needs for its next command without reading again: the stream's version now
+    (``current_version``, the next ``expected_version``: the same as ``version`` unless the command
+    was replayed and others logged since) and, for a duel, its legal next actions as its read gives
+    them to the GM (``legal_actions``)."""
+    db = get_db()
+    current = {"current_version": queries.stream_version(db, outcome.stream) if outcome.stream else None}
+    if not outcome.stream or not outcome.stream.startswith("duel-"):
+        return current
+    try:
+        row, actions, state = next_actions(db, outcome.key)
+    except NotFound:  # a duel no more (its start retracted): its stream's version alone
+        return current
+    return {"current_version": row["version"], "status": row["status"],
+            "legal_actions": policy.offered_to_the_gm(db, state, actions)}
 
 
 def _refuse_unknown_fields(body: dict) -> None:

@@ -288,7 +288,12 @@ def schemas() -> dict[str, dict]:
                                          "version": {"type": ["integer", "null"]}, "replayed": BOOLEAN,
                                          "secret": {**STRING, "description": "IssueApiToken: the new token, once"},
                                          "url": {**STRING, "description": "IssuePlayerLink: the link to share"},
-                                         "events": {"type": "array", "items": _ref("Event")}}},
+                                         "events": {"type": "array", "items": _ref("Event")},
+                                         "current_version": {"type": ["integer", "null"], "description":
+                                                             "the stream's version now: the next expected_version"},
+                                         "status": {**STRING, "description": "a duel's: running or over"},
+                                         "legal_actions": {"type": "array", "items": _ref("LegalAction"),
+                                                           "description": "a duel's legal next actions, as its read gives them"}}},
         "LegalAction": {"type": "object", "required": ["type", "by", "side", "fields"],
                         "properties": {"type": STRING,
                                        "by": {**STRING, "description": "who may send it: gm (a seat may add its own)"},
