@@ -22,8 +22,12 @@ KINDS = [(module.NAME, i) for module in rules.shipped() for i in range(len(SETUP
 # so the property test stays strict about everything else. None is left: PF2e's seat d20 is set
 # aside with its sealed skill, and Rocèt's seat dice are checked against the side's own dice.
 OPEN_LIES: tuple[str, ...] = ()
-# Kinds the first-action policy does not finish yet (issue 28): a pirate war of words whose seats roll.
-UNFINISHED = {("pirate", 12): "sealed insults where the seats roll", ("pirate", 15): "ditto, GM's reveal"}
+# Kinds the first-action policy does not finish yet (issue 28): a pirate war of words whose seats
+# roll. ChooseInsult there has no server roll, so the policy types each seat's d20 as its lowest face,
+# a 1 that always misses, and a points duel tied at 0 goes to sudden death for ever. Left: let the
+# GM's choice for a side no seat plays offer server_roll (the command, its form and the reveal).
+UNFINISHED = {("pirate", 12): "sealed insults where the seats roll: a typed 1 never hits, no server roll offered",
+              ("pirate", 15): "the same, revealed on the GM's press"}
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
