@@ -164,7 +164,7 @@ def test_three_strikes_take_minus_5_and_minus_10_and_a_fourth_action_is_refused(
     totals = [d.do(Strike(), attack=[5])[0].modifier for _ in range(3)]
     assert totals == [10, 5, 0]
     assert "Valeros has no action left this turn: a Strike costs 1" in d.refused(Strike(), attack=[5])
-    assert pf2e.actions(d.state)[:2] == ["OtherAction", "EndTurn"]  # a free action still fits
+    assert pf2e.actions(d.state)[:2] == ["EndTurn", "OtherAction"]  # a free action still fits
 
 
 def test_agile_strikes_take_minus_4_and_minus_8():

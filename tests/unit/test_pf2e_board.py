@@ -189,8 +189,8 @@ def test_a_mixed_duel_after_initiative_offers_every_focus_but_the_current_one():
     c = choices(m.state)
     assert (c["focus"], c["new_focus"], c["slots"]) == \
         ("arcane", [{"value": "primal", "label": "Primal"}, {"value": "occult", "label": "Occult"}], ["1", "2"])
-    assert pf2e.actions(m.state) == ["Strike", "CastSpell", "Demoralize", "Feint", "OtherAction",
-                                     "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
+    assert pf2e.actions(m.state) == ["Strike", "CastSpell", "Demoralize", "Feint",
+                                     "ChangeTraditionFocus", "EndTurn", "OtherAction", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert m.state["slots"]["e"] == {"1": 3, "2": 2}
     m.state = dict(m.state, slots={"v": {}, "e": {"1": 0, "2": 2, "10": 1}})
     assert choices(m.state)["slots"] == ["2", "10"]

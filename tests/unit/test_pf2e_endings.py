@@ -135,3 +135,31 @@ def test_pairs_fighting_together_name_their_target():
     assert d.refused(Strike(target="m"), attack=[10]) == "Merisiel is on Valeros's own side"
     d.do(Strike(target="h"), attack=[12], damage=[5])
     assert (d.hp("h"), d.hp("k")) == (31, 40)
+
+
+def test_a_declined_knockout_may_still_be_confirmed_while_the_side_stays_at_0_hp():
+    """[assumed] (issue 28): after the judge declines a knockout nothing brings the side lower, so
+    without this only a yield or an abandon ended the duel; a setting keeps the old way."""
+    from tracker.rules.legal import GM
+
+    d = duel(kyra_hp=5, victory="knockout")
+    d.do(Strike(), attack=[16], damage=[8])
+    assert d.hp("k") == 0 and d.state["proposal"]["ending"] == "knockout"
+    d.do(DeclineVictory("she is still moving"))
+    assert pf2e.actions(d.state)[0] == "ConfirmVictory"
+    offered = next(a for a in pf2e.legal_actions(d.state, GM) if a["type"] == "ConfirmVictory")
+    assert offered["fields"]["side"]["choices"] == ["a"]
+    assert "decline it first" in d.refused(ConfirmVictory(side="b"))
+    d.do(ConfirmVictory(detail="she stays down"))
+    assert (d.state["outcome"]["winner"], d.state["outcome"]["ending"]) == ("a", "knockout")
+    assert any("[assumed] A knockout the judge declined may still be confirmed" in str(note)
+               for note in pf2e.assumptions(d.state))
+
+    fight_on = duel(kyra_hp=5, victory="knockout", declined_knockout="fight_on")
+    fight_on.do(Strike(), attack=[16], damage=[8])
+    fight_on.do(DeclineVictory())
+    assert "ConfirmVictory" not in pf2e.actions(fight_on.state)
+    assert fight_on.refused(ConfirmVictory(side="a")) == \
+        "the victory condition is not met yet: no side is knocked out"
+    assert any("only a yield, a disqualification or abandoning" in str(note)
+               for note in pf2e.assumptions(fight_on.state))

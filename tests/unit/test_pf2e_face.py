@@ -141,13 +141,13 @@ def test_actions_offer_only_legal_moves():
     assert pf2e.actions(d.state) == ["RollInitiative", "Yield", "Disqualify", "Abandon", "SetCondition"]
     d.do(RollInitiative("v", "intimidation"), roll=[15])
     d.do(RollInitiative("e", "arcana"), roll=[10])
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "CastSpell", "Demoralize", "Feint", "EndTurn", "OtherAction", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert pf2e.progress(d.state) == "Round 1, Valeros's turn"
     d.do(Strike(), attack=[2])
     assert pf2e.actions(d.state)[:3] == ["Strike", "CastSpell", "Demoralize"]  # no more acting second
     d.do(pf2e.COMMANDS["EndTurn"]())
-    assert pf2e.actions(d.state)[:7] == ["Strike", "CastSpell", "Demoralize", "Feint", "OtherAction",
-                                           "ChangeTraditionFocus", "EndTurn"]
+    assert pf2e.actions(d.state)[:7] == ["Strike", "CastSpell", "Demoralize", "Feint",
+                                           "ChangeTraditionFocus", "EndTurn", "OtherAction"]
     d.do(CastSpell("Force Barrage", 1, "arcane", damage=3))
     assert d.hp("v") == 37
 

@@ -49,7 +49,7 @@ def test_the_gm_board_shows_skills_and_reactions_the_public_one_hides():
     view = pf2e.public(d.state)
     assert not set(SECRET_KEYS) & set(view)
     assert view["rolls"] == {"v": {"total": 23}, "k": {"total": 13}} and view["waiting"] is False
-    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "OtherAction", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
+    assert pf2e.actions(d.state) == ["ActSecond", "Strike", "Demoralize", "Feint", "EndTurn", "OtherAction", "Yield", "Disqualify", "Abandon", "SetCondition"]
     c = choices(d.state)
     assert (c["turn"], c["turn_name"], c["strike_number"], c["targets"]) == ("v", "Valeros", 1, [{"id": "k", "name": "Kyra"}])
     assert c["reactions"] == [{"value": "sense_weakness", "label": "Sense Weakness"}]
@@ -88,7 +88,7 @@ def test_a_pending_spell_waits_on_the_board_and_only_the_gm_sees_who_may_counter
 
 def test_a_spellcasting_duel_offers_spells_not_strikes():
     d = spell_duel()
-    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "OtherAction", "ChangeTraditionFocus", "EndTurn", "Yield", "Disqualify", "Abandon", "SetCondition"]
+    assert pf2e.actions(d.state) == ["CastSpell", "Demoralize", "ChangeTraditionFocus", "EndTurn", "OtherAction", "Yield", "Disqualify", "Abandon", "SetCondition"]
     assert choices(d.state)["slots"] == ["1", "2"]
 
 
@@ -172,6 +172,7 @@ def test_assumptions_of_a_tag_team_knockout_word_for_word_and_the_gm_judging():
     assert pf2e.assumptions(d.state) == [
         "Duelists: pairs as tag teams.",
         "Victory condition: knockout; the rules propose it and Magistrate Ilse confirms it.",
+        "[assumed] A knockout the judge declined may still be confirmed while the side stays at 0 HP (a setting).",
         *COMMON_NOTES,
         "Tag teams: the first duelist listed on each side starts; tagging ends the outgoing duelist's turn (or may be "
         "done at once when the active duelist is knocked out); the partner rolls initiative from the next round.",
@@ -197,7 +198,7 @@ def test_alone_on_the_floor_a_duelist_neither_acts_second_nor_strikes():
     d.do(RollInitiative("v", "perception"), roll=[9])
     assert d.state["order"] == ["v"]
     # nobody stands against him: no Strike, Demoralize or Feint, only an action the GM names (OtherAction)
-    assert pf2e.actions(d.state) == ["OtherAction", "EndTurn", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
+    assert pf2e.actions(d.state) == ["EndTurn", "OtherAction", "ConfirmVictory", "Yield", "Disqualify", "Abandon",
                                      "SetCondition"]
 
 

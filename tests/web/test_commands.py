@@ -83,7 +83,10 @@ def test_a_rejected_page_command_without_a_form_is_a_422_page_not_a_500(app, cli
 def test_the_api_tells_a_rejection_with_its_message_and_fields(client):
     response = client.post("/api/commands", json={"type": "CreateCampaign", "name": "", "ruleset": "rocet"})
     assert response.status_code == 422
-    assert response.json == {"error": "invalid", "message": "name is required", "errors": {"name": "is required"}}
+    assert response.mimetype == "application/problem+json"  # RFC 9457, with v1's first members kept
+    assert response.json == {"type": "tag:touche,2026:problem:invalid", "title": "Invalid command", "status": 422,
+                             "detail": "name is required", "errors": {"name": "is required"},
+                             "error": "invalid", "message": "name is required"}
 
 
 def test_a_rejected_form_is_drawn_again_with_the_errors_by_its_field(client):

@@ -19,10 +19,25 @@ def duel_read(db, duel_id: str, audience: str = legal.GM) -> dict:
     # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
     shown = module.seen_by(state, "api") if audience == legal.GM else rules.table_view(module, state)
     return {**row, "audience": audience,
-            "steps": steps(shown), "legal_actions": module.legal_actions(shown, audience),
+            "steps": steps(shown), "legal_actions": offered(module, shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)
             if audience == legal.GM and not state.get("outcome") else [],
             "assumptions": module.assumptions(state), "state": shown}
+
+
+def offered(module, shown: dict, audience: str) -> list[dict]:
+    """The legal next actions of a state as ``audience`` sees it (``shown``)."""
+    return module.legal_actions(shown, audience)
+
+
+def next_actions(db, duel_id: str) -> tuple[dict, list[dict], dict]:
+    """The duel's row (its version, status), its legal next actions for the GM through the API as
+    its read gives them (the GM's view, no steps: what a command's answer carries) and its whole
+    state (for the policy's narrowing)."""
+    row = queries.duel(db, duel_id)
+    module = rules.get(row["ruleset"])
+    state = row.pop("state")
+    return row, offered(module, module.seen_by(state, "api"), legal.GM), state
 
 
 def steps(state: dict) -> list[dict]:

@@ -252,6 +252,12 @@ def campaign_of(db, name: str, value) -> str | None:
     return row[0] if row else None
 
 
+def duel_ruleset(db, duel_id: str) -> tuple[str, str] | None:
+    """A duel's campaign and ruleset, or None when there is no such duel (a light read, no state)."""
+    row = db.execute("SELECT campaign_id, ruleset FROM duels WHERE id = ?", [duel_id]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def campaign_owner(db, campaign_id: str) -> str | None:
     """The GM who owns the campaign ('' for the whole instance's), None when there is no campaign."""
     row = db.execute("SELECT owner FROM campaigns WHERE id = ?", [campaign_id]).fetchone()

@@ -65,6 +65,14 @@ class Dice:
             self._typed[who] = list(values) + self._typed.get(who, [])
         return self
 
+    def set_aside(self, who: str, values: Sequence[int]) -> None:
+        """Take ``values`` off the front of ``who``'s typed dice, when they are there: dice a
+        command carries for later (a seat's own die, sealed with its choice and kept in its event),
+        not rolled now, so they are not "left over"."""
+        queue = self._typed.get(who, [])
+        if queue[:len(values)] == list(values):
+            del queue[:len(values)]
+
     def leftover(self) -> dict[str, list[int]]:
         """Typed values no rule used (the service refuses them: a typo is likely)."""
         return {k: v for k, v in self._typed.items() if v}

@@ -19,14 +19,16 @@ AUDIENCES = (GM, TABLE)
 
 def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
           dice: Mapping[str, Sequence[int]] | None = None, depends: Mapping[str, Sequence[str]] | None = None,
-          needed: Sequence[str] = (),
+          needed: Sequence[str] = (), defaults: Mapping[str, Any] | None = None,
           **allowed: Iterable[Any]) -> dict:
     """``name`` (a command with its ``FIELDS``) as a legal action for ``for_side`` (its ``side``),
     its fields narrowed by ``allowed`` (field name -> the values the rules accept now); ``dice``
     gives a dice field the sizes of the dice it takes, in order (for a client rolling its own);
     ``depends`` names, for a field whose choices hold only for the first values of other fields,
     those fields (``depends_on``: another value there may take another value here); ``needed``
-    names the fields this moment requires although the command does not always (a seat's dice)."""
+    names the fields this moment requires although the command does not always (a seat's dice);
+    ``defaults`` gives a field without choices the value a client sends when it has none of its
+    own (a spell's name and damage: a client that fills each field from its description plays on)."""
     fields = {}
     for f in command.FIELDS:
         spec: dict[str, Any] = {"kind": f.kind, "required": f.required or f.name in needed, "label": f.label}
@@ -38,6 +40,8 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
             spec["minimum"] = f.minimum
         if f.maximum is not None:
             spec["maximum"] = f.maximum
+        if defaults and f.name in defaults:
+            spec["default"] = defaults[f.name]
         if f.name in allowed:
             spec["choices"] = list(allowed[f.name])
             # A default the rules no longer accept would be a lie: the first value they do is it.
@@ -48,7 +52,7 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
         if depends and f.name in depends:
             spec["depends_on"] = list(depends[f.name])
         fields[f.name] = spec
-    unknown = (set(allowed) | set(dice or {}) | set(depends or {}) | set(needed)
+    unknown = (set(allowed) | set(dice or {}) | set(defaults or {}) | set(depends or {}) | set(needed)
                | {other for others in (depends or {}).values() for other in others}) - set(fields)
     if unknown:
         raise ValueError(f"{name} has no field {', '.join(sorted(unknown))}")

@@ -7,7 +7,7 @@ whole instance; otherwise the answer is a 404, as if it did not exist.
 """
 from __future__ import annotations
 
-from flask import g, jsonify, redirect, request, session, url_for
+from flask import g, redirect, request, session, url_for
 
 from tracker import policy
 from tracker.db import get_db
@@ -16,6 +16,7 @@ from tracker.accounts import token_digest
 from tracker.logins import live_session
 from tracker.projections import queries
 from tracker.rules.text import t
+from tracker.web import problems
 
 # With, under both API prefixes, the API's own description and the table display's JSON (whose
 # player link checks itself, as the display page's does).
@@ -34,7 +35,7 @@ def guard():
     g.gm = _gm_from_token() if api else _gm_from_session()
     if g.gm is None:
         if api:
-            return jsonify(error="unauthorized", message=t("send a GM's API token: Authorization: Bearer …")), 401
+            return unauthorized()
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
     for name in queries.CAMPAIGN_OF:  # the ids a URL may carry, each read to find its campaign
         value = (request.view_args or {}).get(name)
@@ -46,6 +47,15 @@ def guard():
             if missing or (campaign_id is not None and not may_open(g.gm["id"], campaign_id)):
                 raise Forbidden(no_such(name.removesuffix("_id")))
     return None
+
+
+def unauthorized():
+    """The API's 401: a problem naming the scheme to use (RFC 6750), and whether the token sent
+    was refused (unknown, revoked) or none was sent."""
+    response = problems.problem(401, "unauthorized", t("send a GM's API token: Authorization: Bearer …"))
+    sent = request.headers.get("Authorization", "").startswith("Bearer ")
+    response.headers["WWW-Authenticate"] = 'Bearer realm="touche"' + (', error="invalid_token"' if sent else "")
+    return response
 
 
 def may_open(gm_id: str, campaign_id: str) -> bool:

@@ -8,12 +8,15 @@ from flask import Blueprint, g, request
 
 from tracker import policy, rules
 from tracker.db import get_db
+from tracker.commands.names import canonical
+from tracker.errors import NotFound
 from tracker.projections import queries
-from tracker.projections.duel_read import duel_read
+from tracker.projections.duel_read import duel_read, next_actions
 from tracker.rules import legal
+from tracker.rules.base import Invalid
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
-from tracker.web import access, openapi, service
+from tracker.web import access, openapi, problems, service
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import requested_wait, wait_for
 from tracker.web.player import open_link, shared_url, sign
@@ -41,23 +44,80 @@ def _point_old_paths_to_v1(response):
 
 @bp.post("/commands")
 def commands():
-    """Run one command; answer with the events it appended."""
+    """Run one command; answer with the events it appended, the stream's version and, for a
+    duel, its status and legal next actions (so a client needs no read between two commands)."""
     try:
         body = json_body()
     except BadJSON as bad:
         message = t("the body is {problem}", problem=str(bad))
-        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
+        return problems.problem(422, "invalid", message, {"body": message})
     if not isinstance(body, dict):
         message = t("send one JSON object with a \"type\"")
-        return {"error": "invalid", "message": message, "errors": {"body": message}}, 422
+        return problems.problem(422, "invalid", message, {"body": message})
+    _refuse_unknown_fields(body)
     outcome = service(policy.API).handle(body)
     secret = {"secret": outcome.secret} if outcome.secret else {}  # a new API token, shown this once
-    answer = {"stream": outcome.stream, "id": outcome.key, "version": outcome.version, **secret,
-              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events)}
+    answer = {"stream": outcome.stream, "id": outcome.key, "version": _version_after(outcome), **secret,
+              "replayed": outcome.replayed, "events": _as_the_api_sees(outcome.events), **_next_step(outcome)}
     link = next((r.data for r in outcome.events if r.type == "PlayerLinkIssued"), None)
     if link is not None:
         answer["url"] = _player_url(link)
     return answer, 200 if outcome.replayed else 201
+
+
+def _version_after(outcome) -> int:
+    """The stream's version once the command's events were appended (the last of its own events:
+    a command may append to other streams after it)."""
+    return max((r.version for r in outcome.events if r.stream == outcome.stream), default=outcome.version)
+
+
+def _next_step(outcome) -> dict:
+    """What a client needs for its next command without reading again: the stream's version now
+    (``current_version``, the next ``expected_version``: the same as ``version`` unless the command
+    was replayed and others logged since) and, for a duel, its legal next actions as its read gives
+    them to the GM (``legal_actions``)."""
+    db = get_db()
+    current = {"current_version": queries.stream_version(db, outcome.stream) if outcome.stream else None}
+    if not outcome.stream or not outcome.stream.startswith("duel-"):
+        return current
+    try:
+        row, actions, state = next_actions(db, outcome.key)
+    except NotFound:  # a duel no more (its start retracted): its stream's version alone
+        return current
+    return {"current_version": row["version"], "status": row["status"],
+            "legal_actions": policy.offered_to_the_gm(db, state, actions)}
+
+
+def _refuse_unknown_fields(body: dict) -> None:
+    """A field the command does not take is refused, naming it, before anything runs: never
+    ignored (a ``"pubic": true`` typo would log a private note). The fields are the ones the
+    OpenAPI description declares (``openapi.declared_fields``); the old names of ``RENAMED`` are
+    read as their new ones first. A command the API cannot place (no such type, a duel not found
+    or not the GM's) is left to the service, which answers for it."""
+    kind = body.get("type")
+    if not isinstance(kind, str):
+        return
+    body = canonical(body)
+    declared = openapi.declared_fields(kind, body, ruleset=_ruleset_of_duel(body.get("duel_id")))
+    if declared is None:
+        return
+    errors = {name: t("is not a field of {command}: remove it (see its description)", command=kind)
+              for name in body if name not in declared}
+    duelists = body.get("duelists") if kind == "StartDuel" else None
+    if isinstance(duelists, list) and any(isinstance(d, dict) and set(d) - {"character_id", "side"} for d in duelists):
+        errors["duelists"] = t("each duelist takes only a character_id and a side")
+    if errors:
+        raise Invalid(errors)
+
+
+def _ruleset_of_duel(duel_id) -> str | None:
+    """The ruleset of a duel the GM may open (for another GM's, None: its answer is the 404)."""
+    if not isinstance(duel_id, str):
+        return None
+    found = queries.duel_ruleset(get_db(), duel_id)
+    if found is None or not access.may_open(g.gm["id"], found[0]):
+        return None
+    return found[1]
 
 
 def _as_the_api_sees(events) -> list[dict]:

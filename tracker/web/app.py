@@ -10,7 +10,7 @@ from tracker.errors import Denied, NotFound
 from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
-                         is_htmx, labels, language, limits, log, player, recaps, recovery, rejections, seat_links, seats, sessions, theme,
+                         is_htmx, labels, language, limits, log, player, problems, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)
 
 csrf = CSRFProtect()
@@ -53,20 +53,20 @@ def init_web(app: Flask) -> None:
                     "Nothing you sent was logged. Look at it as it is now, then try again.",
                     what=labels.LOG_CATEGORIES.get(what, what))
         if request.path.startswith("/api/"):
-            return {"error": "conflict", "message": message, "stream": error.stream,
-                    "expected_version": error.expected, "current_version": error.actual}, 409
+            return problems.problem(409, "conflict", message, stream=error.stream,
+                                    expected_version=error.expected, current_version=error.actual)
         return render_template("conflict.html", message=message, error=error), 409
 
     @app.errorhandler(NotFound)
     def not_found(error: NotFound):
         if request.path.startswith("/api/"):
-            return {"error": "not_found", "message": str(error)}, 404
+            return problems.problem(404, "not_found", str(error))
         return render_template("error.html", title=t("Not found"), message=str(error)), 404
 
     @app.errorhandler(Denied)
     def denied(error: Denied):
         if request.path.startswith("/api/"):
-            return {"error": "forbidden", "message": str(error)}, 403
+            return problems.problem(403, "forbidden", str(error))
         return render_template("error.html", title=t("Not allowed"), message=str(error)), 403
 
     @app.errorhandler(CSRFError)

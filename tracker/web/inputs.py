@@ -11,7 +11,7 @@ import datetime as dt
 import functools
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter, ValidationError
 
@@ -19,6 +19,7 @@ from tracker import strictjson
 from tracker.i18n import localized
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
+from tracker.web import problems
 
 
 class StoredInteger(IntegerConverter):
@@ -85,7 +86,8 @@ def http_error(error: HTTPException):
     told = error.description if error.description != type(error).description else \
         HTTP_MESSAGES.get(error.code, error.description)
     if request.path.startswith("/api/"):
-        response = jsonify(error=error.name.lower().replace(" ", "_"), message=told)
+        kind = error.name.lower().replace(" ", "_")
+        response = problems.problem(error.code or 500, kind, told, title=problems.TITLES.get(kind) or HTTP_TITLES.get(error.code))
     else:
         response = current_app.make_response(render_template("error.html", title=HTTP_TITLES.get(error.code, error.name),
                                                               message=told))
@@ -103,7 +105,7 @@ def unreadable_input(error: Exception):
     message = t("This request holds a value Touché cannot handle (a number too large, text that is not "
                 "valid, or data nested too deep).")
     if request.path.startswith("/api/"):
-        return {"error": "bad_request", "message": message}, 400
+        return problems.problem(400, "bad_request", message)
     return render_template("error.html", title=t("Bad request"), message=message), 400
 
 

@@ -13,6 +13,7 @@ from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tracker.rules.text import join, t
+from tracker.web import problems
 
 LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
 RETRY_AFTER_SECONDS = 5
@@ -47,7 +48,7 @@ def too_large(_error: RequestEntityTooLarge):
     if request.endpoint in LARGE_BODIES:
         message = join([message, t("Split the file, or ask the administrator to raise TOUCHE_MAX_UPLOAD_MB.")], " ")
     if request.path.startswith("/api/"):
-        return {"error": "too_large", "message": message, "limit_bytes": limit}, 413
+        return problems.problem(413, "too_large", message, limit_bytes=limit)
     return render_template("error.html", title=t("Too large"), message=message), 413
 
 
@@ -60,7 +61,9 @@ def unavailable(error: sqlite3.OperationalError | psycopg.OperationalError):
     message = join([reason, t("Nothing you sent was logged: try again in a few seconds.")], " ")
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):
-        return {"error": "unavailable", "message": message}, 503, headers
+        response = problems.problem(503, "unavailable", message)
+        response.headers.update(headers)
+        return response
     return render_template("error.html", title=t("Try again in a moment"), message=message), 503, headers
 
 

@@ -3,7 +3,7 @@ every workspace and account command, and every ruleset's commands from their ``F
 command added to the code is in the description without anyone writing it twice (a test holds it)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from tracker import commands as workspace_commands
 from tracker import rules
@@ -22,6 +22,7 @@ NULLABLE_STRING = {"type": ["string", "null"]}
 # name -> (required fields, every field's schema).
 WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT,
+                                              "campaign_id": {**ID, "description": "the new campaign's id, when the client chooses it"},
                                               "language": {**STRING, "description": "the players' language"}}),
     "EditCampaign": (("campaign_id", "expected_version", "name", "ruleset"),
                      {"campaign_id": ID, "expected_version": VERSION, "name": TEXT, "ruleset": STRING, "notes": TEXT}),
@@ -54,7 +55,7 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
                    "campaign_id": {**ID, "description": "a duel outside any planned session: today's session"},
                    "ruleset": {"enum": []},  # filled from the registry
                    "duelists": {"type": "array", "items": {
-                       "type": "object", "required": ["character_id", "side"],
+                       "type": "object", "required": ["character_id", "side"], "additionalProperties": False,
                        "properties": {"character_id": ID, "side": {"enum": ["a", "b"]}}}},
                    "challenger": {"enum": ["", "a", "b"]}, "stakes": TEXT, "judge": TEXT,
                    "setup": {**OBJECT, "description": "the ruleset's set-up fields (its commands page)"}}),
@@ -126,19 +127,88 @@ WORKSPACE["AdjustTrack"] = _fielded(("character_id", "ruleset", "track", "amount
 WORKSPACE["RestParty"] = (("session_id",), {"session_id": ID})
 
 def _command(name: str, required, properties: dict, description: str = "") -> dict:
+    # additionalProperties false: a field the command does not take is refused (422), never
+    # ignored (a "pubic": true typo would log a private note as if nothing were wrong).
     return {"type": "object", "required": ["type", *required], "description": description,
             "properties": {"type": {"const": name}, "command_id": {"type": "string", "maxLength": 64},
-                           **properties}}
+                           **properties},
+            "additionalProperties": False}
+
+
+def _by_ruleset(fields_of) -> dict[str, Any]:
+    """The fields each ruleset adds to a command (``fields_of(module)``), all of them by name: a
+    name two rulesets describe differently takes either description."""
+    found: dict[str, Any] = {}
+    for module in rules.RULESETS.values():
+        for f in fields_of(module):
+            schema = field_schema(f)
+            if f.name not in found:
+                found[f.name] = schema
+            elif schema != found[f.name] and schema not in found[f.name].get("anyOf", ()):
+                known = found[f.name]["anyOf"] if set(found[f.name]) == {"anyOf"} else [found[f.name]]
+                found[f.name] = {"anyOf": [*known, schema]}
+    return found
+
+
+def _settings(module) -> tuple[Field, ...]:
+    return tuple(getattr(module, "CAMPAIGN_SETTINGS", ()))
+
+
+def _recovery_fields(module, recovery: str | None = None) -> tuple[Field, ...]:
+    chosen = [module.RECOVERIES[recovery]] if recovery in module.RECOVERIES else module.RECOVERIES.values()
+    return tuple(f for r in chosen for f in r.fields)
+
+
+def workspace_properties(name: str) -> dict[str, Any]:
+    """A workspace or account command's fields, each with its schema (a ruleset's own campaign
+    settings and recovery fields included, from every ruleset)."""
+    properties = dict(WORKSPACE[name][1])
+    if name == "StartDuel":
+        properties["ruleset"] = {"enum": sorted(rules.RULESETS)}
+        # A form's way, kept for the API: without a ``setup`` object, the set-up fields at the top.
+        top = {name: {**schema, "description": f"without `setup`: {schema.get('description', name)}"}
+               for name, schema in _by_ruleset(lambda module: module.SETUP).items()}
+        properties = {**top, **properties, **FORM_SIDES}
+    elif name == "ChangeCampaignRules":
+        properties.update(_by_ruleset(_settings))
+    elif name == "RecoverCharacter":
+        properties.update(_by_ruleset(_recovery_fields))
+    return properties
+
+
+ENVELOPE = frozenset({"type", "command_id"})
+FORM_SIDES = {f"side_{side}": {"anyOf": [ID, {"type": "array", "items": ID}],
+                               "description": f"without `duelists`: side {side.upper()}'s character ids"}
+              for side in "ab"}
+
+
+def declared_fields(name: str, body: Mapping[str, Any], ruleset: str | None = None) -> frozenset[str] | None:
+    """The fields the command ``name`` takes through the API, as its schema declares them, or
+    None when the API does not know it (yet): an unknown type, or a duel's own command whose duel
+    (its ``ruleset``) was not found. A ruleset named in the body (campaign settings, a recovery)
+    narrows them to that ruleset's own."""
+    if name in workspace_commands.COMMANDS:
+        module = rules.RULESETS.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
+        if module is not None and name == "ChangeCampaignRules":
+            return ENVELOPE | set(WORKSPACE[name][1]) | {f.name for f in _settings(module)}
+        if module is not None and name == "RecoverCharacter":
+            recovery = body.get("recovery") if isinstance(body.get("recovery"), str) else "rest"
+            return ENVELOPE | set(WORKSPACE[name][1]) | {f.name for f in _recovery_fields(module, recovery)}
+        if module is not None and name == "StartDuel":
+            top = () if isinstance(body.get("setup"), dict) else module.SETUP
+            return ENVELOPE | set(WORKSPACE[name][1]) | set(FORM_SIDES) | {f.name for f in top}
+        return ENVELOPE | set(workspace_properties(name))
+    module = rules.RULESETS.get(ruleset or "")
+    if module is None or name not in module.COMMANDS:
+        return None
+    return ENVELOPE | set(DUEL_ENVELOPE) | {f.name for f in module.COMMANDS[name].FIELDS}
 
 
 def command_schemas() -> dict[str, dict]:
     """Every command the API takes, by component name (a ruleset's as ``<ruleset>.<Command>``)."""
     found = {}
     for name in workspace_commands.COMMANDS:
-        required, properties = WORKSPACE[name]
-        if name == "StartDuel":
-            properties = dict(properties, ruleset={"enum": sorted(rules.RULESETS)})
-        found[name] = _command(name, required, properties)
+        found[name] = _command(name, WORKSPACE[name][0], workspace_properties(name))
     for module in rules.RULESETS.values():
         for name, command in module.COMMANDS.items():
             fields = {f.name: field_schema(f) for f in command.FIELDS}
@@ -157,11 +227,20 @@ def _json(schema: dict, description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-ERRORS = {"default": _json(_ref("Error"), "an error: 400, 401, 403, 404, 405, 409, 413, 422")}
+def _problem(description: str, **headers: str) -> dict:
+    answer = {"description": description, "content": {"application/problem+json": {"schema": _ref("Problem")}}}
+    if headers:
+        answer["headers"] = {name: {"description": said, "schema": STRING} for name, said in headers.items()}
+    return answer
+
+
+ERRORS = {"default": _problem("a problem (RFC 9457): 400, 403, 404, 405, 409, 413, 422, 429, 503")}
+UNAUTHORIZED = {"401": _problem("no valid API token", **{"WWW-Authenticate": 'Bearer realm="touche" (RFC 6750)'})}
 
 
 def _read(summary: str, schema: dict, parameters: list | None = None, secured: bool = True) -> dict:
-    operation = {"summary": summary, "responses": {"200": _json(schema, "the read"), **ERRORS}}
+    operation = {"summary": summary, "responses": {"200": _json(schema, "the read"),
+                                                   **(UNAUTHORIZED if secured else {}), **ERRORS}}
     if parameters:
         operation["parameters"] = parameters
     if not secured:
@@ -192,10 +271,17 @@ def schemas() -> dict[str, dict]:
                                  "dice": {"type": "array", "items": INTEGER}}}
     commands = command_schemas()
     return {
-        "Error": {"type": "object", "required": ["error"],
-                  "properties": {"error": STRING, "message": STRING,
-                                 "errors": {"type": "object", "additionalProperties": STRING},
-                                 "stream": STRING, "expected_version": INTEGER, "current_version": INTEGER}},
+        "Problem": {"type": "object", "required": ["type", "title", "status", "detail", "errors", "error", "message"],
+                    "description": "RFC 9457 problem details, with each field's message in `errors`",
+                    "properties": {"type": {**STRING, "description": "the kind of problem, a URI: tag:touche,2026:problem:<error>"},
+                                   "title": {**STRING, "description": "the kind in words"},
+                                   "status": INTEGER, "detail": {**STRING, "description": "this occurrence in words"},
+                                   "errors": {"type": "object", "additionalProperties": STRING,
+                                              "description": "each field's message ({} when no one field is to blame)"},
+                                   "error": {**STRING, "description": "the kind's short name (invalid, refused, conflict…)"},
+                                   "message": {**STRING, "description": "the same words as detail"},
+                                   "stream": STRING, "expected_version": INTEGER, "current_version": INTEGER,
+                                   "limit_bytes": INTEGER}},
         "Event": {"type": "object", "required": ["position", "stream", "version", "type", "data"],
                   "properties": {"position": INTEGER, "stream": STRING, "version": INTEGER, "type": STRING,
                                  "data": OBJECT}},
@@ -204,7 +290,12 @@ def schemas() -> dict[str, dict]:
                                          "version": {"type": ["integer", "null"]}, "replayed": BOOLEAN,
                                          "secret": {**STRING, "description": "IssueApiToken: the new token, once"},
                                          "url": {**STRING, "description": "IssuePlayerLink: the link to share"},
-                                         "events": {"type": "array", "items": _ref("Event")}}},
+                                         "events": {"type": "array", "items": _ref("Event")},
+                                         "current_version": {"type": ["integer", "null"], "description":
+                                                             "the stream's version now: the next expected_version"},
+                                         "status": {**STRING, "description": "a duel's: running or over"},
+                                         "legal_actions": {"type": "array", "items": _ref("LegalAction"),
+                                                           "description": "a duel's legal next actions, as its read gives them"}}},
         "LegalAction": {"type": "object", "required": ["type", "by", "side", "fields"],
                         "properties": {"type": STRING,
                                        "by": {**STRING, "description": "who may send it: gm (a seat may add its own)"},
@@ -258,7 +349,7 @@ def description() -> dict:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
             "responses": {"201": _json(_ref("CommandAnswer"), "the command appended these events"),
                           "200": _json(_ref("CommandAnswer"), "a command id sent again: the first answer"),
-                          **ERRORS}}},
+                          **UNAUTHORIZED, **ERRORS}}},
         "/api/v1/campaigns": _read("Every campaign the GM may open", _ref("Campaigns")),
         "/api/v1/campaigns/{campaign_id}": _read("A campaign with its characters, sessions and duels",
                                                  _ref("CampaignRead"), [_path("campaign_id", "the campaign")]),

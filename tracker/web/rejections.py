@@ -1,4 +1,4 @@
-"""A rejected command, answered in one place: JSON for the API, the form again for a page.
+"""A rejected command, answered in one place: problem details (RFC 9457) for the API, the form again for a page.
 
 A route that shows a form declares, with ``@shows_form(page)``, how to draw its page again;
 when the command it sends is ``Rejected``, the error handler calls ``page(form, rejected,
@@ -14,6 +14,7 @@ from flask import Flask, current_app, make_response, render_template, request
 from tracker.errors import NotFound, Rejected
 from tracker.rules.base import Refused
 from tracker.rules.text import t
+from tracker.web import problems
 
 FormPage = Callable[..., Any]
 
@@ -30,7 +31,7 @@ def answer(rejected: Rejected):
     """The 422 for a rejected command: JSON on /api/, else the route's form with its errors."""
     if request.path.startswith("/api/"):
         kind = "refused" if isinstance(rejected, Refused) else "invalid"
-        return {"error": kind, "message": rejected.message, "errors": rejected.fields}, 422
+        return problems.problem(422, kind, rejected.message, rejected.fields)
     from tracker.web import form_data
 
     view = current_app.view_functions.get(request.endpoint or "")

@@ -16,6 +16,7 @@ from flask_limiter.util import get_remote_address
 
 from tracker.guesses import Guesses, TooManyGuesses
 from tracker.rules.text import t
+from tracker.web import problems
 
 MESSAGE = t("Too many failed logins. Wait a few minutes, then try again.")
 GUESSES = "touche.guesses"  # the app's extension holding its Guesses
@@ -41,8 +42,7 @@ def client_address() -> str:
 def _too_many(error: TooManyGuesses):
     if request.path.startswith("/api/"):
         errors = {error.field: error.message} if error.field else {}
-        response = current_app.make_response(({"error": "too_many_attempts", "message": error.message,
-                                                "errors": errors}, 429))
+        response = problems.problem(429, "too_many_attempts", error.message, errors)
     else:
         response = current_app.make_response((render_template("error.html", title=t("Too many attempts"),
                                                                message=error.message), 429))

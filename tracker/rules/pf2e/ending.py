@@ -27,7 +27,28 @@ def after_damage(state: dict, damage: ev.Pf2eDamageDealt) -> list:
     return []
 
 
+def knocked_out(state: dict) -> str | None:
+    """[assumed] The side still standing over a side wholly at 0 HP in a knockout duel, once the
+    judge declined that knockout, when the duel's setting lets it be confirmed later (else None):
+    nothing else brings the side lower, so without it only a yield or an abandon ends the duel."""
+    settings = state["settings"]
+    if state["proposal"] or settings["victory"] != "knockout" \
+            or settings.get("declined_knockout", "confirm") != "confirm":
+        return None
+    for loser in ("a", "b"):
+        side_ids = [d["id"] for d in state["duelists"] if d["side"] == loser]
+        if side_ids and all(state["hp"][i] <= 0 for i in side_ids):
+            return other(loser)
+    return None
+
+
 def confirm_victory(state: dict, cmd, dice: Dice) -> list:
+    standing = knocked_out(state)
+    if standing is not None:
+        if cmd.side and cmd.side != standing:
+            raise Refused(t("the rules propose victory for {names}; decline it first if the judge sees otherwise",
+                            names=names(state, standing)), field="side")
+        return [DuelWon(side=standing, ending="knockout", detail=cmd.detail or "")]
     proposal = state["proposal"]
     if proposal:
         if cmd.side and cmd.side != proposal["side"]:

@@ -6,6 +6,7 @@ from tracker.rules.legal import GM, offer
 
 from .board import choices
 from .commands import COMMANDS, _counter_side
+from .ending import knocked_out
 from .table import contenders, initiative_skills
 from .view import actions
 
@@ -47,9 +48,13 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
     if name == "CastSpell":
         # A slot's rank while one is left, else a cantrip (of any rank); never more actions than are left.
         ranks = [int(r) for r in offered["slots"]]
+        # Defaults a client without a spell of its own sends: Force Barrage, two missiles for two
+        # actions (1d4+1 each), a spell of every arcane or occult caster's list.
         return offer(command, name, for_side=_side(state, turn), caster=[turn], target=ids(offered["targets"]),
                      rank=ranks or list(range(1, 11)), cantrip=[False, True] if ranks else [True],
-                     actions=[n for n in (2, 1, 3) if n <= offered["actions_left"]])
+                     actions=[n for n in (2, 1, 3) if n <= offered["actions_left"]],
+                     defaults={"spell": "Force Barrage", "damage_expr": "2d4+2"},
+                     depends={"damage_expr": ["actions"]})
     if name == "DuelingCounter":
         counters = offered["counters"]
         ranks = sorted({int(r) for c in counters for r in c["slots"]})
@@ -78,6 +83,8 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         return offer(command, name, side=[tag["side"] for tag in offered["tag_sides"]])
     if name == "ConfirmVictory" and state["proposal"]:
         return offer(command, name, for_side=state["proposal"]["side"], side=[state["proposal"]["side"]])
+    if name == "ConfirmVictory" and knocked_out(state) is not None:  # [assumed] a declined knockout, still standing
+        return offer(command, name, for_side=knocked_out(state), side=[knocked_out(state)])
     if name == "SetCondition":
         return _set_condition(state, command)
     return offer(command, name)

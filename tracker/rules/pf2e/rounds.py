@@ -71,7 +71,12 @@ def choose_skill(state: dict, cmd, dice: Dice) -> list:
         raise Refused(_skills_allowed(state), field="skill")
     by_seat = state["settings"].get("dice_by") == "seats"
     if by_seat and (len(cmd.dice_roll or ()) != 1 or not 1 <= cmd.dice_roll[0] <= 20):
+        # Checked now, on the seat that typed it, as Rocèt's sealed dice are; the refusal names no die.
         raise Refused(t("type the d20 you rolled, e.g. 14"), field="dice_roll")
+    if by_seat:
+        # The seat's d20 is sealed with its skill and rolled at the reveal, not now: set aside, it is
+        # not a typed die "left over" (the service refused it so, naming the die, and wedged the seat).
+        dice.set_aside("roll", cmd.dice_roll)
     chosen = ev.Pf2eSkillChosen(round=state["round"], duelist=who, skill=cmd.skill,
                                 die=cmd.dice_roll[0] if by_seat else 0)
     after = fold(chosen, state, 0)

@@ -18,6 +18,10 @@ SETUP = (
     Field("victory", t("Victory condition"), "choice", default="first_blood", choices=tuple(VICTORIES.items())),
     Field("victory_text", t("Custom victory condition"), "text", required=False, maximum=300,
           help=t("what the judge must see, for a custom condition")),
+    Field("declined_knockout", t("After the judge declines a knockout"), "choice", default="confirm",
+          choices=(("confirm", t("the knockout may still be confirmed while the side stays at 0 HP")),
+                   ("fight_on", t("only a yield, a disqualification or abandoning ends the duel"))),
+          help=t("[assumed] the rules are silent: nothing else could end the duel, the side at 0 HP stays there")),
     Field("penalty", t("Penalty for cheating"), "text", required=False, maximum=500),
     Field("melee_only", t("Melee weapons only"), "bool", default=True),
     Field("no_poison", t("No poison"), "bool", default=True),
@@ -82,7 +86,7 @@ def judge_name(state: dict):
 # Who chooses the secret initiative skills (the GM, or each duelist sealed on their seat), when they
 # are rolled and who rolls: shown in every kind, and kept by a campaign as its defaults.
 SEATING = ("choices", "reveal", "dice_by")
-COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "penalty", "no_poison") + SEATING
+COMMON_FIELDS = ("kind", "teams", "victory", "victory_text", "declined_knockout", "penalty", "no_poison") + SEATING
 COMBAT_FIELDS = ("melee_only", "no_reach", "attack_penalty")
 SPELL_FIELDS = ("item_level_cap", "banned_spells", "counteract_with")
 KIND_FIELDS = {"combat": COMBAT_FIELDS, "spellcasting": SPELL_FIELDS, "mixed": COMBAT_FIELDS + SPELL_FIELDS}

@@ -2,6 +2,7 @@
 assumptions it runs under (what the page draws is in ``board``)."""
 from __future__ import annotations
 
+from .ending import knocked_out
 from .results import public_line, secret_line
 from .setup import judge_name
 from .sheet import SKILL_OF_TRADITION, trained
@@ -47,11 +48,17 @@ def _legal(state: dict) -> list[str]:
     endings = ["Yield", "Disqualify", "Abandon"]
     if state["proposal"]:
         return ["ConfirmVictory", "DeclineVictory"] + endings
+    if knocked_out(state) is not None:  # [assumed] a declined knockout the judge may still confirm
+        return ["ConfirmVictory"] + _legal_moves(state) + endings
+    return _legal_moves(state) + endings
+
+
+def _legal_moves(state: dict) -> list[str]:
+    """The moves of the table's moment, no ending."""
     pending = state["pending"]
     if pending:
-        moves = ["DeceptiveSidestep", "DeclineSidestep"] if pending["kind"] == "strike" else \
+        return ["DeceptiveSidestep", "DeclineSidestep"] if pending["kind"] == "strike" else \
             ["DuelingCounter", "DeclineCounter"]
-        return moves + endings
     moves = []
     if state["phase"] == "initiative":
         moves += _initiative_actions(state)
@@ -63,7 +70,7 @@ def _legal(state: dict) -> list[str]:
         moves.append("Tag")
     if state["settings"]["victory"] == "custom":
         moves.append("ConfirmVictory")
-    return moves + endings
+    return moves
 
 
 def _initiative_actions(state: dict) -> list[str]:
@@ -113,11 +120,11 @@ def _turn_actions(state: dict, who: str) -> list[str]:
             moves.append("Demoralize")  # never against a target already immune to it
         if state["kind"] != "spellcasting":
             moves.append("Feint")
-    if able(state, who):
-        moves.append("OtherAction")  # a free action is always possible
     if state["refocus"].get(who) and left and new_focus(state, who):
         moves.append("ChangeTraditionFocus")
-    return moves + ["EndTurn"]
+    # A free action is always possible; offered after the turn's end, so that a client taking the
+    # first action never loops on one of no cost (the page draws its forms in its own order).
+    return moves + ["EndTurn"] + (["OtherAction"] if able(state, who) else [])
 
 
 def new_focus(state: dict, who: str) -> list[str]:
@@ -145,6 +152,14 @@ FEINT = t("Feint: Deception against the target's Perception DC (10 + Perception)
           "melee Strikes until the end of their next turn.")
 
 
+DECLINED_KNOCKOUT = {
+    "confirm": t("[assumed] A knockout the judge declined may still be confirmed while the side stays at 0 HP "
+                 "(a setting)."),
+    "fight_on": t("[assumed] A knockout the judge declined stands: only a yield, a disqualification or "
+                  "abandoning ends the duel (a setting)."),
+}
+
+
 def assumptions(state: dict) -> list[Text]:
     """The readings this duel runs under where the source leaves room, with their settings."""
     s = state["settings"]
@@ -154,6 +169,7 @@ def assumptions(state: dict) -> list[Text]:
         t("Duelists: {teams}.", teams=TEAMS[s["teams"]]),
         t("Victory condition: {victory}; the rules propose it and {judge} confirms it.", victory=victory,
           judge=judge_name(state)),
+        *([DECLINED_KNOCKOUT[s.get("declined_knockout", "confirm")]] if s["victory"] == "knockout" else []),
         t("Initiative ties: an NPC acts before a PC; between two PCs or two NPCs the GM decides."),
         t("Frightened is a status penalty to attack rolls, initiative and counteract checks, AC and spell DC; "
           "it drops by 1 at the end of its holder's turn."),
