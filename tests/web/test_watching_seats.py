@@ -42,3 +42,19 @@ def test_a_seat_in_a_gm_recorded_duel_leaves_every_choice_to_the_gm(client, anon
     assert discarded.status_code in (200, 201), discarded.json
     assert state(gm_service, duel)["pending_discard"] is None
     assert anonymous.get(seat).status_code == 200  # the seat watches on
+
+
+def test_the_gm_is_offered_a_seat_command_only_for_the_sides_no_phone_plays(client, anonymous, gm_service):
+    from tests.web.test_seats import wit_sealed
+
+    duel = wit_sealed(gm_service)
+    issue_seat(client, duel["session"], duel["people"][0])  # Inés (side a) insults from her phone
+    read = client.get(f"/api/v1/duels/{duel['duel']}").json
+    choose = next(a for a in read["legal_actions"] if a["type"] == "ChooseInsult")
+    assert choose["fields"]["side"]["choices"] == ["b"]
+    command = {"type": "ChooseInsult", "duel_id": duel["duel"], "expected_version": read["version"],
+               "side": choose["fields"]["side"]["choices"][0], "insult": "Burla ingeniosa"}
+    assert client.post("/api/v1/commands", json=command).status_code in (200, 201)  # the first choice holds
+    issue_seat(client, duel["session"], duel["people"][1])  # now both sides are on phones
+    read = client.get(f"/api/v1/duels/{duel['duel']}").json
+    assert "ChooseInsult" not in [a["type"] for a in read["legal_actions"]]
