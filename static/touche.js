@@ -100,17 +100,24 @@
   function movedNotice(panel) {
     var notice = document.getElementById("moved-notice");
     if (notice) return;
+    // The words are the server's, in the GM's language (the panel's data-moved, data-moved-show).
     notice = document.createElement("p");
     notice.id = "moved-notice";
     notice.className = "notice moved";
     notice.setAttribute("role", "status");
-    notice.textContent = "The duel moved while you were filling in a form; what you typed is kept. ";
+    notice.setAttribute("aria-live", "polite");
+    notice.textContent = (panel.dataset.moved || "") + " ";
     var show = document.createElement("button");
     show.type = "button";
-    show.textContent = "Show the duel now";
+    show.textContent = panel.dataset.movedShow || "↻";
     show.addEventListener("click", function () { window.location.reload(); });
     notice.appendChild(show);
     panel.parentNode.insertBefore(notice, panel);
+    var region = document.getElementById("announcer");  // a region made now is not always read out
+    if (region) {
+      region.textContent = "";
+      window.setTimeout(function () { region.textContent = panel.dataset.moved || ""; }, 50);
+    }
   }
 
   // Each tap on a seat is its own command: a fresh "tap" joins the id the page drew, so going back

@@ -1,0 +1,65 @@
+"""Seats from the table's side (issue 33), what only a browser shows: a Spanish GM's duel page
+while the players' phones act."""
+from playwright.sync_api import expect
+
+from tests.browser.test_seats import hand_out_seats, phones, rocet_session
+from tracker import bootstrap
+from tracker.db import open_db
+from tracker.services import Context
+
+
+def in_spanish(page, live_app) -> None:
+    page.context.add_cookies([{"name": "lang", "value": "es", "url": live_app.config["LIVE_URL"]}])
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1
+
+
+def test_the_duel_moved_notice_is_the_servers_in_the_gms_language_on_screen_and_keeps_the_form(
+        page, browser, live_app):
+    """A Spanish GM fills the adjustment form at the bottom of the page when a player taps: the
+    notice reads in Spanish at the top of the screen and the form keeps its input (a sealed choice
+    alone does not even conflict with it); once the turn is revealed, sending it is a conflict said in Spanish, next to the form, still holding what the GM typed."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    players = phones(browser, hand_out_seats(page, session))
+    in_spanish(page, live_app)
+    page.goto(f"/duels/{duel}")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+
+    page.locator("details.adjust > summary").click()
+    page.locator("#AdjustDuelTrack-amount").fill("-3")
+    page.locator("#AdjustDuelTrack-reason").fill("le dio el cura")
+    page.locator("#AdjustDuelTrack-reason").scroll_into_view_if_needed()
+    players["a"].locator(".seat-ChooseCard button.seat-card").first.click()
+
+    notice = page.locator("#moved-notice")
+    expect(notice).to_contain_text("El duelo ha avanzado mientras rellenabas un formulario")
+    expect(notice.get_by_role("button")).to_have_text("Ver el duelo ahora")
+    expect(notice).not_to_contain_text("The duel moved")
+    expect(notice).to_have_attribute("aria-live", "polite")
+    page.mouse.wheel(0, 2000)  # wherever the GM scrolls, the notice stays on screen
+    page.wait_for_timeout(300)
+    assert in_view(page, notice)
+    expect(page.locator("#AdjustDuelTrack-amount")).to_have_value("-3")
+    expect(page.locator("#AdjustDuelTrack-reason")).to_have_value("le dio el cura")
+
+    players["b"].locator(".seat-ChooseCard button.seat-card").first.click()  # the turn is revealed
+    expect(players["a"].locator(".seat-revealed")).to_have_count(1)
+    page.wait_for_timeout(600)  # a poll or two: still not redrawn under the form
+    expect(page.locator("#AdjustDuelTrack-reason")).to_have_value("le dio el cura")
+    with page.expect_response(lambda r: "/adjust" in r.url) as answer:
+        page.locator(".action-AdjustDuelTrack button[type=submit]").click()
+    assert answer.value.status == 409
+    banner = page.locator(".action-AdjustDuelTrack .error.banner")
+    expect(banner).to_contain_text("Tu ajuste NO se registró")
+    expect(page.locator("#AdjustDuelTrack-amount")).to_have_value("-3")
+    expect(page.locator("#AdjustDuelTrack-reason")).to_have_value("le dio el cura")
+    assert in_view(page, banner)
+    expect(page.locator("body")).not_to_contain_text("The duel moved")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
