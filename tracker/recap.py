@@ -211,7 +211,8 @@ def _headline(module, state: dict, view: dict, events: list[tuple[int, Any]]) ->
     wanted = set(module.HISTORY_EVENTS)
     turns = module.history_facts(state, [ev for _, ev in events if type(ev).__name__ in wanted]).turns
     told = module.headline(state, events)
-    unit = getattr(module.TURNS_LABEL, "msgid", module.TURNS_LABEL)  # "turns" or "rounds", even as a Text
+    label = module.turns_label(state.get("kind", "")) if hasattr(module, "turns_label") else module.TURNS_LABEL
+    unit = getattr(label, "msgid", label)  # "turns", "rounds" or "exchanges", even as a Text
     if outcome:
         summary = str(outcome["summary"])
         sentence = _finished_after(unit, turns, summary[:1].upper() + summary[1:])
@@ -225,6 +226,8 @@ def _finished_after(unit: str, turns: int, summary: str) -> Text:
     """The headline of a finished duel: its summary, after so many of what its ruleset counts."""
     if unit == "rounds":
         return tn("{summary}, after {count} round.", "{summary}, after {count} rounds.", turns, summary=summary)
+    if unit == "exchanges":
+        return tn("{summary}, after {count} exchange.", "{summary}, after {count} exchanges.", turns, summary=summary)
     if unit == "turns":
         return tn("{summary}, after {count} turn.", "{summary}, after {count} turns.", turns, summary=summary)
     return t("{summary}, after {count} {unit}.", summary=summary, count=turns, unit=unit)
@@ -235,6 +238,9 @@ def _unfinished_after(unit: str, turns: int, progress: Any) -> Text:
     if unit == "rounds":
         return tn("Unfinished: still running after {count} round ({progress}).",
                   "Unfinished: still running after {count} rounds ({progress}).", turns, progress=progress)
+    if unit == "exchanges":
+        return tn("Unfinished: still running after {count} exchange ({progress}).",
+                  "Unfinished: still running after {count} exchanges ({progress}).", turns, progress=progress)
     if unit == "turns":
         return tn("Unfinished: still running after {count} turn ({progress}).",
                   "Unfinished: still running after {count} turns ({progress}).", turns, progress=progress)

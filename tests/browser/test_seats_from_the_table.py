@@ -63,3 +63,37 @@ def test_the_duel_moved_notice_is_the_servers_in_the_gms_language_on_screen_and_
     for phone in players.values():
         phone.context.close()
     service.db.close()
+
+
+def test_a_wit_exchange_thrown_leaves_the_next_exchanges_line_empty(page, browser, live_app):
+    """The words a player typed for exchange 1 are spoken at its reveal and gone from the field the
+    seat offers for exchange 2 (htmx kept the old field, by its id, across the redraw)."""
+    from tests.web.test_pirate_pages import INES, LOPE
+
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
+    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
+                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
+    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                              "date": "2026-11-29", "title": "The tavern"}).key
+    service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
+                    "choices": "sealed", "exchanges": 3,
+                    "duelists": [{"character_id": people[0], "side": "a"}, {"character_id": people[1], "side": "b"}]})
+    players = phones(browser, hand_out_seats(page, session))
+    words = "You fight like a dairy farmer."
+    players["a"].get_by_label("What you say").fill(words)
+    players["a"].get_by_role("button", name="Burla ingeniosa").click()
+    expect(players["a"].locator(".seat-status")).to_contain_text("Your insult: Burla ingeniosa")
+    players["b"].get_by_label("What you say").fill("You smell of fish.")
+    players["b"].get_by_role("button", name="Insulto directo").click()  # both chose: the exchange is thrown
+    for phone in players.values():
+        expect(phone.locator(".seat-status.choose")).to_contain_text("exchange 2")
+        expect(phone.get_by_label("What you say")).to_have_value("")
+    players["a"].wait_for_timeout(1200)  # the seat's polls redraw it: still empty
+    expect(players["a"].get_by_label("What you say")).to_have_value("")
+    players["a"].get_by_label("What you say").fill("Second line")
+    players["a"].wait_for_timeout(1200)  # while the player types, the polls keep what they type
+    expect(players["a"].get_by_label("What you say")).to_have_value("Second line")
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
