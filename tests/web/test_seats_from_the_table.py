@@ -43,3 +43,53 @@ def test_the_next_exchanges_line_field_is_a_new_empty_field(client, anonymous, g
     thrown = choose_insult(anonymous, seats[1], d, "b", "Insulto directo", "Line two.").text
     assert f'id="seat-line-{d}-2"' in thrown and f'id="seat-line-{d}-1"' not in thrown
     assert 'value="Line one."' not in thrown and 'value="Line two."' not in thrown
+
+
+# PF2e's words a Spanish table reads from the Spanish books (docs/glossary.md), and English the
+# Spanish pages once showed: none of these may show on a Spanish page (names the GM typed aside).
+PF2E_ENGLISH = ["None", "expert", "trained", "untrained", "Treat Wounds", "Medicine", "Hit Points", "deception",
+                "Skip to content", "The duel moved", "Stride", "Raise a Shield", "Recall Knowledge", "Deception",
+                "Intimidation", "Perception", "Will", "DC", "Demoralize", "Feint", "Strike", "Strikes", "AC", "HP",
+                "Deceptive Sidestep", "Bullying Press", "Sense Weakness", "Dueling Counter", "Arcana", "Nature",
+                "Occultism", "Religion", "arcane", "primal", "occult", "divine"]
+PF2E_SPANISH = ["Engaño", "Percepción", "Voluntad", "CD", "Desmoralizar", "Fintar", "Golpe", "CA", "PG"]
+
+
+def words_of(page: str) -> str:
+    """A page's visible words and the words of its attributes people read (placeholders, labels)."""
+    import html
+    import re
+
+    said = re.findall(r'(?:placeholder|aria-label|title|data-announce|data-moved|data-moved-show|alt)="([^"]*)"', page)
+    return text_of(page) + " | " + " ".join(html.unescape(value) for value in said)
+
+
+def english_in(page: str, words=PF2E_ENGLISH) -> list[str]:
+    import re
+
+    text = words_of(page)
+    return [w for w in words if re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", text)]
+
+
+def test_a_spanish_pf2e_duel_its_sheet_and_seats_read_the_spanish_books_words(client, anonymous, gm_service):
+    from tests.web.test_seats import choose_skill, pf2e_sealed
+
+    duel = pf2e_sealed(gm_service)
+    d, (seelah, vex) = duel["duel"], duel["people"]
+    set_campaign_language(gm_service, gm_service.db, duel["campaign"], "es")
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    assert choose_skill(anonymous, seats[0], d, seelah, "deception").status_code == 200
+    assert choose_skill(anonymous, seats[1], d, vex, "perception").status_code == 200
+    pages = {"seat A": anonymous.get(seats[0]).text, "seat B": anonymous.get(seats[1]).text,
+             "duel": client.get(f"/duels/{d}", headers=ES).text,
+             "sheet": client.get(f"/characters/{seelah}", headers=ES).text,
+             "history": client.get(f"/campaigns/{duel['campaign']}/history", headers=ES).text}
+    for name, page in pages.items():
+        assert '<html lang="es"' in page, name
+        assert english_in(page) == [], name
+    duel_page = words_of(pages["duel"])
+    for word in PF2E_SPANISH:
+        assert word in duel_page, word
+    assert "Engaño" in words_of(pages["seat A"])  # the skill Seelah's player chose, by its Spanish name
+    assert "Competencia en Engaño Entrenado" in text_of(pages["sheet"])
+    assert "Zancada, Alzar un escudo…" in duel_page  # the other action's placeholder
