@@ -93,3 +93,38 @@ def test_a_spanish_pf2e_duel_its_sheet_and_seats_read_the_spanish_books_words(cl
     assert "Engaño" in words_of(pages["seat A"])  # the skill Seelah's player chose, by its Spanish name
     assert "Competencia en Engaño Entrenado" in text_of(pages["sheet"])
     assert "Zancada, Alzar un escudo…" in duel_page  # the other action's placeholder
+
+
+def test_the_history_names_a_rulesets_own_ending_in_spanish(app, client):
+    """Rocèt's "clock" ending reads "Reloj" in the Spanish duel history (it showed the raw key)."""
+    import dataclasses
+
+    from tests.conftest import fixed_context
+    from tracker import bootstrap, rules
+    from tracker.db import open_db
+
+    db = open_db(app.config["DATABASE"])
+    try:
+        service = bootstrap.service(db, dataclasses.replace(fixed_context(), actor="gmtest"))
+        campaign = service.handle({"type": "CreateCampaign", "name": "Reloj", "ruleset": "rocet"}).key
+        session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
+                                  "date": "2026-11-29", "title": "A las doce"}).key
+        people = {side: service.handle({"type": "CreateCharacter", "campaign_id": campaign, **sheet}).key
+                  for side, sheet in zip("ab", rules.get("rocet").samples.DUELISTS)}
+        duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet",
+                               "duelists": [{"character_id": i, "side": s} for s, i in people.items()],
+                               "setup": {"kind": "relojes", "cards": "physical", "weapon_type": "Espada",
+                                         "clock_size": 3}}).key
+        for _ in range(12):
+            state = service.state_of(f"duel-{duel}")[1]
+            if state.get("outcome"):
+                break
+            command = ({"type": "DeclineDamage"} if state.get("pending_damage") else
+                       {"type": "PlayTurn", "card_a": "Estocada Alta", "card_b": "Insulto", "dice_a": [3, 4],
+                        "dice_b": [2, 3]})
+            service.handle({**command, "duel_id": duel, "expected_version": service.version(f"duel-{duel}")})
+    finally:
+        db.close()
+    assert state["outcome"]["ending"] == "clock"
+    page = client.get(f"/campaigns/{campaign}/history", headers=ES).text
+    assert '<small class="ending">Reloj</small>' in page and "clock" not in text_of(page)
