@@ -97,3 +97,31 @@ def test_a_wit_exchange_thrown_leaves_the_next_exchanges_line_empty(page, browse
     for phone in players.values():
         phone.context.close()
     service.db.close()
+
+
+ONE_ROW = """(selector) => [...document.querySelectorAll(selector)].map(group =>
+  new Set([...group.children].map(child => Math.round(child.getBoundingClientRect().top))).size)"""
+
+
+def test_on_a_390_px_phone_the_languages_and_each_clock_keep_to_one_row(page, browser, live_app):
+    """The seat's two language links share one line of the header; a clock's segments never wrap
+    (the longest clock there is, at 390 px); and nothing logs a console error (a refused style…)."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service, clock_size=24)
+    errors = []
+    players = phones(browser, hand_out_seats(page, session))
+    for phone in players.values():
+        phone.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        phone.reload()
+        expect(phone.locator(".clock .seg")).to_have_count(48)
+        assert phone.evaluate(ONE_ROW, "header.top nav.language") == [1]
+        assert phone.evaluate(ONE_ROW, ".clock .segs") == [1, 1]
+        assert phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    players["a"].locator(".seat-ChooseCard button.seat-card").first.click()
+    players["b"].locator(".seat-ChooseCard button.seat-card").first.click()
+    expect(players["a"].locator(".seat-revealed")).to_have_count(1)
+    players["a"].wait_for_timeout(1200)
+    assert errors == []
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()

@@ -128,3 +128,82 @@ def test_the_history_names_a_rulesets_own_ending_in_spanish(app, client):
     assert state["outcome"]["ending"] == "clock"
     page = client.get(f"/campaigns/{campaign}/history", headers=ES).text
     assert '<small class="ending">Reloj</small>' in page and "clock" not in text_of(page)
+
+
+# --- smaller gaps (issue 33 item 11) ---------------------------------------------------------------
+
+def recovered(gm, character):
+    return [r for r in gm.store.read_stream(f"character-{character}") if r.type == "CharacterRecovered"]
+
+
+def test_a_new_sessions_date_starts_on_today(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    campaign = setup_duel(gm_service)["campaign"]
+    form = client.get(f"/campaigns/{campaign}/sessions/new").text
+    today = client.application.config["SERVICE_CONTEXT"].now()[:10]  # the service's clock (fixed in tests)
+    assert f'value="{today}"' in form and 'type="date"' in form
+
+
+def test_a_finished_duel_rests_both_duelists_in_one_tap_once(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    duel = setup_duel(gm_service)
+    d = duel["duel"]
+    assert "rest-both" not in client.get(f"/duels/{d}").text  # only once the duel is over
+    gm_service.handle({"type": "Yield", "duel_id": d, "side": "b", "expected_version": gm_service.version(f"duel-{d}")})
+    page = client.get(f"/duels/{d}", headers=ES).text
+    assert "Ambos duelistas descansan" in page
+    import re
+
+    command_id = re.search(r'class="rest-both".*?name="command_id" value="([0-9a-f]+)"', page, re.S).group(1)
+    for _ in range(2):  # a double tap of the same page rests them once
+        answer = client.post(f"/duels/{d}/rest", data={"command_id": command_id}, headers={"HX-Request": "true", **ES})
+        assert answer.status_code == 200
+        assert "Los duelistas han descansado" in answer.text
+    for character in duel["people"]:
+        rests = recovered(gm_service, character)
+        assert len(rests) == 1 and rests[0].data["recovery"] == "rest"
+
+
+def test_the_duel_page_offers_no_seat_for_an_npc(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    duel = setup_duel(gm_service, npc=True)
+    page = client.get(f"/duels/{duel['duel']}").text
+    offered = page[page.index('id="seat-character"'):].split("</select>")[0]
+    assert duel["people"][0] in offered and duel["people"][1] not in offered
+
+
+def test_the_duel_history_is_numbered_forwards(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    d = setup_duel(gm_service)["duel"]
+    gm_service.handle({"type": "NoteDuel", "duel_id": d, "text": "first note"})
+    gm_service.handle({"type": "Yield", "duel_id": d, "side": "b", "expected_version": gm_service.version(f"duel-{d}")})
+    page = client.get(f"/duels/{d}").text
+    history = page[page.index('<section class="panel history">'):].split("</section>")[0]
+    assert "<ol reversed" not in history and "<ol>" in history
+    lines = [text_of(item) for item in history.split("<li>")[1:]]
+    assert len(lines) >= 2 and "yield" in lines[-1].lower()  # the last thing that happened comes last
+
+
+def test_each_theme_button_is_named_with_its_visible_word(client):
+    """axe's label-content-name-mismatch: "Auto" was named "Tema automático" in Spanish."""
+    import re
+
+    for language in ("en", "es"):
+        page = client.get("/", headers={"Accept-Language": language}).text
+        buttons = re.findall(r'<button type="submit" name="theme" value="\w+"[^>]*aria-label="([^"]+)">([^<]+)</button>',
+                             re.sub(r"\s+", " ", page))
+        assert len(buttons) == 3, language
+        for spoken, shown in buttons:
+            assert shown.strip().lower() in spoken.lower(), (language, spoken, shown)
+
+
+def test_the_downloaded_html_recap_has_its_main_landmark(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    session = setup_duel(gm_service)["session"]
+    document = client.get(f"/sessions/{session}/recap.html?audience=gm").text
+    assert document.count("<main>") == 1 and "</main>" in document
