@@ -63,6 +63,32 @@
     if (summary && document.activeElement === document.body) summary.focus();
   });
 
+  // A Copy button ([data-copy]: the id of the field whose text it copies) is shown only here,
+  // where it can work; its words, and the "copied" notice, are the server's.
+  document.addEventListener("DOMContentLoaded", function () {
+    var buttons = document.querySelectorAll("button[data-copy]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = false;
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.dataset.copy);
+    var status = button.parentNode.querySelector(".copy-status");
+    if (!field) return;
+    function done() { if (status) status.textContent = button.dataset.copied || ""; }
+    function fallback() {
+      field.focus();
+      field.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(done, fallback);
+    } else {
+      fallback();
+    }
+  });
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".error-summary a[data-field]");
     if (!link) return;

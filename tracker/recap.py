@@ -80,7 +80,8 @@ def _build(db, session: dict, audience: str, language: str) -> dict:
         "session": {"id": session["id"], "number": session["number"], "date": session["date"],
                     "date_text": _date_text(session["date"], language), "title": session["title"]},
         "duels": duels,
-        "characters": _characters(duels),
+        "between": _between(db, session, duels),
+        "characters": _on_the_sheet(db, session, _characters(duels)),
     }
     if gm:
         recap["session"]["notes"] = session["notes"]
@@ -169,7 +170,13 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
         if n["about"] in shown:
             by_line.setdefault(n["about"], []).append(n["text"])
     narrative = []
+    # A seat's "X has chosen a card" (and each change of mind) says nothing once the reveal says
+    # what was played: the recap tells the reveal only.
+    chosen = set(getattr(module, "SEAT_CHOICE_EVENTS", ()))
+    choices = {version for version, ev in events if type(ev).__name__ in chosen}
     for line in view.get("history", []):
+        if line["at"] in choices:
+            continue
         hidden = line["at"] in types
         if hidden and not gm:
             continue
@@ -282,6 +289,45 @@ def _record(record: dict[str, int]) -> Text | Joined:
     return Joined(parts, ", ") if parts else t("no result yet")
 
 
+# What a character's sheet logs between duels (a rest, a treatment, the GM's "+5 healed by the cleric").
+BETWEEN_DUELS = ("CharacterRecovered", "TrackAdjusted")
+
+
+def _between(db, session: dict, duels: list[dict]) -> list[dict]:
+    """The rests, treatments and adjustments of this session's duelists from the session's first
+    duel on, up to the next session's (each line as the sheet's log says it)."""
+    if not duels:
+        return []
+    people = sorted({d["id"] for duel in duels for d in duel["duelists"]})
+    start = db.execute("SELECT MIN(position) FROM log_entries WHERE stream = ?", [f"duel-{duels[0]['id']}"]).fetchone()[0]
+    later = db.execute("SELECT MIN(l.position) FROM log_entries l JOIN duels d ON l.stream = 'duel-' || d.id"
+                       " JOIN sessions s ON s.id = d.session_id WHERE s.campaign_id = ? AND s.number > ?",
+                       [session["campaign_id"], session["number"]]).fetchone()[0]
+    before = " AND position < ?" if later is not None else ""
+    rows = db.execute(f"SELECT stream, summary FROM log_entries WHERE stream IN ({_in(people)})"
+                      f" AND type IN ({_in(list(BETWEEN_DUELS))}) AND retracted_by IS NULL AND position > ?{before}"
+                      " ORDER BY position",
+                      [*(f"character-{p}" for p in people), *BETWEEN_DUELS, start or 0,
+                       *([later] if later is not None else [])]).fetchall()
+    names = {d["id"]: d["name"] for duel in duels for d in duel["duelists"]}
+    return [{"character": names.get(stream.removeprefix("character-"), "?"), "text": read(summary)}
+            for stream, summary in rows]
+
+
+def _on_the_sheet(db, session: dict, characters: list[dict]) -> list[dict]:
+    """In the campaign's latest session, each character's lasting tracks as the sheet has them now
+    (after the rests and heals since their last duel), so the recap and the sheet agree."""
+    latest = db.execute("SELECT MAX(number) FROM sessions WHERE campaign_id = ?", [session["campaign_id"]]).fetchone()[0]
+    if session["number"] != latest:
+        return characters
+    for c in characters:
+        now = {(tr["track"]): tr for tr in queries.character_sheet(db, c["id"], recent=0)["tracks"]}
+        for track in c["tracks"]:
+            if track["track"] in now:
+                track["end"] = now[track["track"]]["current"]
+    return characters
+
+
 def _characters(duels: list[dict]) -> list[dict]:
     """Each character who duelled: their record this session and their lasting tracks after
     their last duel of it."""
@@ -371,6 +417,10 @@ def markdown(recap: dict) -> str:
         out += [md(t("No duels were fought this session.")), ""]
     for number, duel in enumerate(recap["duels"], start=1):
         out += _md_duel(number, duel)
+    if recap.get("between"):
+        out += [f"## {md(t('Between duels'))}", ""]
+        out += [f"- {md(entry['text'])}" for entry in recap["between"]]
+        out.append("")
     if recap["characters"]:
         out += [f"## {md(t('Characters at the end of the session'))}", ""]
         for c in recap["characters"]:
@@ -461,6 +511,15 @@ def short_markdown(recap: dict, limit: int = CHAT_LIMIT) -> str:
         out += "\n" + block
         left -= 1
     return out + "\n"
+
+
+def short_text(recap: dict, limit: int = CHAT_LIMIT) -> str:
+    """The one-message recap as plain text to paste anywhere: the short Markdown without its
+    emphasis marks and escapes (what the GM copies from the chat summary page)."""
+    import re
+
+    marked = short_markdown(recap, limit)
+    return re.sub(r"\\(.)", r"\1", marked.replace("**", "").replace("  \n", "\n"))
 
 
 def html_document(recap: dict) -> str:

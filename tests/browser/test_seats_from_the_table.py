@@ -125,3 +125,34 @@ def test_on_a_390_px_phone_the_languages_and_each_clock_keep_to_one_row(page, br
     for phone in players.values():
         phone.context.close()
     service.db.close()
+
+
+def test_the_chat_summary_copies_its_plain_text_and_the_html_recap_opens(page, live_app):
+    """The GM's Spanish chat summary: "Copiar" puts the plain text on the clipboard and says so;
+    the HTML recap opens as a page, its stylesheet allowed, nothing refused."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    service.handle({"type": "Yield", "duel_id": duel, "side": "b", "expected_version": service.version(f"duel-{duel}")})
+    in_spanish(page, live_app)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_app.config["LIVE_URL"])
+    refused = []
+    page.on("console", lambda message: message.type == "error" and refused.append(message.text))
+    page.goto(f"/sessions/{session}")
+    page.locator(f"#recap a[href$='/recap/chat?audience=gm']").click()
+    text = page.locator("#chat-text").input_value()
+    assert "Swords at dawn" in text and "**" not in text
+    page.get_by_role("button", name="Copiar").click()
+    expect(page.locator(".copy-status")).to_have_text("Copiado: pégalo en el chat.")
+    assert page.evaluate("navigator.clipboard.readText()") == text
+
+    page.goto(f"/sessions/{session}")
+    with page.context.expect_page() as opened:
+        page.locator("#recap a[target=_blank][href$='recap.html?audience=gm']").click()
+    recap = opened.value
+    recap.on("console", lambda message: message.type == "error" and refused.append(message.text))
+    recap.wait_for_load_state()
+    expect(recap.locator("main h1")).to_contain_text("Swords at dawn")
+    assert recap.evaluate("getComputedStyle(document.body).fontFamily") != "Times New Roman"
+    assert recap.evaluate("document.styleSheets.length") == 1
+    assert refused == []
+    service.db.close()

@@ -207,3 +207,68 @@ def test_the_downloaded_html_recap_has_its_main_landmark(client, gm_service):
     session = setup_duel(gm_service)["session"]
     document = client.get(f"/sessions/{session}/recap.html?audience=gm").text
     assert document.count("<main>") == 1 and "</main>" in document
+
+
+# --- recaps (issue 33 item 9) ---------------------------------------------------------------------
+
+def played_and_rested(client, anonymous, gm_service):
+    """A seated Rocèt turn (Inés changes her mind once), a yield, then the sheet's rests and heals."""
+    from tests.web.test_seats import choose, setup_duel, state
+
+    duel = setup_duel(gm_service)
+    d = duel["duel"]
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    hands = state(gm_service, d)["sides"]
+    choose(anonymous, seats[0], d, "a", hands["a"]["hand"][0])
+    choose(anonymous, seats[0], d, "a", hands["a"]["hand"][1])
+    choose(anonymous, seats[1], d, "b", hands["b"]["hand"][0])
+    gm_service.handle({"type": "Yield", "duel_id": d, "side": "b", "expected_version": gm_service.version(f"duel-{d}")})
+    ines, lope = duel["people"]
+    gm_service.handle({"type": "AdjustTrack", "character_id": ines, "ruleset": "rocet", "track": "PG", "amount": -5,
+                       "reason": "a fall"})
+    gm_service.handle({"type": "AdjustTrack", "character_id": ines, "ruleset": "rocet", "track": "PG", "amount": 2,
+                       "reason": "healed by the cleric"})
+    gm_service.handle({"type": "RecoverCharacter", "character_id": lope, "ruleset": "rocet", "recovery": "rest"})
+    return duel
+
+
+def test_the_html_recap_opens_in_the_browser_under_a_scriptless_policy_and_still_downloads(client, gm_service):
+    from tests.web.test_seats import setup_duel
+
+    session = setup_duel(gm_service)["session"]
+    shown = client.get(f"/sessions/{session}/recap.html?audience=gm")
+    assert shown.headers["Content-Disposition"].startswith("inline;")
+    policy = shown.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "style-src 'sha256-" in policy and "script-src" not in policy
+    saved = client.get(f"/sessions/{session}/recap.html?audience=gm&download=1")
+    assert saved.headers["Content-Disposition"].startswith("attachment;")
+    assert client.get(f"/sessions/{session}/recap.md?audience=gm").headers["Content-Disposition"].startswith("attachment;")
+    panel = client.get(f"/sessions/{session}").text
+    assert f"/sessions/{session}/recap/chat?audience=gm" in panel
+    assert f"/sessions/{session}/recap.html?audience=gm&amp;download=1" in panel
+
+
+def test_the_chat_summary_is_plain_text_to_copy_with_a_button(client, anonymous, gm_service):
+    duel = played_and_rested(client, anonymous, gm_service)
+    page = client.get(f"/sessions/{duel['session']}/recap/chat?audience=gm", headers=ES).text
+    import html
+    import re
+
+    text = html.unescape(re.search(r'<textarea id="chat-text"[^>]*readonly>(.*?)</textarea>', page, re.S).group(1))
+    assert "Swords at dawn" in text and "Inés vs Lope" in text and "**" not in text and "\\" not in text
+    assert re.search(r'<button type="button" class="copy" data-copy="chat-text" data-copied="Copiado[^"]*" hidden>Copiar</button>',
+                     page)
+
+
+def test_the_full_recap_tells_the_rests_and_heals_and_ends_as_the_sheet_does(client, anonymous, gm_service):
+    duel = played_and_rested(client, anonymous, gm_service)
+    recap = client.get(f"/sessions/{duel['session']}/recap.md?audience=gm").text
+    between = recap[recap.index("## Between duels"):recap.index("## Characters at the end")]
+    assert "a fall" in between and "healed by the cleric" in between and "Lope" in between
+    sheet = text_of(client.get(f"/characters/{duel['people'][0]}").text)
+    assert "27/30" in sheet or "27 /30" in sheet
+    assert "- **Inés**: 1 win; PG 27/30" in recap
+    assert "has chosen a card" not in recap and "has changed their card" not in recap  # the reveal tells it
+    assert "Turn 1: Inés plays" in recap
+    html_recap = client.get(f"/sessions/{duel['session']}/recap.html?audience=gm").text
+    assert "healed by the cleric" in html_recap and "has chosen a card" not in html_recap
