@@ -1,5 +1,6 @@
 """Seats from the table's side (issue 33), what only a browser shows: a Spanish GM's duel page
 while the players' phones act."""
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_seats import hand_out_seats, phones, rocet_session
@@ -156,3 +157,52 @@ def test_the_chat_summary_copies_its_plain_text_and_the_html_recap_opens(page, l
     assert recap.evaluate("document.styleSheets.length") == 1
     assert refused == []
     service.db.close()
+
+
+def test_the_seats_reveal_turns_both_cards_with_their_numbers_and_the_winner_gets_a_win_screen(
+        page, browser, live_app):
+    """Item 7: the reveal shows both cards side by side with the dice that decided it and the TA,
+    turned over in a short animation that a phone asking for reduced motion does without; the
+    duel's end is a win screen on the winner's phone and its loss on the other."""
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    players = phones(browser, hand_out_seats(page, session))
+    players["b"].emulate_media(reduced_motion="reduce")
+    for phone in players.values():
+        phone.locator(".seat-ChooseCard button.seat-card").first.click()
+    for side, phone in players.items():
+        reveal = phone.locator(".seat-reveal")
+        expect(reveal).to_have_count(1)
+        cards = reveal.locator(".reveal-card")
+        expect(cards).to_have_count(2)
+        tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(2)]
+        assert tops[0] == tops[1]  # side by side on a 390 px phone
+        expect(cards.first.locator(".reveal-who")).to_have_text("You")
+        expect(cards.locator(".reveal-roll")).to_have_count(2)
+        expect(cards.first.locator(".reveal-roll")).to_contain_text("DES ")
+        expect(reveal.locator(".reveal-ta")).to_contain_text("TA ")
+        expect(reveal.locator(".reveal-card.winner")).to_have_count(1)
+    moving = players["a"].evaluate("getComputedStyle(document.querySelector('.reveal-card')).animationName")
+    still = players["b"].evaluate("getComputedStyle(document.querySelector('.reveal-card')).animationName")
+    assert moving == "reveal-turn" and still == "none"
+
+    service.handle({"type": "Yield", "duel_id": duel, "side": "b", "expected_version": service.version(f"duel-{duel}")})
+    expect(players["a"].locator(".seat-outcome.won")).to_contain_text("You won the duel!")
+    expect(players["b"].locator(".seat-outcome.lost")).to_contain_text("you lost")
+    assert players["a"].evaluate("parseFloat(getComputedStyle(document.querySelector('.seat-outcome strong')).fontSize)") > 24
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()
+
+
+
+@pytest.mark.xfail(strict=True, reason="issue 33 item 7 left: the Rocèt seat's reveal does not yet say the PG/PM "
+                                       "each side lost in the turn, and the pirate and PF2e seats' reveals still "
+                                       "show one history line, not both sides' choices side by side")
+def test_every_seats_reveal_names_both_choices_and_the_points_lost(page, browser, live_app):
+    service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
+    session, duel = rocet_session(service)
+    players = phones(browser, hand_out_seats(page, session))
+    for phone in players.values():
+        phone.locator(".seat-ChooseCard button.seat-card").first.click()
+    expect(players["a"].locator(".seat-reveal .reveal-lost")).to_have_count(1, timeout=3000)
