@@ -27,7 +27,16 @@ from tests.web.test_seats import issue_seat, pf2e_sealed, setup_duel, wit_sealed
 from tracker import rules
 from tracker.rules import legal
 from tracker.commands.base import KEYED
+from tracker.i18n import catalog_directories, merged
 from tracker.rules.pf2e.sheet import SKILL_NAMES
+
+SPANISH = merged(catalog_directories(), "es", "messages")
+
+
+def skill_names(skill: str) -> list[str]:
+    """A skill as every page may name it: its key, its English name and its Spanish one (Engaño)."""
+    name = SKILL_NAMES[skill]
+    return [skill, str(name), SPANISH.gettext(name.msgid)]
 
 STEPS = 10
 LANGUAGES = ("", "?lang=es")
@@ -72,7 +81,7 @@ def sealed_values(ruleset, state):
             found.append((side, [choice["card"]], []))
         elif ruleset == "pf2e":
             skill = choice if isinstance(choice, str) else choice["skill"]
-            found.append((side, [skill, SKILL_NAMES[skill]], []))
+            found.append((side, skill_names(skill), []))
         else:
             found.append((side, [choice["insult"]], [choice["line"]] if choice.get("line") else []))
     return found
