@@ -63,6 +63,32 @@
     if (summary && document.activeElement === document.body) summary.focus();
   });
 
+  // A Copy button ([data-copy]: the id of the field whose text it copies) is shown only here,
+  // where it can work; its words, and the "copied" notice, are the server's.
+  document.addEventListener("DOMContentLoaded", function () {
+    var buttons = document.querySelectorAll("button[data-copy]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = false;
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.dataset.copy);
+    var status = button.parentNode.querySelector(".copy-status");
+    if (!field) return;
+    function done() { if (status) status.textContent = button.dataset.copied || ""; }
+    function fallback() {
+      field.focus();
+      field.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(done, fallback);
+    } else {
+      fallback();
+    }
+  });
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".error-summary a[data-field]");
     if (!link) return;
@@ -100,17 +126,24 @@
   function movedNotice(panel) {
     var notice = document.getElementById("moved-notice");
     if (notice) return;
+    // The words are the server's, in the GM's language (the panel's data-moved, data-moved-show).
     notice = document.createElement("p");
     notice.id = "moved-notice";
     notice.className = "notice moved";
     notice.setAttribute("role", "status");
-    notice.textContent = "The duel moved while you were filling in a form; what you typed is kept. ";
+    notice.setAttribute("aria-live", "polite");
+    notice.textContent = (panel.dataset.moved || "") + " ";
     var show = document.createElement("button");
     show.type = "button";
-    show.textContent = "Show the duel now";
+    show.textContent = panel.dataset.movedShow || "↻";
     show.addEventListener("click", function () { window.location.reload(); });
     notice.appendChild(show);
     panel.parentNode.insertBefore(notice, panel);
+    var region = document.getElementById("announcer");  // a region made now is not always read out
+    if (region) {
+      region.textContent = "";
+      window.setTimeout(function () { region.textContent = panel.dataset.moved || ""; }, 50);
+    }
   }
 
   // Each tap on a seat is its own command: a fresh "tap" joins the id the page drew, so going back

@@ -81,7 +81,8 @@ def _build(db, session: dict, audience: str, language: str) -> dict:
                     "date_text": _date_text(session["date"], language),
                     "title": workspace.session_title(session["title"], session["date"])},
         "duels": duels,
-        "characters": _characters(duels),
+        "between": _between(db, session, duels),
+        "characters": _on_the_sheet(db, session, _characters(duels)),
     }
     if gm:
         recap["session"]["notes"] = session["notes"]
@@ -170,7 +171,13 @@ def _duel(state: dict, types: dict[int, str], details: dict[int, str], wounds: l
         if n["about"] in shown:
             by_line.setdefault(n["about"], []).append(n["text"])
     narrative = []
+    # A seat's "X has chosen a card" (and each change of mind) says nothing once the reveal says
+    # what was played: the recap tells the reveal only.
+    chosen = set(getattr(module, "SEAT_CHOICE_EVENTS", ()))
+    choices = {version for version, ev in events if type(ev).__name__ in chosen}
     for line in view.get("history", []):
+        if line["at"] in choices:
+            continue
         hidden = line["at"] in types
         if hidden and not gm:
             continue
@@ -212,7 +219,8 @@ def _headline(module, state: dict, view: dict, events: list[tuple[int, Any]]) ->
     wanted = set(module.HISTORY_EVENTS)
     turns = module.history_facts(state, [ev for _, ev in events if type(ev).__name__ in wanted]).turns
     told = module.headline(state, events)
-    unit = getattr(module.TURNS_LABEL, "msgid", module.TURNS_LABEL)  # "turns" or "rounds", even as a Text
+    label = module.turns_label(state.get("kind", "")) if hasattr(module, "turns_label") else module.TURNS_LABEL
+    unit = getattr(label, "msgid", label)  # "turns", "rounds" or "exchanges", even as a Text
     if outcome:
         summary = str(outcome["summary"])
         sentence = _finished_after(unit, turns, summary[:1].upper() + summary[1:])
@@ -226,6 +234,8 @@ def _finished_after(unit: str, turns: int, summary: str) -> Text:
     """The headline of a finished duel: its summary, after so many of what its ruleset counts."""
     if unit == "rounds":
         return tn("{summary}, after {count} round.", "{summary}, after {count} rounds.", turns, summary=summary)
+    if unit == "exchanges":
+        return tn("{summary}, after {count} exchange.", "{summary}, after {count} exchanges.", turns, summary=summary)
     if unit == "turns":
         return tn("{summary}, after {count} turn.", "{summary}, after {count} turns.", turns, summary=summary)
     return t("{summary}, after {count} {unit}.", summary=summary, count=turns, unit=unit)
@@ -236,6 +246,9 @@ def _unfinished_after(unit: str, turns: int, progress: Any) -> Text:
     if unit == "rounds":
         return tn("Unfinished: still running after {count} round ({progress}).",
                   "Unfinished: still running after {count} rounds ({progress}).", turns, progress=progress)
+    if unit == "exchanges":
+        return tn("Unfinished: still running after {count} exchange ({progress}).",
+                  "Unfinished: still running after {count} exchanges ({progress}).", turns, progress=progress)
     if unit == "turns":
         return tn("Unfinished: still running after {count} turn ({progress}).",
                   "Unfinished: still running after {count} turns ({progress}).", turns, progress=progress)
@@ -275,6 +288,45 @@ def _record(record: dict[str, int]) -> Text | Joined:
               "abandoned": lambda n: tn("{count} abandoned", "{count} abandoned", n)}
     parts = [counts[r](n) if r in counts else f"{n} {r}" for r, n in sorted(record.items())]
     return Joined(parts, ", ") if parts else t("no result yet")
+
+
+# What a character's sheet logs between duels (a rest, a treatment, the GM's "+5 healed by the cleric").
+BETWEEN_DUELS = ("CharacterRecovered", "TrackAdjusted")
+
+
+def _between(db, session: dict, duels: list[dict]) -> list[dict]:
+    """The rests, treatments and adjustments of this session's duelists from the session's first
+    duel on, up to the next session's (each line as the sheet's log says it)."""
+    if not duels:
+        return []
+    people = sorted({d["id"] for duel in duels for d in duel["duelists"]})
+    start = db.execute("SELECT MIN(position) FROM log_entries WHERE stream = ?", [f"duel-{duels[0]['id']}"]).fetchone()[0]
+    later = db.execute("SELECT MIN(l.position) FROM log_entries l JOIN duels d ON l.stream = 'duel-' || d.id"
+                       " JOIN sessions s ON s.id = d.session_id WHERE s.campaign_id = ? AND s.number > ?",
+                       [session["campaign_id"], session["number"]]).fetchone()[0]
+    before = " AND position < ?" if later is not None else ""
+    rows = db.execute(f"SELECT stream, summary FROM log_entries WHERE stream IN ({_in(people)})"
+                      f" AND type IN ({_in(list(BETWEEN_DUELS))}) AND retracted_by IS NULL AND position > ?{before}"
+                      " ORDER BY position",
+                      [*(f"character-{p}" for p in people), *BETWEEN_DUELS, start or 0,
+                       *([later] if later is not None else [])]).fetchall()
+    names = {d["id"]: d["name"] for duel in duels for d in duel["duelists"]}
+    return [{"character": names.get(stream.removeprefix("character-"), "?"), "text": read(summary)}
+            for stream, summary in rows]
+
+
+def _on_the_sheet(db, session: dict, characters: list[dict]) -> list[dict]:
+    """In the campaign's latest session, each character's lasting tracks as the sheet has them now
+    (after the rests and heals since their last duel), so the recap and the sheet agree."""
+    latest = db.execute("SELECT MAX(number) FROM sessions WHERE campaign_id = ?", [session["campaign_id"]]).fetchone()[0]
+    if session["number"] != latest:
+        return characters
+    for c in characters:
+        now = {(tr["track"]): tr for tr in queries.character_sheet(db, c["id"], recent=0)["tracks"]}
+        for track in c["tracks"]:
+            if track["track"] in now:
+                track["end"] = now[track["track"]]["current"]
+    return characters
 
 
 def _characters(duels: list[dict]) -> list[dict]:
@@ -366,6 +418,10 @@ def markdown(recap: dict) -> str:
         out += [md(t("No duels were fought this session.")), ""]
     for number, duel in enumerate(recap["duels"], start=1):
         out += _md_duel(number, duel)
+    if recap.get("between"):
+        out += [f"## {md(t('Between duels'))}", ""]
+        out += [f"- {md(entry['text'])}" for entry in recap["between"]]
+        out.append("")
     if recap["characters"]:
         out += [f"## {md(t('Characters at the end of the session'))}", ""]
         for c in recap["characters"]:
@@ -456,6 +512,15 @@ def short_markdown(recap: dict, limit: int = CHAT_LIMIT) -> str:
         out += "\n" + block
         left -= 1
     return out + "\n"
+
+
+def short_text(recap: dict, limit: int = CHAT_LIMIT) -> str:
+    """The one-message recap as plain text to paste anywhere: the short Markdown without its
+    emphasis marks and escapes (what the GM copies from the chat summary page)."""
+    import re
+
+    marked = short_markdown(recap, limit)
+    return re.sub(r"\\(.)", r"\1", marked.replace("**", "").replace("  \n", "\n"))
 
 
 def html_document(recap: dict) -> str:

@@ -51,7 +51,7 @@ def test_a_wit_duel_from_the_keyboard_to_its_end_banner(page, live_app):
     act("Enter")
     expect(page.get_by_role("radio", name=re.compile("^Burla ingeniosa"))).to_be_focused()
     act("ArrowDown", "Tab", "Tab", "15 4", "Enter")
-    expect(page.locator(".history li").first).to_contain_text(
+    expect(page.locator(".history li").last).to_contain_text(
         re.compile(r"tries Insulto directo on \S+, d20 15 .*: hit, 1d6 \[4\] = 4"))
     expect(page.locator(".pirate-points").filter(has_text="4")).to_have_count(1)
     act("ArrowDown", "Enter")
@@ -86,7 +86,7 @@ def test_a_sword_round_is_three_presses_of_enter(page, live_app):
         expect(page.get_by_role("button", name=re.compile("^" + button))).to_be_focused()   # htmx settled
         page.keyboard.press("Enter")
         expect(page.locator(".history li")).to_have_count(1 + presses)
-    expect(page.locator(".history li").first).to_contain_text("Round 1: ")
+    expect(page.locator(".history li").last).to_contain_text("Round 1: ")
     expect(page.locator(".pirate-now")).to_contain_text("Round 2: roll initiative")
 
 

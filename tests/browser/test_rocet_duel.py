@@ -92,5 +92,5 @@ def test_a_short_clock_duel_with_server_rolls(page, live_app):
     assert turn >= 2 and all(n <= 4 for n in per_turn), per_turn
     assert all(n == 1 for _, n in extras), extras
     history = page.locator(".history li")
-    expect(history.first).to_contain_text("Duel ended: ")
+    expect(history.last).to_contain_text("Duel ended: ")
     print(f"\nRocèt turns: {per_turn} interactions per turn; after-turn steps: {extras}")

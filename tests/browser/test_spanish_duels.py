@@ -170,7 +170,7 @@ def test_a_duel_in_spanish_from_the_set_up_form_to_the_recap(spanish_page, live_
         assert words in seen["gm"], words
     for english in ENGLISH_RECAP:
         assert english not in seen["players"] and english not in seen["gm"], english
-    assert re.search(r"tras \d+ (turnos?|asaltos?)\.", seen["gm"]), seen["gm"]  # the headline's count
+    assert re.search(r"tras \d+ (turnos?|asaltos?|intercambios?)\.", seen["gm"]), seen["gm"]  # the headline's count
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))

@@ -103,7 +103,8 @@ def test_the_json_says_its_language_and_keeps_data_as_data(client, night):
     assert data["language"] == "es" and data["session"]["date"] == "2026-11-29"
     assert data["session"]["date_text"] == "29 nov 2026"
     sentences = [duel["headline"]["sentence"] for duel in data["duels"]]
-    assert any(" tras " in s and ("turnos." in s or "asaltos." in s or "asalto." in s or "turno." in s)
+    assert any(" tras " in s and ("turnos." in s or "asaltos." in s or "asalto." in s or "turno." in s
+                                    or "intercambio." in s or "intercambios." in s)
                for s in sentences), sentences
     results = {d["result"]: d["result_label"] for duel in data["duels"] for d in duel["duelists"] if d["result"]}
     assert results.get("win") == "victoria" and results.get("loss") == "derrota"

@@ -89,7 +89,7 @@ def test_each_duel_opens_with_its_headline(app, night):
     assert h["finished"] and h["turns"] == 1
 
     h = wit["headline"]
-    assert h["sentence"] == "Inés won by points (7 to 3), after 1 round."
+    assert h["sentence"] == "Inés won by points (7 to 3), after 1 exchange."
     assert h["best_line"] == "Inés's “Humillación” for 7 CAR in exchange 1"
     assert h["decisive"] == h["best_line"] and h["biggest"] == ""
     assert h["criticals"] == ["Inés rolled a natural 20 in exchange 1"]

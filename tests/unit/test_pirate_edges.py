@@ -250,7 +250,7 @@ def test_wit_assumptions_follow_the_ending_and_tie_settings(setup, ending, tie):
         assert notes[5] == tie and len(notes) == 8
     else:
         assert len(notes) == 7 and not any("tie on points" in n for n in notes)
-    assert notes[0] == INITIATIVE and notes[-1] == EDGE
+    assert notes[0] == INITIATIVE.replace("Each round (exchange)", "Each exchange") and notes[-1] == EDGE
 
 
 @pytest.mark.parametrize("side", SIDES)

@@ -13,6 +13,8 @@ from tests.unit.test_pirate import Duel
 SIDES = ("a", "b")
 INITIATIVE = ("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are rerolled "
               "by both; the higher acts first.")
+WIT_INITIATIVE = ("Each exchange both duelists roll initiative, d20 + Iniciativa; equal totals are rerolled "
+                  "by both; the higher acts first.")  # a duel of wits counts exchanges, never rounds
 EDGE = "Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel."
 
 
@@ -30,7 +32,7 @@ def test_a_sword_duel_s_assumptions_word_for_word():
 
 def test_a_wit_duel_s_assumptions_word_for_word():
     assert pirate.assumptions(Duel("wit").state) == [
-        INITIATIVE,
+        WIT_INITIATIVE,
         "In an exchange each duelist insults once, in initiative order.",
         "An insult is d20 + Comunicación + its modifier against the target's SAB, hitting on equal or higher; a hit "
         "rolls its damage against CAR, which never touches PV.",

@@ -59,7 +59,9 @@ def pf2e(client, anonymous, gm):
 def leaks(message: str, secret: dict, sent: dict) -> list[str]:
     """The sealed values (or hand) ``message`` names, beyond what the sender typed themselves."""
     lowered, typed = message.lower(), " ".join(str(v) for v in sent.values()).lower()
-    listing = all(option.lower() in lowered for option in secret["options"][:3])
+    # A refusal listing every choice (by its key or, in Spanish, by its name) singles none out.
+    groups = [secret["options"][i:i + 3] for i in range(0, len(secret["options"]), 3)]
+    listing = any(len(group) == 3 and all(option.lower() in lowered for option in group) for group in groups)
     found = [value for value in secret["sealed"]
              if value.lower() in lowered and value.lower() not in typed and not listing]
     if secret["hand"] and secret["hand"] in message:

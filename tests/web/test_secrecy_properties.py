@@ -73,7 +73,8 @@ SPANISH = spanish()
 def names_of(ruleset, value: str) -> list[str]:
     """The names a page gives one value of a choice, in either language."""
     if ruleset == "pf2e":
-        return [value, SKILL_NAMES[value], SPANISH.gettext(SKILL_NAMES[value])]
+        name = SKILL_NAMES[value]  # a translated term (Engaño), or a plain word
+        return [value, str(name), SPANISH.gettext(getattr(name, "msgid", name))]
     return [value]
 
 

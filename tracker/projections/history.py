@@ -195,7 +195,7 @@ def filter_choices(db, campaign_id: str) -> dict:
 def campaign_stats(db, campaign_id: str) -> dict:
     """The figures a GM shows the table: the longest duel of each ruleset and every ruleset's statistics."""
     # The longest duel of each ruleset (the first to reach that length), in portable SQL.
-    longest = _rows(db, "SELECT ruleset, id, title, summary, turns FROM (SELECT d.ruleset, d.id, d.title,"
+    longest = _rows(db, "SELECT ruleset, kind, id, title, summary, turns FROM (SELECT d.ruleset, d.kind, d.id, d.title,"
                         " d.summary, h.turns, ROW_NUMBER() OVER (PARTITION BY d.ruleset"
                         " ORDER BY h.turns DESC, h.started) AS n FROM history_duels h"
                         " JOIN duels d ON d.id = h.duel_id WHERE h.campaign_id = ?) AS ranked WHERE n = 1"

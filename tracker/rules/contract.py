@@ -238,7 +238,9 @@ class Ruleset(Protocol):
 # ``duel.describe_ending`` too.
 # count_turns(n): how long a duel lasted in words, with the language's plural ("1 turn", "3 rounds");
 # without it a reader says ``n`` and ``TURNS_LABEL``.
-OPTIONAL = ("SEAT_CHOICE_EVENTS", "count_turns", "MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
+# turns_label(kind): what a duel of that kind counts, when kinds count differently (a duel of wits
+# counts exchanges, a sword duel rounds); without it every kind counts ``TURNS_LABEL``.
+OPTIONAL = ("SEAT_CHOICE_EVENTS", "count_turns", "turns_label", "MAX_PER_SIDE", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "folded_stats", "FOLDED_LABEL",
             "setup_fields", "setup_defaults", "SEAT_COMMANDS", "seat_actions", "SEALED", "ending_detail")
 
 

@@ -1,5 +1,7 @@
 """A duel's page and its actions. The page is generic: the ruleset's module says which
 actions are legal and its templates draw the state; this layer only routes."""
+import secrets
+
 from flask import Blueprint, redirect, render_template, url_for
 
 from tracker import policy, rules
@@ -28,12 +30,13 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
                    actions=legal.names(legal_actions),
                    follows_seats=bool(seated) and not state.get("outcome"), on_phones=on_phones,
-                   seat_characters=[d["id"] for d in state["duelists"]],
+                   # only a player character takes a seat: an NPC is the GM's to play
+                   seat_characters=[d["id"] for d in state["duelists"] if d.get("rank") == "pj"],
                    character_names={d["id"]: d["name"] for d in state["duelists"]},
                    next=url_for("duels.show", duel_id=duel_id),
                    adjustable=[] if state.get("outcome") else module.adjustable_tracks(state),
                    assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
-                   form=form or {}, message=message,
+                   form=form or {}, message=message, rest_command_id=secrets.token_hex(8),
                    session=queries.session(db, duel["session_id"]),
                    campaign=queries.campaign(db, duel["campaign_id"]))
     template = "duels/_duel.html" if is_htmx() else "duels/show.html"
@@ -125,3 +128,22 @@ def note(duel_id):
     form = form_data()
     service().handle({**form, "type": "NoteDuel", "duel_id": duel_id})
     return _logged(duel_id, t("Note added."), "#notes")
+
+
+def _rejected_rest(form, rejected, duel_id):
+    return _render(duel_id, 422, {"__all__": rejected.message}, "RestBoth", form)
+
+
+@bp.post("/duels/<duel_id>/rest")
+@shows_form(_rejected_rest)
+def rest_both(duel_id):
+    """After the duel, its duelists rest by their ruleset's rest in one tap: one RecoverCharacter
+    each, the same command the sheet's button sends (each its own event, retracted alone). The
+    page's command id makes a second tap of the same page replay, not rest them twice."""
+    db = get_db()
+    duel = queries.duel(db, duel_id)
+    tap = str(form_data().get("command_id") or "")[:24]
+    for d in duel["state"]["duelists"]:
+        service().handle({"type": "RecoverCharacter", "character_id": d["id"], "ruleset": duel["ruleset"],
+                          "recovery": "rest", **({"command_id": f"{tap}-{d['id']}"} if tap else {})})
+    return _logged(duel_id, t("The duelists rested: each sheet shows what they got back."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.rules import duel
 from tracker.rules.text import t
 
 RANK_SHORT = {"pj": t("PC"), "villano": t("Villain"), "elite": t("Elite"), "campeon": t("Champion"),
@@ -46,7 +47,8 @@ def ending(key: Any) -> Any:
     """How a duel ended, in words: ``first_blood`` reads "first blood" (primera sangre)."""
     if not key:
         return ""
-    return ENDINGS.get(key, str(key).replace("_", " "))
+    # The endings a ruleset names itself (Rocèt's "clock": "reloj"), as its summaries say them.
+    return ENDINGS.get(key) or duel.ENDING_LABELS.get(key) or str(key).replace("_", " ")
 
 
 def result(key: Any) -> Any:

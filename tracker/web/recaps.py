@@ -15,12 +15,45 @@ bp = Blueprint("recaps", __name__)
 
 
 def download(data: dict, fmt: str) -> Response:
-    """A recap as a file to save: the standalone HTML is a document, never shown under our origin."""
+    """A recap as a file to save; the HTML one opens in the browser (``?download=1`` saves it),
+    under a policy of its own that runs no script at all and allows only its own stylesheet."""
     if fmt not in recap.FORMATS:
         abort(404)
-    response = Response(recap.render(data, fmt), mimetype=recap.FORMATS[fmt].split(";")[0])
-    response.headers["Content-Disposition"] = f'attachment; filename="{recap.filename(data, fmt)}"'
+    body = recap.render(data, fmt)
+    response = Response(body, mimetype=recap.FORMATS[fmt].split(";")[0])
+    shown = fmt == "html" and not request.args.get("download")
+    how = "inline" if shown else "attachment"
+    response.headers["Content-Disposition"] = f'{how}; filename="{recap.filename(data, fmt)}"'
+    if shown:
+        response.headers["Content-Security-Policy"] = document_policy(body)
     return response
+
+
+def document_policy(document: str) -> str:
+    """The HTML recap's policy: nothing but its one inline <style>, by its hash, and data: images."""
+    import base64
+    import hashlib
+    import re
+
+    styles = re.findall(r"<style>(.*?)</style>", document, re.S)
+    hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in styles)
+    return (f"default-src 'none'; style-src {hashes or chr(39) + 'none' + chr(39)}; img-src data:; "
+            "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+
+
+@bp.get("/sessions/<session_id>/recap/chat")
+def chat(session_id):
+    """The one-message recap as text to copy into the table's chat (a Copy button, or select it)."""
+    from flask import render_template
+
+    audience = request.args.get("audience", "gm")
+    if audience not in recap.AUDIENCES:
+        abort(404)
+    db = get_db()
+    data = recap.build(db, session_id, audience, asked_language())
+    session = queries.session(db, session_id)
+    return render_template("recaps/chat.html", text=recap.short_text(data), audience=audience, session=session,
+                           campaign=queries.campaign(db, session["campaign_id"]))
 
 
 @bp.get("/sessions/<session_id>/recap.<fmt>")

@@ -1,5 +1,5 @@
 """Play sessions: planning one, its page with its duels, and setting up a duel in it."""
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from tracker.db import get_db
 from tracker.i18n import current_language
@@ -22,7 +22,14 @@ def _new_page(form, rejected, campaign_id):
 def new(campaign_id):
     """Show the new-session form."""
     number = max([s["number"] for s in queries.sessions(get_db(), campaign_id)] or [0]) + 1
-    return _new_page({"number": number}, None, campaign_id)
+    return _new_page({"number": number, "date": _today()}, None, campaign_id)
+
+
+def _today() -> str:
+    """Today's date (UTC) by the service's clock: a session is usually planned the day it is played."""
+    from tracker.services import Context
+
+    return (current_app.config.get("SERVICE_CONTEXT") or Context()).now()[:10]
 
 
 @bp.post("/campaigns/<campaign_id>/sessions")

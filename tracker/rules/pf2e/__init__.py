@@ -23,7 +23,7 @@ from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headl
 from .secrecy import GM_DETAILS, HIDDEN_FROM_PLAYERS, SEALED, secrets, seen_by
 from .setup import SEATING, SETUP, setup_defaults, setup_fields, start
 from .recovery import IGNORE_HOUR_SETTING, RECOVERIES, REST_SETTING, recover
-from .sheet import FOLDED_LABEL, RANK_WORDS, STATS, TABLE_STATS, TRACKS, folded_stats, validate_stats
+from .sheet import FOLDED_LABEL, RANK_WORDS, SKILL_NAMES, TRADITION_LABELS, STATS, TABLE_STATS, TRACKS, folded_stats, validate_stats
 from .terms import GAME_TERMS, KINDS, MAX_PER_SIDE, NAME, TITLE
 from .board import board, choices
 from .view import actions, assumptions, progress, public, seat_actions

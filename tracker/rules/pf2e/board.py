@@ -7,7 +7,7 @@ so a board built from the public view cannot show them. ``choices`` is for the G
 from __future__ import annotations
 
 from .checks import attack_penalty
-from .sheet import MAGIC_SKILLS, SKILL_OF_TRADITION, TRADITIONS, trained
+from .sheet import MAGIC_SKILLS, SKILL_NAMES, SKILL_OF_TRADITION, TRADITION_LABELS, TRADITION_NAMES, TRADITIONS, trained
 from .table import REACTION_NAMES, initiative_skills, usual_skill
 from tracker.rules.text import t
 
@@ -49,7 +49,7 @@ def _rolls_now(state: dict, who: str) -> bool:
 def _place(state: dict, who: str, rolls: dict, secret: bool) -> dict:
     roll = rolls.get(who) or {}
     return {"id": who, "name": _name(state, who), "total": roll.get("total"),
-            "skill": roll.get("skill", "").capitalize() if secret else "",
+            "skill": SKILL_NAMES.get(roll.get("skill", ""), "") if secret else "",
             "current": who == state.get("turn")}
 
 
@@ -91,7 +91,7 @@ def _duelist(state: dict, d: dict, secret: bool) -> dict:
         "turn": who == state.get("turn"),
         "benched": active is not None and active.get(d["side"]) != who,
         "initiative": roll.get("total"),
-        "skill": roll.get("skill", "").capitalize() if secret else "",
+        "skill": SKILL_NAMES.get(roll.get("skill", ""), "") if secret else "",
         "reaction": REACTION_NAMES.get(reaction, "") if reaction else "",
         "reacted": bool((state.get("reacted") or {}).get(who)) if secret else False,
         "focus": ((state.get("focus") or {}).get(who) or "") if secret else "",
@@ -108,7 +108,7 @@ def _pending(state: dict):
                  target=_name(state, pending["target"]), attacker=_name(state, pending["attacker"]),
                  total=pending["die"] + pending["modifier"], ac=pending["ac"])
     return t("{spell} ({tradition}, rank {rank}) waits: an opponent focused on that tradition may use Dueling Counter.",
-             spell=pending["spell"], tradition=pending["tradition"], rank=pending["rank"])
+             spell=pending["spell"], tradition=TRADITION_NAMES.get(pending["tradition"], pending["tradition"]), rank=pending["rank"])
 
 
 def _spells(state: dict) -> list[dict]:
@@ -160,7 +160,7 @@ def choices(state: dict) -> dict:
         "penalty": (attack_penalty(state["strikes"], False), attack_penalty(state["strikes"], True))
         if state["settings"].get("attack_penalty", True) else (0, 0),
         "actions_left": 3 - state.get("actions", 0) if turn else 0,
-        "usual": [{"name": d["name"], "skill": usual_skill(state, d["id"]).capitalize()} for d in state["duelists"]
+        "usual": [{"name": d["name"], "skill": SKILL_NAMES.get(usual_skill(state, d["id"]), "")} for d in state["duelists"]
                   if state["phase"] == "initiative" and d["id"] not in state["rolls"] and _rolls_now(state, d["id"])],
         "demoralize": [target for target in _targets(state, turn) if [turn, target["id"]] not in state.get("demoralized", [])]
         if turn else [],
@@ -182,11 +182,11 @@ def _initiative(state: dict, d: dict) -> dict:
         gains = ""
         if trained(sheet, skill):
             if skill in MAGIC_SKILLS:
-                gains = t("Dueling Counter, {tradition} focus", tradition=TRADITIONS[skill])
+                gains = t("Dueling Counter, {tradition} focus", tradition=TRADITION_NAMES[TRADITIONS[skill]])
             elif state["kind"] != "spellcasting":
                 gains = REACTION_NAMES[{"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                                         "perception": "sense_weakness"}[skill]]
-        options.append({"skill": skill, "label": skill.capitalize(), "modifier": sheet.get(skill, 0),
+        options.append({"skill": skill, "label": SKILL_NAMES[skill], "modifier": sheet.get(skill, 0),
                         "rank": sheet.get(f"{skill}_rank", "untrained"), "gains": gains})
     return {"id": d["id"], "name": d["name"], "frightened": state["frightened"].get(d["id"], 0),
             "skills": options, "usual": usual_skill(state, d["id"])}
@@ -214,7 +214,7 @@ def _new_focus(state: dict, who: str) -> list[dict]:
     if not state["refocus"].get(who):
         return []
     sheet = next(d.get("stats") or {} for d in state["duelists"] if d["id"] == who)
-    return [{"value": t, "label": t.capitalize()} for t, skill in SKILL_OF_TRADITION.items()
+    return [{"value": t, "label": TRADITION_LABELS[t]} for t, skill in SKILL_OF_TRADITION.items()
             if trained(sheet, skill) and state["focus"].get(who) != t]
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 from tracker.rules.fields import Field, command
 from tracker.rules.duel import ENDING_COMMANDS, SIDE_CHOICES
 
-from .sheet import SKILLS, TRADITION_CHOICES
+from .sheet import SKILL_NAMES, SKILLS, TRADITION_CHOICES
 from tracker.rules.text import Text, t
 
-SKILL_CHOICES = tuple((s, s.capitalize()) for s in SKILLS)
-REACTION_CHOICES = (("", t("none")), ("bullying_press", "Bullying Press"), ("sense_weakness", "Sense Weakness"))
+SKILL_CHOICES = tuple((s, SKILL_NAMES[s]) for s in SKILLS)
+REACTION_CHOICES = (("", t("none")), ("bullying_press", t("Bullying Press")), ("sense_weakness", t("Sense Weakness")))
 EFFECT_CHOICES = (("full", t("full damage (failed save / hit)")), ("half", t("half (successful save)")),
                   ("double", t("double (critical)")), ("none", t("none (critical success on the save)")))
 

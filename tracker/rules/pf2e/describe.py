@@ -9,6 +9,7 @@ from tracker.rules.text import N_, Text, join, t, tn
 from . import events as ev
 from .checks import DEGREE_LABELS
 from .setup import judge_name
+from .sheet import TRADITION_NAMES
 from .table import REACTION_NAMES, name
 from .terms import KINDS, VICTORIES
 
@@ -182,7 +183,8 @@ def _(e: ev.Pf2eTagged, state):
 @_line.register
 def _(e: ev.Pf2eSpellCast, state):
     slot = t("cantrip") if e.cantrip else t("rank {rank} slot", rank=e.rank)
-    values = dict(caster=name(state, e.caster), spell=e.spell, rank=e.rank, tradition=e.tradition, slot=slot)
+    values = dict(caster=name(state, e.caster), spell=e.spell, rank=e.rank,
+                  tradition=TRADITION_NAMES.get(e.tradition, e.tradition), slot=slot)
     if e.target:
         return t("{caster} casts {spell} (rank {rank}, {tradition}, {slot}) at {target}.", target=name(state, e.target),
                  **values)

@@ -6,6 +6,7 @@ from tracker.rules.dice import Dice
 
 from . import events as ev
 from .fold import evolve, fold
+from .sheet import SKILL_NAMES
 from .table import able, contenders, initiative_skills, is_npc, name, partner, stats, turn_holder, usual_skill
 from tracker.rules.text import N_, join, t
 
@@ -113,7 +114,7 @@ SKILLS_ALLOWED = {"combat": N_("a combat duel's initiative uses {skills}"),
 
 
 def _skills_allowed(state: dict):
-    return t(SKILLS_ALLOWED[state["kind"]], skills=", ".join(s.capitalize() for s in initiative_skills(state["kind"])))
+    return t(SKILLS_ALLOWED[state["kind"]], skills=join((SKILL_NAMES[s] for s in initiative_skills(state["kind"])), ", "))
 
 
 def order_tiers(state: dict) -> tuple:

@@ -19,12 +19,17 @@ RANK_WORDS = {"untrained": t("untrained"), "trained": t("trained"), "expert": t(
 SKILLS = ("deception", "intimidation", "perception", "arcana", "nature", "occultism", "religion")
 COMBAT_SKILLS = ("deception", "intimidation", "perception")
 MAGIC_SKILLS = ("arcana", "nature", "occultism", "religion")
-# A skill as the game names it: PF2e's English names are game terms, kept in every language.
-SKILL_NAMES = {skill: skill.capitalize() for skill in SKILLS}
+# A skill as the game names it, in the reader's language as the books of that language name it
+# (Deception: Engaño); docs/glossary.md lists both.
+SKILL_NAMES = {"deception": t("Deception"), "intimidation": t("Intimidation"), "perception": t("Perception"),
+               "arcana": t("Arcana"), "nature": t("Nature"), "occultism": t("Occultism"), "religion": t("Religion")}
 
 TRADITIONS = {"arcana": "arcane", "nature": "primal", "occultism": "occult", "religion": "divine"}
 SKILL_OF_TRADITION = {tradition: skill for skill, tradition in TRADITIONS.items()}
-TRADITION_CHOICES = tuple((tradition, tradition.capitalize()) for tradition in SKILL_OF_TRADITION)
+# A magical tradition within a sentence ("the arcane focus") and as a choice ("Arcane").
+TRADITION_NAMES = {"arcane": t("arcane"), "primal": t("primal"), "occult": t("occult"), "divine": t("divine")}
+TRADITION_LABELS = {"arcane": t("Arcane"), "primal": t("Primal"), "occult": t("Occult"), "divine": t("Divine")}
+TRADITION_CHOICES = tuple((tradition, TRADITION_LABELS[tradition]) for tradition in SKILL_OF_TRADITION)
 
 SLOT_HELP = t('spell slots per rank, e.g. "1:3, 2:2" (rank:slots); empty for none')
 
@@ -59,7 +64,7 @@ STATS = (
 # The stats the table display draws beside the tracks' maxima: all of a stat block its JSON carries.
 TABLE_STATS = ("ac", "attack_bonus", "weapon", "damage", "spell_dc")
 
-TRACKS = ({"track": "HP", "label": "HP", "max_stat": "hp_max", "persists": True},)
+TRACKS = ({"track": "HP", "label": t("HP"), "max_stat": "hp_max", "persists": True},)
 
 
 def validate_stats(raw: Mapping[str, Any]) -> dict:

@@ -8,7 +8,7 @@ from tracker.rules.dice import Dice
 from . import events as ev
 from .checks import counteracts, degree
 from .ending import after_damage
-from .sheet import SKILL_OF_TRADITION, trained
+from .sheet import SKILL_NAMES, SKILL_OF_TRADITION, TRADITION_NAMES, trained
 from .strikes import damage_dealt
 from .table import able, can_react, spend, name, opponents, slots_left, stats, target_of, turn_holder
 from tracker.rules.text import t
@@ -58,7 +58,7 @@ def counter(state: dict, cmd, dice: Dice) -> list:
         raise Refused(t("{name} has already used a reaction this round", name=name(state, who)), field="duelist")
     if state["reaction"].get(who) != "dueling_counter" or state["focus"].get(who) != spell["tradition"]:
         raise Refused(t("{name} has no Dueling Counter against {tradition} spells", name=name(state, who),
-                        tradition=spell["tradition"]), field="duelist")
+                        tradition=TRADITION_NAMES.get(spell["tradition"], spell["tradition"])), field="duelist")
     if state["slots"][who].get(str(cmd.slot_rank), 0) <= 0:
         raise Refused(t("{name} has no rank-{rank} slot left to expend", name=name(state, who), rank=cmd.slot_rank),
                       field="slot_rank")
@@ -117,10 +117,10 @@ def change_focus(state: dict, cmd, dice: Dice) -> list:
         raise Refused(t("{name} did not gain Change Tradition Focus (it needs a trained magic skill for initiative)",
                         name=name(state, who)))
     if state["focus"].get(who) == cmd.tradition:
-        raise Refused(t("{name}'s focus is already {tradition}", name=name(state, who), tradition=cmd.tradition),
-                      field="tradition")
+        raise Refused(t("{name}'s focus is already {tradition}", name=name(state, who), tradition=TRADITION_NAMES.get(cmd.tradition, cmd.tradition)), field="tradition")
     skill = SKILL_OF_TRADITION[cmd.tradition]
     if not trained(stats(state, who), skill):
         raise Refused(t("{name} is untrained in {skill} and cannot focus on the {tradition} tradition",
-                        name=name(state, who), skill=skill.capitalize(), tradition=cmd.tradition), field="tradition")
+                        name=name(state, who), skill=SKILL_NAMES[skill],
+                        tradition=TRADITION_NAMES.get(cmd.tradition, cmd.tradition)), field="tradition")
     return [ev.Pf2eFocusChanged(duelist=who, tradition=cmd.tradition)]

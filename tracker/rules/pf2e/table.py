@@ -9,8 +9,8 @@ from tracker.rules.text import N_, t, tn
 
 DUELING_REACTIONS = {"intimidation": "bullying_press", "deception": "deceptive_sidestep",
                      "perception": "sense_weakness"}
-REACTION_NAMES = {"bullying_press": "Bullying Press", "deceptive_sidestep": "Deceptive Sidestep",
-                  "sense_weakness": "Sense Weakness", "dueling_counter": "Dueling Counter"}
+REACTION_NAMES = {"bullying_press": t("Bullying Press"), "deceptive_sidestep": t("Deceptive Sidestep"),
+                  "sense_weakness": t("Sense Weakness"), "dueling_counter": t("Dueling Counter")}
 
 
 def duelist(state: dict, who: str | None) -> dict:

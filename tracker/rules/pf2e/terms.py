@@ -3,7 +3,6 @@ from __future__ import annotations
 from tracker.rules.duel import name_endings
 from tracker.rules.text import t
 
-from .sheet import SKILL_NAMES
 
 NAME = "pf2e"
 TITLE = t("Pathfinder 2e")
@@ -19,8 +18,7 @@ TEAMS = {"single": t("one against one"), "together": t("pairs fighting together"
 VICTORIES = {"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("a custom condition")}
 name_endings({"first_blood": t("first blood"), "knockout": t("knockout"), "custom": t("custom")})
 
-# The game's own English names, shown as they are in every language (docs/glossary.md): its actions,
-# its numbers and its skills.
-GAME_TERMS = ("Strike", "Bullying Press", "Dueling Counter", "Deceptive Sidestep", "Feint", "Demoralize",
-              "Sense Weakness", "Change Tradition Focus", "Stride", "Raise a Shield", "Recall Knowledge", "AC", "HP",
-              "DC", *SKILL_NAMES.values())
+# PF2e's words read as the books of the reader's language name them (Strike: Golpe, Deception:
+# Engaño, DC: CD), each a message of this ruleset's catalog; docs/glossary.md lists the English
+# names beside the Spanish. None is kept as it is.
+GAME_TERMS: tuple[str, ...] = ()

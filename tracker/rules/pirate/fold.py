@@ -104,6 +104,12 @@ def _(ev: PirateInsultTraded, state, at):
         mine = max(0, me["car"] - ev.backlash)
         state = wound(state, me["id"], "CAR", me["car"] - mine, at, t("backlash of own {insult}", insult=ev.insult))
         state = fighter(state, ev.side, car=mine)
+    # The exchange as thrown so far, side by side for the seats' reveal (public once thrown).
+    thrown = state.get("thrown") or {}
+    sides = dict(thrown.get("sides") or {}) if thrown.get("round") == ev.round else {}
+    sides[ev.side] = {"insult": ev.insult, "line": ev.line, "d20": ev.d20, "total": ev.total,
+                      "defence": ev.defence, "hit": ev.hit, "damage": ev.damage, "backlash": ev.backlash}
+    state = update(state, thrown={"round": ev.round, "sides": sides})
     return _next_turn(state)
 
 

@@ -7,6 +7,12 @@ from .terms import ACTS, round_name
 from tracker.rules.text import t, tn
 
 TURNS_LABEL = t("rounds")
+EXCHANGES_LABEL = t("exchanges")
+
+
+def turns_label(kind: str):
+    """What a duel of ``kind`` counts: a duelo de labia its exchanges, a fight its rounds."""
+    return EXCHANGES_LABEL if kind == "wit" else TURNS_LABEL
 
 
 def count_turns(count: int):

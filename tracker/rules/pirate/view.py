@@ -71,8 +71,12 @@ def assumptions(state: dict) -> list[Text]:
     """Every rule this duel runs under that the source leaves open, with its setting."""
     s = state["settings"]
     kind = s["kind"]
-    both = [t("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
-              "rerolled by both; the higher acts first.")]
+    if kind == "wit":
+        both = [t("Each exchange both duelists roll initiative, d20 + Iniciativa; equal totals are "
+                  "rerolled by both; the higher acts first.")]
+    else:
+        both = [t("Each round (exchange) both duelists roll initiative, d20 + Iniciativa; equal totals are "
+                  "rerolled by both; the higher acts first.")]
     edge = t("Ventaja and Desventaja roll 2d20 and keep the higher or lower; together they cancel.")
     if kind == "sword":
         fought = {"first_blood": t("Fought to first blood."), "hits": t("Fought to {count} hits.", count=s.get("hits")),

@@ -242,7 +242,7 @@ def _resolved(ev: RocetTurnResolved, state: dict, at: int) -> dict:
     card = ev.card_a if winner == "a" else ev.card_b
     state["last_turn"] = {"turn": ev.turn, "winner": winner, "card": card, "ta": ev.ta,
                           "cards": {"a": ev.card_a, "b": ev.card_b}, "advantage": ev.advantage,
-                          "rolls": [list(r) for r in ev.rolls]}
+                          "rolls": [list(r) for r in ev.rolls], "at": at}  # the turn's wounds come from ``at`` on
     return state
 
 
