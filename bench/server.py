@@ -125,7 +125,7 @@ class Client:
         except BaseException:
             self.close()
             raise
-        if response.getheader("Content-Type", "").startswith("application/json"):
+        if response.getheader("Content-Type", "").startswith(("application/json", "application/problem+json")):
             return response.status, json.loads(text)
         return response.status, text
 

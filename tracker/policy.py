@@ -105,7 +105,11 @@ POLICY: dict[str, Rule] = {
     "RecoverCharacter": rule("character", TEAM, EVERYWHERE),
     "AdjustTrack": rule("character", TEAM, EVERYWHERE),
     "RestParty": rule("character", TEAM, EVERYWHERE, "a rest on each resting character's stream, in one transaction"),
-    DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE}, "only the commands of that duel's ruleset"),
+    DUEL_COMMAND: rule("duel", TEAM, {DUEL_PAGE, API, COMMAND_LINE},
+                       "only the commands of that duel's ruleset; a seat command (a card, a skill, an insult, a "
+                       "reaction) only for a side no live seat plays, in a duel whose players choose on their "
+                       "phones (its legal actions offer only those sides and duelists); in a duel the GM records, "
+                       "a seat only watches and the GM acts for every side"),
     SEAT_CHOICE: rule("duel", {SEAT}, {SEAT_PAGE},
                       "only the ruleset's seat commands, for the seat's own duelist, in a running duel of the "
                       "seat's session, while neither the seat is revoked nor the session closed"),
