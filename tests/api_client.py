@@ -8,7 +8,8 @@ from typing import Any, Callable
 ENDINGS = {"Yield", "Disqualify", "Abandon"}
 # What a bot that wants the duel to finish leaves aside while anything else is on offer.
 LAST_RESORT = {"MarkWorthiness", "ActSecond", "Tag", "ChangeTraditionFocus", "DeclineVictory", "EscalateToCombat",
-               "EndTurn", "DeclineDamage", "DeclineSidestep", "DeclineCounter"}
+               "EndTurn", "DeclineDamage", "DeclineSidestep", "DeclineCounter",
+               "OtherAction", "SetCondition"}  # a free action, a condition by hand: never what moves a duel on
 
 
 def next_command(read: dict, roll: Callable[[int], int] | None = None) -> dict:
@@ -38,6 +39,8 @@ def fill(field: dict) -> Any:
         return True if field["label"].lower().startswith(("let the server", "server")) else field.get("default")
     if field.get("choices"):
         return next((c for c in field["choices"] if c != ""), field["choices"][0])
+    if field.get("default") not in (None, ""):
+        return field["default"]  # what the rules suggest (a spell's damage…)
     if not field["required"]:
         return None
     if field["kind"] == "int":
