@@ -66,7 +66,16 @@ def _instance_secret(instance_path: str) -> str:
         import secrets
 
         # Readable by its owner only: whoever reads it can sign a session cookie or a player link.
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+        # Written whole under another name, then linked in place: two processes starting at once
+        # (a server and a command, two test workers) agree on the first one, never on half of it.
+        partial = f"{path}.{os.getpid()}"
+        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
             f.write(secrets.token_hex(32))
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass  # another process was first: its key stands
+        finally:
+            os.unlink(partial)
     with open(path) as f:
         return f.read().strip()

@@ -51,7 +51,8 @@ def test_the_bot_example_gets_a_token_plays_a_rocet_duel_to_the_end_and_prints_i
     assert bot.returncode == 0, err
     lines = out.strip().splitlines()
     assert lines[0].startswith("turn 1: ") and " wins it" in lines[0]
-    assert re.fullmatch(r"(Inés|Lope) won by clock.*", lines[-1])
+    # Its first action deals the damage on offer, so a clock duel may end at 0 PG before a clock fills.
+    assert re.fullmatch(r"(Inés|Lope) won by (clock|unconscious).*", lines[-1])
 
 
 def api_play(client: Client, duel: str) -> dict:

@@ -44,7 +44,8 @@ RULESETS = {
 
 def names(ruleset: str, value: str) -> list[str]:
     if ruleset == "pf2e":
-        return [value, SKILL_NAMES[value], SPANISH.gettext(SKILL_NAMES[value])]
+        name = SKILL_NAMES[value]  # a translated term (Engaño), or a plain word
+        return [value, str(name), SPANISH.gettext(getattr(name, "msgid", name))]
     return [value]
 
 
