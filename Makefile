@@ -1,5 +1,6 @@
 # Touché: `make run` serves the app (installing what it needs first); `make test` runs every test;
-# `make check` is the developers' fast loop: every tier but the fuzz and browser ones.
+# `make check` is the developers' fast loop: the unit tier (every rule, the docs, the catalogs, the
+# layers), on every core, in under a minute.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -50,8 +51,8 @@ test: install browser postgres
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup $(FIRST_TIERS)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup tests/browser
 
-check: install postgres
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup tests/unit tests/integration tests/web
+check: install
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup tests/unit
 
 # Mutation testing of the pure rules against the fast unit tier (minutes, not part of `make test`).
 # One target at a time on 2 workers, each cut off after MUTATION_TIME seconds; mutmut re-runs every
