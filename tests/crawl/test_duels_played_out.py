@@ -6,7 +6,8 @@ duel page, time travel, live fragment and JSON read; side A's seat, the table di
 players' recap. Nothing here names a kind, an ending or a command: a new one is crawled as it comes.
 
 Asserted at every state: no 5xx, every page there to be read answers 200, no raw placeholder or
-traceback, and the Spanish pages carry none of the English interface's own sentences."""
+traceback, and the Spanish pages carry none of the English interface's own sentences; and, for the
+whole tier (tests/crawl/conftest.py), no error in the server log."""
 from __future__ import annotations
 
 import re
