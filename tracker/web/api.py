@@ -4,7 +4,9 @@ carries each step's numbers, the legal next actions and the assumptions; a duel,
 table display can be followed by long-polling "changed since version N"."""
 from urllib.parse import quote
 
-from flask import Blueprint, g, request
+from flask import Blueprint, Response, g, jsonify, request
+
+from tracker.i18n import current_language
 
 from tracker import policy, rules
 from tracker.db import get_db
@@ -180,12 +182,12 @@ def session(session_id):
     return {"session": queries.session(db, session_id), "duels": queries.duels_of_session(db, session_id)}
 
 
-def _read(db, duel_id: str, audience: str) -> dict:
+def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> dict:
     """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
     choices are the player's): the same list the duel page draws."""
-    read = duel_read(db, duel_id, audience)
+    read = duel_read(db, duel_id, audience, steps_since)
     if audience == legal.GM:
-        whole = queries.duel(db, duel_id)["state"]
+        whole = queries.duel_to_read(db, duel_id)["state"]
         read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
     return read
 
@@ -193,8 +195,36 @@ def _read(db, duel_id: str, audience: str) -> dict:
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
     """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
-    actions and assumptions."""
-    return _read(get_db(), duel_id, legal.GM)
+    actions and assumptions; with ``steps_since``, only the steps after it. ETag and If-None-Match
+    as ``_tagged_read`` says."""
+    return _tagged_read(duel_id, legal.GM)
+
+
+def _tagged_read(duel_id: str, audience: str):
+    """A duel read with its ETag, or 304 and no body when ``If-None-Match`` names that ETag.
+
+    The tag is derived from versions, never from the body, so a 304 costs three small lookups and
+    no read: the duel stream's version and the campaign log's position (a seat taken or a link
+    revoked changes what the GM is offered without moving the duel), the audience, the language
+    (the assumptions are in words) and the ``steps_since`` asked for. Weak (``W/``): the same tag
+    promises the same meaning, not the same bytes."""
+    db = get_db()
+    since = int_arg("steps_since")
+    found = queries.duel_ruleset(db, duel_id)
+    if found is None:
+        queries.duel(db, duel_id)  # its 404
+    version = queries.stream_version(db, f"duel-{duel_id}")
+    position = queries.campaign_position(db, found[0])
+    tag = f"duel-{duel_id}.v{version}.p{position}.{audience}.{current_language()}" + (
+        "" if since is None else f".s{since}")
+    if request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+    else:
+        response = jsonify(_read(db, duel_id, audience, since))
+    response.set_etag(tag, weak=True)
+    response.vary.add("Accept-Language")
+    response.headers["Cache-Control"] = "private, no-cache"  # keep it, but ask again every time
+    return response
 
 
 @bp.get("/duels/<duel_id>/changes")
@@ -224,7 +254,7 @@ def display(token):
     no action; with ``since``, once its version passed it (waiting up to ``wait`` seconds)."""
     duel_id = open_link(token, "display")["target"]
     if request.args.get("since") is None:
-        return duel_read(get_db(), duel_id, legal.TABLE)
+        return _tagged_read(duel_id, legal.TABLE)
     return _follow_duel(duel_id, legal.TABLE)
 
 
@@ -239,7 +269,7 @@ def _follow_duel(duel_id: str, audience: str) -> dict:
         return refused
     if not changed:
         return {"changed": False, "version": since, "duel": None}
-    read = _read(db, duel_id, audience)
+    read = _read(db, duel_id, audience, int_arg("steps_since"))
     return {"changed": True, "version": read["version"], "duel": read}
 
 

@@ -262,6 +262,24 @@ FOLLOW = [_query("since", "the version (or position) the client last saw; the an
           _query("wait", "seconds to wait for a change (0 to 30; the server may cut it)", maximum=30)]
 
 
+STEPS_SINCE = _query("steps_since", "only the steps (and the state's history lines) logged after this version:"
+                     " a follower sends the version it last read, and is sent only what is new")
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": STRING,
+                 "description": "the ETag of the read the client holds: 304 and no body while it is current"}
+ETAG = {"ETag": {"description": "a weak tag derived from the duel's version, the campaign log's position,"
+                                " the audience, the language and steps_since", "schema": STRING}}
+
+
+def _tagged(path: dict) -> dict:
+    """A duel read's operation with its ETag, If-None-Match and 304, and ``steps_since``."""
+    operation = path["get"]
+    operation["parameters"] = [*operation.get("parameters", []), STEPS_SINCE, IF_NONE_MATCH]
+    operation["responses"]["200"]["headers"] = ETAG
+    operation["responses"]["304"] = {"description": "the read named by If-None-Match is current: no body",
+                                     "headers": ETAG}
+    return path
+
+
 def schemas() -> dict[str, dict]:
     """The components: answers, reads and every command."""
     row = {"type": "object", "additionalProperties": True}
@@ -309,6 +327,9 @@ def schemas() -> dict[str, dict]:
                      "properties": {"id": STRING, "campaign_id": STRING, "session_id": STRING, "ruleset": STRING,
                                     "kind": STRING, "status": STRING, "winner": NULLABLE_STRING,
                                     "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
+                                    "steps_since": {"type": ["integer", "null"], "description":
+                                                    "the steps_since asked for: steps and state.history hold"
+                                                    " only what was logged after it; null: all of them"},
                                     "steps": {"type": "array", "items": _ref("Step")},
                                     "legal_actions": {"type": "array", "items": _ref("LegalAction")},
                                     "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
@@ -368,17 +389,18 @@ def description() -> dict:
                                                    [_path("character_id", "the character")]),
         "/api/v1/sessions/{session_id}": _read("A session and its duels", _ref("SessionRead"),
                                                [_path("session_id", "the session")]),
-        "/api/v1/duels/{duel_id}": _read(
-            "A duel as the GM sees it: its row, state, every step's numbers, the legal next actions, "
-            "the assumptions in force", _ref("DuelRead"), [_path("duel_id", "the duel")]),
+        "/api/v1/duels/{duel_id}": _tagged(_read(
+            "A duel as the GM sees it: its row, state, every step's numbers (with `steps_since`, only the "
+            "new ones), the legal next actions, the assumptions in force", _ref("DuelRead"),
+            [_path("duel_id", "the duel")])),
         "/api/v1/duels/{duel_id}/changes": _read(
             "The duel once its version passed `since`, waiting up to `wait` seconds for it",
-            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW]),
-        "/api/v1/display/{token}": _read(
+            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW, STEPS_SINCE]),
+        "/api/v1/display/{token}": _tagged(_read(
             "A duel as its table display shows it (a player link's token, no API token): the public "
             "view, no action; with `since`, the DuelChanges answer", {"anyOf": [_ref("DuelRead"), _ref("DuelChanges")]},
             [{"name": "token", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}},
-             *FOLLOW], secured=False),
+             *FOLLOW], secured=False)),
         "/api/v1/openapi.json": _read("This description", OBJECT, secured=False),
     }
     return {

@@ -1,0 +1,52 @@
+"""Cheap to follow (issue 28): duel reads tagged by version (ETag, If-None-Match answered 304),
+``steps_since`` sending only the new steps, ``GET /api/v1/me``, ``Link`` pagination of the lists."""
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_api_v1 import V1, duel_of, send
+
+
+def _display_token(client, duel):
+    return send(client, type="IssuePlayerLink", link_kind="display", target=duel)["url"].rsplit("/", 2)[-2]
+
+
+def _a_step(client, duel):
+    """One command off the duel's legal actions (its first, every field's first choice)."""
+    from tests import api_client
+
+    send(client, **api_client.next_command(client.get(f"{V1}/duels/{duel}").json))
+
+
+def test_a_duel_read_carries_a_version_etag_and_answers_304_to_it(client):
+    duel = duel_of(client, "rocet")
+    first = client.get(f"{V1}/duels/{duel}")
+    tag = first.headers["ETag"]
+    assert tag.startswith('W/"') and str(first.json["version"]) in tag
+    again = client.get(f"{V1}/duels/{duel}", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+    assert client.get(f"{V1}/duels/{duel}", headers={"If-None-Match": 'W/"another"'}).status_code == 200
+    _a_step(client, duel)
+    moved = client.get(f"{V1}/duels/{duel}", headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag and moved.json["version"] > first.json["version"]
+    # Another language's read is another representation: its own tag.
+    spanish = client.get(f"{V1}/duels/{duel}", headers={"Accept-Language": "es", "If-None-Match": moved.headers["ETag"]})
+    assert spanish.status_code == 200 and spanish.headers["ETag"] != moved.headers["ETag"]
+    assert "Accept-Language" in moved.headers["Vary"]
+
+
+def test_the_display_read_has_its_own_etag_for_its_audience(client, anonymous):
+    duel = duel_of(client, "rocet")
+    token = _display_token(client, duel)
+    table = anonymous.get(f"{V1}/display/{token}")
+    gm = client.get(f"{V1}/duels/{duel}")
+    assert table.status_code == 200 and table.json["audience"] == "table"
+    assert table.headers["ETag"] != gm.headers["ETag"]
+    assert anonymous.get(f"{V1}/display/{token}", headers={"If-None-Match": table.headers["ETag"]}).status_code == 304
+    assert anonymous.get(f"{V1}/display/{token}", headers={"If-None-Match": gm.headers["ETag"]}).status_code == 200
+    _a_step(client, duel)
+    assert anonymous.get(f"{V1}/display/{token}", headers={"If-None-Match": table.headers["ETag"]}).status_code == 200
+
+
+def test_a_missing_duel_is_still_a_404_whatever_the_tag(client):
+    assert client.get(f"{V1}/duels/nosuchduel", headers={"If-None-Match": "*"}).status_code == 404
