@@ -50,3 +50,43 @@ def test_the_display_read_has_its_own_etag_for_its_audience(client, anonymous):
 
 def test_a_missing_duel_is_still_a_404_whatever_the_tag(client):
     assert client.get(f"{V1}/duels/nosuchduel", headers={"If-None-Match": "*"}).status_code == 404
+
+
+def test_steps_since_sends_only_the_steps_after_that_version_and_says_so(client):
+    duel = duel_of(client, "rocet", {"kind": "a_muerte", "cards": "virtual", "weapon_type": "Espada"})
+    for _ in range(6):
+        _a_step(client, duel)
+    whole = client.get(f"{V1}/duels/{duel}").json
+    assert whole["steps_since"] is None and len(whole["steps"]) >= 3
+    middle = whole["steps"][1]["at"]
+    part = client.get(f"{V1}/duels/{duel}?steps_since={middle}").json
+    assert part["steps_since"] == middle
+    assert part["steps"] == [s for s in whole["steps"] if s["at"] > middle] and part["steps"]
+    assert part["state"]["history"] == [line for line in whole["state"]["history"] if line["at"] > middle]
+    # Everything but the steps and the history is the whole read's.
+    for name in ("version", "status", "legal_actions", "assumptions", "adjustable_tracks"):
+        assert part[name] == whole[name]
+    assert {k: v for k, v in part["state"].items() if k != "history"} == \
+        {k: v for k, v in whole["state"].items() if k != "history"}
+    latest = client.get(f"{V1}/duels/{duel}?steps_since={whole['version']}")
+    assert latest.json["steps"] == [] and latest.json["state"]["history"] == []
+    assert latest.headers["ETag"] != client.get(f"{V1}/duels/{duel}").headers["ETag"]
+
+
+def test_following_and_the_display_take_steps_since_too(client, anonymous):
+    duel = duel_of(client, "rocet", {"kind": "a_muerte", "cards": "virtual", "weapon_type": "Espada"})
+    before = client.get(f"{V1}/duels/{duel}").json["version"]
+    _a_step(client, duel)
+    changes = client.get(f"{V1}/duels/{duel}/changes?since={before}&steps_since={before}").json
+    assert changes["changed"] and changes["duel"]["steps_since"] == before
+    assert all(s["at"] > before for s in changes["duel"]["steps"])
+    token = _display_token(client, duel)
+    table = anonymous.get(f"{V1}/display/{token}?steps_since={before}").json
+    assert table["audience"] == "table" and table["steps_since"] == before
+    assert all(line["at"] > before for line in table["state"]["history"])
+
+
+def test_a_bad_steps_since_is_a_400_naming_it(client):
+    duel = duel_of(client, "rocet")
+    answer = client.get(f"{V1}/duels/{duel}?steps_since=soon")
+    assert answer.status_code == 400 and "steps_since" in answer.get_data(as_text=True)

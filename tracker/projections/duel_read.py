@@ -15,6 +15,12 @@ def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | Non
     """The duel for ``audience`` (``legal.GM`` or ``legal.TABLE``); with ``steps_since``, only the
     steps (and the state's history lines) logged after that version, so a client that follows a
     long duel is sent what is new, not the whole duel again (``steps_since`` in the read says so)."""
+    return read_and_state(db, duel_id, audience, steps_since)[0]
+
+
+def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> tuple[dict, dict]:
+    """``duel_read`` and the whole state it was drawn from (its history trimmed as the read's),
+    for the policy's narrowing without a second read of the duel."""
     row = queries.duel_to_read(db, duel_id)
     module = rules.get(row["ruleset"])
     # Trimmed before anything reads it (nothing but the steps reads the history), so a read with
@@ -26,7 +32,7 @@ def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | Non
             "steps": steps(shown, steps_since), "legal_actions": offered(module, shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)
             if audience == legal.GM and not state.get("outcome") else [],
-            "assumptions": module.assumptions(state), "state": shown}
+            "assumptions": module.assumptions(state), "state": shown}, state
 
 
 def offered(module, shown: dict, audience: str) -> list[dict]:

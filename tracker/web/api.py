@@ -13,7 +13,7 @@ from tracker.db import get_db
 from tracker.commands.names import canonical
 from tracker.errors import NotFound
 from tracker.projections import queries
-from tracker.projections.duel_read import duel_read, next_actions
+from tracker.projections.duel_read import next_actions, read_and_state
 from tracker.rules import legal
 from tracker.rules.base import Invalid
 from tracker.rules.text import t
@@ -185,9 +185,8 @@ def session(session_id):
 def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> dict:
     """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
     choices are the player's): the same list the duel page draws."""
-    read = duel_read(db, duel_id, audience, steps_since)
+    read, whole = read_and_state(db, duel_id, audience, steps_since)
     if audience == legal.GM:
-        whole = queries.duel_to_read(db, duel_id)["state"]
         read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
     return read
 
