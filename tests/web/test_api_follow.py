@@ -90,3 +90,30 @@ def test_a_bad_steps_since_is_a_400_naming_it(client):
     duel = duel_of(client, "rocet")
     answer = client.get(f"{V1}/duels/{duel}?steps_since=soon")
     assert answer.status_code == 400 and "steps_since" in answer.get_data(as_text=True)
+
+
+def test_me_names_the_tokens_gm_its_label_and_its_campaigns(client, anonymous):
+    from tests.conftest import GM_ID
+
+    campaign = send(client, type="CreateCampaign", name="Season", ruleset="rocet")["id"]
+    me = client.get(f"{V1}/me")
+    assert me.status_code == 200, me.get_data(as_text=True)
+    assert me.json["gm"] == {"id": GM_ID, "username": "gm"}
+    assert me.json["token"] == {"id": f"{GM_ID}tok", "label": "tests"}
+    assert {"id": campaign, "name": "Season", "ruleset": "rocet", "role": "owner"} in me.json["campaigns"]
+    from tests.web.test_api_v1 import described
+
+    described(client, "Me").validate(me.json)
+    refused = anonymous.get(f"{V1}/me")
+    assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_me_lists_a_campaign_shared_with_the_gm_as_co_gm_and_not_another_gms(app, client):
+    from tests.conftest import logged_in, register_gm
+
+    register_gm(app, gm_id="othergm", username="other", password="another long password")
+    other = logged_in(app, "othergm")
+    theirs = send(other, type="CreateCampaign", name="Theirs", ruleset="rocet")["id"]
+    assert theirs not in {c["id"] for c in client.get(f"{V1}/me").json["campaigns"]}
+    assert other.get(f"{V1}/me").json["gm"]["username"] == "other"
+    assert {"id": theirs, "name": "Theirs", "ruleset": "rocet", "role": "owner"} in other.get(f"{V1}/me").json["campaigns"]

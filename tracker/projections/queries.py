@@ -322,6 +322,12 @@ def gm_of_token(db, token_hash: str) -> dict | None:
                          " WHERE t.token_hash = ? AND t.revoked = 0", [token_hash]), None)
 
 
+def token_in_force(db, token_hash: str) -> dict | None:
+    """An API token in force (given by its digest): its id and label."""
+    return next(db.query("SELECT token_id AS id, label FROM api_tokens WHERE token_hash = ? AND revoked = 0",
+                         [token_hash]), None)
+
+
 def api_tokens(db, gm_id: str) -> list[tuple]:
     """The GM's API tokens as (token_id, label, revoked), oldest first."""
     return db.execute("SELECT token_id, label, revoked FROM api_tokens WHERE gm_id = ? ORDER BY rowid",

@@ -9,6 +9,7 @@ from flask import Blueprint, Response, g, jsonify, request
 from tracker.i18n import current_language
 
 from tracker import policy, rules
+from tracker.accounts import token_digest
 from tracker.db import get_db
 from tracker.commands.names import canonical
 from tracker.errors import NotFound
@@ -139,6 +140,20 @@ PLAYER_PAGES = {"display": "player.display", "recap": "player.recap", "seat": "s
 def _player_url(link: dict) -> str:
     kind = link.get("link_kind", link.get("kind"))  # a replayed answer may hold an old event's shape
     return shared_url(PLAYER_PAGES[kind], token=sign(link["link_id"]))
+
+
+@bp.get("/me")
+def me():
+    """Who this token acts for: the GM (id, username), the token (id, label) and the campaigns it
+    may open, each with the GM's role there (``owner`` or ``co-gm``)."""
+    db = get_db()
+    token = queries.token_in_force(db, token_digest(request.headers["Authorization"][7:].strip()))
+    roles = {policy.OWNER: "owner", policy.CO_GM: "co-gm"}
+    return {"gm": {"id": g.gm["id"], "username": g.gm["username"]},
+            "token": {"id": token["id"], "label": token["label"]} if token else None,
+            "campaigns": [{"id": c["id"], "name": c["name"], "ruleset": c["ruleset"],
+                           "role": roles.get(policy.role_in(db, g.gm["id"], c["id"]), "co-gm")}
+                          for c in queries.campaigns(db, g.gm["id"])]}
 
 
 @bp.get("/campaigns")
