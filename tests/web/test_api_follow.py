@@ -117,3 +117,70 @@ def test_me_lists_a_campaign_shared_with_the_gm_as_co_gm_and_not_another_gms(app
     assert theirs not in {c["id"] for c in client.get(f"{V1}/me").json["campaigns"]}
     assert other.get(f"{V1}/me").json["gm"]["username"] == "other"
     assert {"id": theirs, "name": "Theirs", "ruleset": "rocet", "role": "owner"} in other.get(f"{V1}/me").json["campaigns"]
+
+
+def _next(link: str) -> str:
+    """The target of a Link header's rel="next"."""
+    import re
+
+    found = re.fullmatch(r'<([^>]+)>; rel="next"', link)
+    assert found, link
+    return found.group(1)
+
+
+def test_the_lists_come_a_page_at_a_time_with_a_link_to_the_next(client):
+    from tracker import rules
+
+    names = [f"Season {n}" for n in range(5)]
+    for name in names:
+        send(client, type="CreateCampaign", name=name, ruleset="rocet")
+    first = client.get(f"{V1}/campaigns?limit=2")
+    assert [c["name"] for c in first.json["campaigns"]] == names[:2]
+    seen, answer = [], first
+    while True:
+        seen += [c["name"] for c in answer.json["campaigns"]]
+        if "Link" not in answer.headers:
+            assert answer.json["next_cursor"] is None
+            break
+        target = _next(answer.headers["Link"])
+        assert target.startswith(f"{V1}/campaigns?") and "limit=2" in target
+        answer = client.get(target)
+    assert seen == names
+    everything = client.get(f"{V1}/campaigns").json
+    assert [c["name"] for c in everything["campaigns"]] == names and everything["next_cursor"] is None
+
+    duel = duel_of(client, "rocet")
+    campaign = client.get(f"{V1}/duels/{duel}").json["campaign_id"]
+    characters = client.get(f"{V1}/campaigns/{campaign}/characters?limit=1")
+    rest = client.get(_next(characters.headers["Link"])).json
+    names_seen = [c["name"] for c in characters.json["characters"] + rest["characters"]]
+    assert names_seen == sorted(d["name"] for d in rules.get("rocet").samples.DUELISTS)
+    assert rest["next_cursor"] is None
+    assert client.get(f"{V1}/campaigns/{campaign}/sessions").json["sessions"][0]["number"] == 1
+    assert client.get(f"{V1}/campaigns/{campaign}/duels").json["duels"][0]["id"] == duel
+
+
+def test_the_log_links_its_next_page_and_takes_a_limit(client):
+    campaign = send(client, type="CreateCampaign", name="Season", ruleset="rocet")["id"]
+    for n in range(1, 5):
+        send(client, type="PlanSession", campaign_id=campaign, number=n, date=f"2026-11-0{n}", title=f"Day {n}")
+    page = client.get(f"{V1}/campaigns/{campaign}/log?limit=2")
+    assert len(page.json["entries"]) == 2
+    following = client.get(_next(page.headers["Link"]))
+    assert following.status_code == 200
+    assert following.json["entries"][0]["position"] < page.json["entries"][-1]["position"]
+
+
+def test_a_bad_limit_or_cursor_is_refused_naming_it(client):
+    assert client.get(f"{V1}/campaigns?limit=0").status_code == 400
+    too_many = client.get(f"{V1}/campaigns?limit=5000")
+    assert too_many.status_code == 422 and "limit" in too_many.json["errors"]
+    unknown = client.get(f"{V1}/campaigns?cursor=nosuch")
+    assert unknown.status_code == 422 and "cursor" in unknown.json["errors"]
+
+
+def test_an_old_path_keeps_its_successor_link_beside_the_next_one(client):
+    for name in ("A", "B"):
+        send(client, type="CreateCampaign", name=name, ruleset="rocet")
+    old = client.get("/api/campaigns?limit=1")
+    assert 'rel="next"' in old.headers["Link"] and 'rel="successor-version"' in old.headers["Link"]

@@ -2,7 +2,7 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, g, jsonify, request
 
@@ -17,6 +17,7 @@ from tracker.projections import queries
 from tracker.projections.duel_read import next_actions, read_and_state
 from tracker.rules import legal
 from tracker.rules.base import Invalid
+from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
 from tracker.web import access, openapi, problems, service
@@ -41,8 +42,41 @@ def _point_old_paths_to_v1(response):
     if request.blueprint == "api":
         # The path as the client sent it, percent-encoded: decoded, a %0a in it would break the header.
         successor = quote(PREFIX + request.path[len(OLD_PREFIX):], safe="/")
-        response.headers["Link"] = f'<{successor}>; rel="successor-version"'
+        links = [response.headers["Link"]] if response.headers.get("Link") else []
+        response.headers["Link"] = ", ".join([*links, f'<{successor}>; rel="successor-version"'])
     return response
+
+
+PAGE, LARGEST_PAGE = 100, 1000
+
+
+def _paged(name: str, rows: list[dict], key: str = "id"):
+    """One page of a list, in its order: at most ``limit`` rows (100 unless asked, 1 to 1000)
+    after the row whose ``key`` is ``cursor``; when more follow, a ``Link: <…>; rel="next"``
+    header (RFC 8288) to the next page and ``next_cursor`` in the body (else ``null``)."""
+    limit = int_arg("limit", default=PAGE, minimum=1)
+    if limit > LARGEST_PAGE:
+        raise Invalid({"limit": t("at most {largest} a page", largest=LARGEST_PAGE)})
+    cursor = request.args.get("cursor")
+    start = 0
+    if cursor:
+        keys = [str(row[key]) for row in rows]
+        if cursor not in keys:
+            raise Invalid({"cursor": t("is not a row of this list: send the next_cursor of the page before")})
+        start = keys.index(cursor) + 1
+    page = rows[start:start + limit]
+    more = start + limit < len(rows)
+    next_cursor = str(page[-1][key]) if more and page else None
+    response = jsonify({name: page, "next_cursor": next_cursor})
+    if next_cursor is not None:
+        response.headers["Link"] = _next_link(cursor=next_cursor, limit=limit)
+    return response
+
+
+def _next_link(**changed) -> str:
+    """The ``rel="next"`` link: this request's path and query with ``changed`` set."""
+    query = {**request.args.to_dict(), **{k: str(v) for k, v in changed.items()}}
+    return f'<{quote(request.path, safe="/")}?{urlencode(query)}>; rel="next"'
 
 
 @bp.post("/commands")
@@ -158,8 +192,32 @@ def me():
 
 @bp.get("/campaigns")
 def campaigns():
-    """List the campaigns."""
-    return {"campaigns": queries.campaigns(get_db(), g.gm["id"])}
+    """List the campaigns, a page at a time (``_paged``)."""
+    return _paged("campaigns", queries.campaigns(get_db(), g.gm["id"]))
+
+
+@bp.get("/campaigns/<campaign_id>/characters")
+def characters(campaign_id):
+    """The campaign's characters by name, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("characters", queries.characters(db, campaign_id))
+
+
+@bp.get("/campaigns/<campaign_id>/sessions")
+def sessions(campaign_id):
+    """The campaign's sessions, the latest first, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("sessions", queries.sessions(db, campaign_id))
+
+
+@bp.get("/campaigns/<campaign_id>/duels")
+def duels(campaign_id):
+    """The campaign's duels, the latest first, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("duels", queries.duels_of_campaign(db, campaign_id, limit=LARGEST_INT))
 
 
 @bp.get("/campaigns/<campaign_id>")
@@ -178,10 +236,17 @@ def log(campaign_id):
     """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
     db = get_db()
     queries.campaign(db, campaign_id)
-    return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
+    limit = int_arg("limit", default=50, minimum=1)
+    if limit > LARGEST_PAGE:
+        raise Invalid({"limit": t("at most {largest} a page", largest=LARGEST_PAGE)})
+    page = queries.log_page(db, campaign_id, category=request.args.get("category") or None,
                             type_name=request.args.get("type") or None,
                             subject=request.args.get("subject") or None,
-                            before=int_arg("before"))
+                            before=int_arg("before"), limit=limit)
+    response = jsonify(page)
+    if page["next_before"] is not None:
+        response.headers["Link"] = _next_link(before=page["next_before"])
+    return response
 
 
 @bp.get("/characters/<character_id>")

@@ -262,6 +262,25 @@ FOLLOW = [_query("since", "the version (or position) the client last saw; the an
           _query("wait", "seconds to wait for a change (0 to 30; the server may cut it)", maximum=30)]
 
 
+PAGED = [{"name": "limit", "in": "query", "required": False, "description": "rows a page (default 100)",
+          "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
+         {"name": "cursor", "in": "query", "required": False, "schema": {**STRING, "maxLength": 64},
+          "description": "the next_cursor of the page before (its Link rel=\"next\" carries it)"}]
+LINK = {"Link": {"description": "RFC 8288: `<…>; rel=\"next\"` to the next page, when there is one",
+                 "schema": STRING}}
+
+
+def _list(summary: str, name: str, parameters: list) -> dict:
+    """A paged list: ``name`` (a page of rows) and ``next_cursor``, with its Link header."""
+    schema = {"type": "object", "required": [name, "next_cursor"],
+              "properties": {name: {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                             "next_cursor": {"type": ["string", "null"],
+                                             "description": "the cursor of the next page; null on the last"}}}
+    path = _read(summary, schema, [*parameters, *PAGED])
+    path["get"]["responses"]["200"]["headers"] = LINK
+    return path
+
+
 STEPS_SINCE = _query("steps_since", "only the steps (and the state's history lines) logged after this version:"
                      " a follower sends the version it last read, and is sent only what is new")
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": STRING,
@@ -352,8 +371,10 @@ def schemas() -> dict[str, dict]:
                                   "type": "object", "required": ["id", "name", "ruleset", "role"],
                                   "properties": {"id": STRING, "name": STRING, "ruleset": STRING,
                                                  "role": {"enum": ["owner", "co-gm"]}}}}}},
-        "Campaigns": {"type": "object", "required": ["campaigns"],
-                      "properties": {"campaigns": {"type": "array", "items": row}}},
+        "Campaigns": {"type": "object", "required": ["campaigns", "next_cursor"],
+                      "properties": {"campaigns": {"type": "array", "items": row},
+                                     "next_cursor": {"type": ["string", "null"], "description":
+                                                     "the cursor of the next page; null on the last"}}},
         "CampaignRead": {"type": "object", "required": ["campaign", "characters", "sessions", "duels", "position"],
                          "properties": {"campaign": row, "characters": {"type": "array", "items": row},
                                         "sessions": {"type": "array", "items": row},
@@ -382,7 +403,14 @@ def description() -> dict:
                           **UNAUTHORIZED, **ERRORS}}},
         "/api/v1/me": _read("Who this token acts for: the GM, the token's label, the campaigns it may open",
                             _ref("Me")),
-        "/api/v1/campaigns": _read("Every campaign the GM may open", _ref("Campaigns")),
+        "/api/v1/campaigns": _read("Every campaign the GM may open, a page at a time", _ref("Campaigns"), PAGED),
+        "/api/v1/campaigns/{campaign_id}/characters": _list(
+            "The campaign's characters by name, a page at a time", "characters", [_path("campaign_id", "the campaign")]),
+        "/api/v1/campaigns/{campaign_id}/sessions": _list(
+            "The campaign's sessions, the latest first, a page at a time", "sessions",
+            [_path("campaign_id", "the campaign")]),
+        "/api/v1/campaigns/{campaign_id}/duels": _list(
+            "The campaign's duels, the latest first, a page at a time", "duels", [_path("campaign_id", "the campaign")]),
         "/api/v1/campaigns/{campaign_id}": _read("A campaign with its characters, sessions and duels",
                                                  _ref("CampaignRead"), [_path("campaign_id", "the campaign")]),
         "/api/v1/campaigns/{campaign_id}/log": _read(
@@ -392,7 +420,9 @@ def description() -> dict:
               "schema": {"enum": ["campaign", "character", "session", "duel", "correction"]}},
              {"name": "type", "in": "query", "required": False, "schema": STRING},
              {"name": "subject", "in": "query", "required": False, "schema": STRING},
-             _query("before", "the position the next page starts before")]),
+             _query("before", "the position the next page starts before"),
+             {"name": "limit", "in": "query", "required": False, "description": "entries a page (default 50)",
+              "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}]),
         "/api/v1/campaigns/{campaign_id}/changes": _read(
             "The campaign's log entries after position `since`, waiting up to `wait` seconds for one",
             _ref("CampaignChanges"), [_path("campaign_id", "the campaign"), *FOLLOW]),
@@ -414,6 +444,8 @@ def description() -> dict:
              *FOLLOW], secured=False)),
         "/api/v1/openapi.json": _read("This description", OBJECT, secured=False),
     }
+    paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
+    paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
     return {
         "openapi": "3.1.0",
         "info": {"title": "Touché JSON API", "version": "1",
