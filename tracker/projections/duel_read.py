@@ -13,7 +13,7 @@ from tracker.rules import legal
 
 def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> dict:
     """The duel for ``audience`` (``legal.GM`` or ``legal.TABLE``); with ``steps_since``, only the
-    steps (and the state's history lines) logged after that version, so a client that follows a
+    steps (and the state's history lines, wounds and adjustments) logged after that version, so a client that follows a
     long duel is sent what is new, not the whole duel again (``steps_since`` in the read says so)."""
     return read_and_state(db, duel_id, audience, steps_since)[0]
 
@@ -32,7 +32,7 @@ def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int 
             "steps": steps(shown, steps_since), "legal_actions": offered(module, shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)
             if audience == legal.GM and not state.get("outcome") else [],
-            "assumptions": module.assumptions(state), "state": shown}, state
+            "assumptions": module.assumptions(state), "state": dated_since(shown, steps_since)}, state
 
 
 def offered(module, shown: dict, audience: str) -> list[dict]:
@@ -56,6 +56,20 @@ def steps(state: dict, since: int | None = None) -> list[dict]:
     ``since``, only those logged after that version."""
     return [{"at": line["at"], **line["result"]} for line in state.get("history", [])
             if line.get("result") and (since is None or line["at"] > since)]
+
+
+# The other dated lists a state keeps (each entry with the ``at`` of its event), trimmed from what a
+# read with ``steps_since`` sends, but only once the rules have read the state whole.
+DATED = ("wounds", "adjustments")
+
+
+def dated_since(shown: dict, since: int | None) -> dict:
+    """The state as sent: with ``since``, its wounds and adjustments logged after that version only."""
+    if since is None:
+        return shown
+    return {**shown, **{name: [entry for entry in shown[name] if not isinstance(entry, dict)
+                               or not isinstance(entry.get("at"), int) or entry["at"] > since]
+                        for name in DATED if isinstance(shown.get(name), list)}}
 
 
 def history_since(state: dict, since: int | None) -> dict:
