@@ -186,3 +186,40 @@ def test_an_old_path_keeps_its_successor_link_beside_the_next_one(client):
         send(client, type="CreateCampaign", name=name, ruleset="rocet")
     old = client.get("/api/campaigns?limit=1")
     assert 'rel="next"' in old.headers["Link"] and 'rel="successor-version"' in old.headers["Link"]
+
+
+FOUNDRY = "https://foundry.example.org"
+
+
+def test_cors_answers_a_preflight_and_a_call_from_a_listed_origin_only(app, client):
+    app.config["CORS_ORIGINS"] = (FOUNDRY,)
+    preflight = app.test_client().options(f"{V1}/me", headers={
+        "Origin": FOUNDRY, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization"})
+    assert preflight.status_code == 204
+    assert preflight.headers["Access-Control-Allow-Methods"] == "GET, POST, OPTIONS"
+    assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
+    called = client.get(f"{V1}/me", headers={"Origin": FOUNDRY})
+    assert called.status_code == 200 and called.headers["Access-Control-Allow-Origin"] == FOUNDRY
+    assert "ETag" in called.headers["Access-Control-Expose-Headers"] and "Origin" in called.headers["Vary"]
+    assert "Access-Control-Allow-Credentials" not in called.headers
+    # Another origin gets nothing: its browser refuses the answer.
+    for origin in ("https://evil.example", FOUNDRY + ".evil.example", "null"):
+        other = app.test_client().options(f"{V1}/me", headers={"Origin": origin, "Access-Control-Request-Method": "GET"})
+        assert "Access-Control-Allow-Origin" not in other.headers and "Access-Control-Allow-Methods" not in other.headers
+        assert "Access-Control-Allow-Origin" not in client.get(f"{V1}/me", headers={"Origin": origin}).headers
+    # Nor do the pages, even for a listed origin.
+    assert "Access-Control-Allow-Origin" not in client.get("/", headers={"Origin": FOUNDRY}).headers
+
+
+def test_no_origin_is_allowed_unless_listed(client):
+    answer = client.get(f"{V1}/me", headers={"Origin": FOUNDRY})
+    assert answer.status_code == 200 and "Access-Control-Allow-Origin" not in answer.headers
+
+
+def test_the_origins_setting_reads_a_list_from_the_environment(monkeypatch, new_database):
+    from tracker import create_app
+
+    monkeypatch.setenv("TOUCHE_CORS_ORIGINS", f"{FOUNDRY}, https://owlbear.example")
+    app = create_app({"TESTING": True, "DATABASE": new_database(), "SECRET_KEY": "test"})
+    assert app.config["CORS_ORIGINS"] == (FOUNDRY, "https://owlbear.example")
