@@ -223,3 +223,26 @@ def test_the_origins_setting_reads_a_list_from_the_environment(monkeypatch, new_
     monkeypatch.setenv("TOUCHE_CORS_ORIGINS", f"{FOUNDRY}, https://owlbear.example")
     app = create_app({"TESTING": True, "DATABASE": new_database(), "SECRET_KEY": "test"})
     assert app.config["CORS_ORIGINS"] == (FOUNDRY, "https://owlbear.example")
+
+
+def test_the_state_shared_between_reads_is_never_changed_by_one(client, anonymous, app):
+    import copy
+
+    from tracker.db import open_db
+    from tracker.projections import queries
+
+    duel = duel_of(client, "pf2e")
+    for _ in range(4):
+        _a_step(client, duel)
+    token = _display_token(client, duel)
+    db = open_db(app.config["DATABASE"])
+    try:
+        shared = queries.duel_to_read(db, duel)["state"]
+        before = copy.deepcopy(shared)
+        version = client.get(f"{V1}/duels/{duel}").json["version"]
+        for read in (f"{V1}/duels/{duel}", f"{V1}/duels/{duel}?steps_since={version - 2}"):
+            assert client.get(read).status_code == 200
+        assert anonymous.get(f"{V1}/display/{token}?steps_since=1").status_code == 200
+        assert queries.duel_to_read(db, duel)["state"] is shared and shared == before
+    finally:
+        db.close()
