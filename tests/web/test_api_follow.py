@@ -110,7 +110,7 @@ def test_me_names_the_tokens_gm_its_label_and_its_campaigns(client, anonymous):
     assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer")
 
 
-def test_me_lists_a_campaign_shared_with_the_gm_as_co_gm_and_not_another_gms(app, client):
+def test_me_lists_only_the_campaigns_its_own_gm_may_open(app, client):
     from tests.conftest import logged_in, register_gm
 
     register_gm(app, gm_id="othergm", username="other", password="another long password")
