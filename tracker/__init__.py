@@ -39,6 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The longest a long-poll ("changed since version N") holds a request before answering
         # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one server thread.
         LONG_POLL_MAX=float(os.environ.get("TOUCHE_LONG_POLL_MAX") or 30),
+        # The origins whose browser scripts may call /api/ (CORS), e.g. a VTT module's: none unless listed.
+        CORS_ORIGINS=tuple((os.environ.get("TOUCHE_CORS_ORIGINS") or "").replace(",", " ").split()),
         # Links given to players are built on this, never on the Host header a request claims.
         BASE_URL=(os.environ.get("TOUCHE_BASE_URL")
                   or f"http://127.0.0.1:{os.environ.get('PORT') or 5000}").rstrip("/"),

@@ -11,18 +11,28 @@ from tracker.projections import queries
 from tracker.rules import legal
 
 
-def duel_read(db, duel_id: str, audience: str = legal.GM) -> dict:
-    """The duel for ``audience`` (``legal.GM`` or ``legal.TABLE``)."""
-    row = queries.duel(db, duel_id)
+def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> dict:
+    """The duel for ``audience`` (``legal.GM`` or ``legal.TABLE``); with ``steps_since``, only the
+    steps (and the state's history lines, wounds and adjustments) logged after that version, so a client that follows a
+    long duel is sent what is new, not the whole duel again (``steps_since`` in the read says so)."""
+    return read_and_state(db, duel_id, audience, steps_since)[0]
+
+
+def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> tuple[dict, dict]:
+    """``duel_read`` and the whole state it was drawn from (its history trimmed as the read's),
+    for the policy's narrowing without a second read of the duel."""
+    row = queries.duel_to_read(db, duel_id)
     module = rules.get(row["ruleset"])
-    state = row.pop("state")
+    # Trimmed before anything reads it (nothing but the steps reads the history), so a read with
+    # ``steps_since`` late in a long duel copies and sends only what is new.
+    state = history_since(row.pop("state"), steps_since)
     # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
     shown = module.seen_by(state, "api") if audience == legal.GM else rules.table_view(module, state)
-    return {**row, "audience": audience,
-            "steps": steps(shown), "legal_actions": offered(module, shown, audience),
+    return {**row, "audience": audience, "steps_since": steps_since,
+            "steps": steps(shown, steps_since), "legal_actions": offered(module, shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)
             if audience == legal.GM and not state.get("outcome") else [],
-            "assumptions": module.assumptions(state), "state": shown}
+            "assumptions": module.assumptions(state), "state": dated_since(shown, steps_since)}, state
 
 
 def offered(module, shown: dict, audience: str) -> list[dict]:
@@ -40,7 +50,31 @@ def next_actions(db, duel_id: str) -> tuple[dict, list[dict], dict]:
     return row, offered(module, module.seen_by(state, "api"), legal.GM), state
 
 
-def steps(state: dict) -> list[dict]:
+def steps(state: dict, since: int | None = None) -> list[dict]:
     """Each resolved step's numbers, oldest first: ``at`` (the stream version of its event), the
-    event type and the ruleset's fields (roll totals, hit or miss, degree of success…)."""
-    return [{"at": line["at"], **line["result"]} for line in state.get("history", []) if line.get("result")]
+    event type and the ruleset's fields (roll totals, hit or miss, degree of success…); with
+    ``since``, only those logged after that version."""
+    return [{"at": line["at"], **line["result"]} for line in state.get("history", [])
+            if line.get("result") and (since is None or line["at"] > since)]
+
+
+# The other dated lists a state keeps (each entry with the ``at`` of its event), trimmed from what a
+# read with ``steps_since`` sends, but only once the rules have read the state whole.
+DATED = ("wounds", "adjustments")
+
+
+def dated_since(shown: dict, since: int | None) -> dict:
+    """The state as sent: with ``since``, its wounds and adjustments logged after that version only."""
+    if since is None:
+        return shown
+    return {**shown, **{name: [entry for entry in shown[name] if not isinstance(entry, dict)
+                               or not isinstance(entry.get("at"), int) or entry["at"] > since]
+                        for name in DATED if isinstance(shown.get(name), list)}}
+
+
+def history_since(state: dict, since: int | None) -> dict:
+    """The state with only the history lines logged after version ``since`` (all of it without)."""
+    if since is None or not isinstance(state.get("history"), list):
+        return dict(state)  # a copy: the state read may be shared with other reads
+    return {**state, "history": [line for line in state["history"]
+                                 if not isinstance(line.get("at"), int) or line["at"] > since]}

@@ -3,6 +3,7 @@ queries on the read models, so a page costs the same with a thousand events in t
 a million. Rows come as dicts from sqlite-utils' ``db.query()``."""
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from typing import Any
@@ -164,6 +165,24 @@ def duel(db, duel_id: str) -> dict:
     return revived([row], *DUEL_WORDS)[0]
 
 
+def duel_to_read(db, duel_id: str) -> dict:
+    """``duel``, its state shared with the reads before it while the stored state is the same
+    (``_shared_state``): for reads only, which never change it. A long duel's state is parsed once
+    per version, not on every read of a follower."""
+    row = _one(db, "SELECT d.*, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
+                   " WHERE d.id = ?", [duel_id], "duel")
+    raw = row.pop("state")
+    row["state"] = _shared_state(raw if isinstance(raw, (str, bytes)) else bytes(raw))
+    return revived([row], *DUEL_WORDS)[0]
+
+
+@functools.lru_cache(maxsize=32)
+def _shared_state(raw: str | bytes) -> dict:
+    """A stored state parsed, keyed by its very text: a rebuild that refolds it differently makes
+    another key, so what is shared is never stale. Never to be changed by whoever reads it."""
+    return load_state(raw)
+
+
 def stream_state(db, stream: str) -> dict | None:
     """A stream's folded state, or None when it does not exist."""
     row = db.execute("SELECT state FROM stream_states WHERE stream = ?", [stream]).fetchone()
@@ -301,6 +320,12 @@ def gm_of_token(db, token_hash: str) -> dict | None:
     """The GM an API token in force (given by its digest) acts for."""
     return next(db.query("SELECT g.id, g.username FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
                          " WHERE t.token_hash = ? AND t.revoked = 0", [token_hash]), None)
+
+
+def token_in_force(db, token_hash: str) -> dict | None:
+    """An API token in force (given by its digest): its id and label."""
+    return next(db.query("SELECT token_id AS id, label FROM api_tokens WHERE token_hash = ? AND revoked = 0",
+                         [token_hash]), None)
 
 
 def api_tokens(db, gm_id: str) -> list[tuple]:

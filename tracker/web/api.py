@@ -2,18 +2,22 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
-from flask import Blueprint, g, request
+from flask import Blueprint, Response, g, jsonify, request
+
+from tracker.i18n import current_language
 
 from tracker import policy, rules
+from tracker.accounts import token_digest
 from tracker.db import get_db
 from tracker.commands.names import canonical
 from tracker.errors import NotFound
 from tracker.projections import queries
-from tracker.projections.duel_read import duel_read, next_actions
+from tracker.projections.duel_read import next_actions, read_and_state
 from tracker.rules import legal
 from tracker.rules.base import Invalid
+from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
 from tracker.web import access, openapi, problems, service
@@ -38,8 +42,41 @@ def _point_old_paths_to_v1(response):
     if request.blueprint == "api":
         # The path as the client sent it, percent-encoded: decoded, a %0a in it would break the header.
         successor = quote(PREFIX + request.path[len(OLD_PREFIX):], safe="/")
-        response.headers["Link"] = f'<{successor}>; rel="successor-version"'
+        links = [response.headers["Link"]] if response.headers.get("Link") else []
+        response.headers["Link"] = ", ".join([*links, f'<{successor}>; rel="successor-version"'])
     return response
+
+
+PAGE, LARGEST_PAGE = 100, 1000
+
+
+def _paged(name: str, rows: list[dict], key: str = "id"):
+    """One page of a list, in its order: at most ``limit`` rows (100 unless asked, 1 to 1000)
+    after the row whose ``key`` is ``cursor``; when more follow, a ``Link: <…>; rel="next"``
+    header (RFC 8288) to the next page and ``next_cursor`` in the body (else ``null``)."""
+    limit = int_arg("limit", default=PAGE, minimum=1)
+    if limit > LARGEST_PAGE:
+        raise Invalid({"limit": t("at most {largest} a page", largest=LARGEST_PAGE)})
+    cursor = request.args.get("cursor")
+    start = 0
+    if cursor:
+        keys = [str(row[key]) for row in rows]
+        if cursor not in keys:
+            raise Invalid({"cursor": t("is not a row of this list: send the next_cursor of the page before")})
+        start = keys.index(cursor) + 1
+    page = rows[start:start + limit]
+    more = start + limit < len(rows)
+    next_cursor = str(page[-1][key]) if more and page else None
+    response = jsonify({name: page, "next_cursor": next_cursor})
+    if next_cursor is not None:
+        response.headers["Link"] = _next_link(cursor=next_cursor, limit=limit)
+    return response
+
+
+def _next_link(**changed) -> str:
+    """The ``rel="next"`` link: this request's path and query with ``changed`` set."""
+    query = {**request.args.to_dict(), **{k: str(v) for k, v in changed.items()}}
+    return f'<{quote(request.path, safe="/")}?{urlencode(query)}>; rel="next"'
 
 
 @bp.post("/commands")
@@ -139,10 +176,48 @@ def _player_url(link: dict) -> str:
     return shared_url(PLAYER_PAGES[kind], token=sign(link["link_id"]))
 
 
+@bp.get("/me")
+def me():
+    """Who this token acts for: the GM (id, username), the token (id, label) and the campaigns it
+    may open, each with the GM's role there (``owner`` or ``co-gm``)."""
+    db = get_db()
+    token = queries.token_in_force(db, token_digest(request.headers["Authorization"][7:].strip()))
+    roles = {policy.OWNER: "owner", policy.CO_GM: "co-gm"}
+    return {"gm": {"id": g.gm["id"], "username": g.gm["username"]},
+            "token": {"id": token["id"], "label": token["label"]} if token else None,
+            "campaigns": [{"id": c["id"], "name": c["name"], "ruleset": c["ruleset"],
+                           "role": roles.get(policy.role_in(db, g.gm["id"], c["id"]), "co-gm")}
+                          for c in queries.campaigns(db, g.gm["id"])]}
+
+
 @bp.get("/campaigns")
 def campaigns():
-    """List the campaigns."""
-    return {"campaigns": queries.campaigns(get_db(), g.gm["id"])}
+    """List the campaigns, a page at a time (``_paged``)."""
+    return _paged("campaigns", queries.campaigns(get_db(), g.gm["id"]))
+
+
+@bp.get("/campaigns/<campaign_id>/characters")
+def characters(campaign_id):
+    """The campaign's characters by name, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("characters", queries.characters(db, campaign_id))
+
+
+@bp.get("/campaigns/<campaign_id>/sessions")
+def sessions(campaign_id):
+    """The campaign's sessions, the latest first, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("sessions", queries.sessions(db, campaign_id))
+
+
+@bp.get("/campaigns/<campaign_id>/duels")
+def duels(campaign_id):
+    """The campaign's duels, the latest first, a page at a time."""
+    db = get_db()
+    queries.campaign(db, campaign_id)
+    return _paged("duels", queries.duels_of_campaign(db, campaign_id, limit=LARGEST_INT))
 
 
 @bp.get("/campaigns/<campaign_id>")
@@ -161,10 +236,17 @@ def log(campaign_id):
     """A page of the campaign's log (newest first; pass ?before=position for the next page)."""
     db = get_db()
     queries.campaign(db, campaign_id)
-    return queries.log_page(db, campaign_id, category=request.args.get("category") or None,
+    limit = int_arg("limit", default=50, minimum=1)
+    if limit > LARGEST_PAGE:
+        raise Invalid({"limit": t("at most {largest} a page", largest=LARGEST_PAGE)})
+    page = queries.log_page(db, campaign_id, category=request.args.get("category") or None,
                             type_name=request.args.get("type") or None,
                             subject=request.args.get("subject") or None,
-                            before=int_arg("before"))
+                            before=int_arg("before"), limit=limit)
+    response = jsonify(page)
+    if page["next_before"] is not None:
+        response.headers["Link"] = _next_link(before=page["next_before"])
+    return response
 
 
 @bp.get("/characters/<character_id>")
@@ -180,12 +262,11 @@ def session(session_id):
     return {"session": queries.session(db, session_id), "duels": queries.duels_of_session(db, session_id)}
 
 
-def _read(db, duel_id: str, audience: str) -> dict:
+def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> dict:
     """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
     choices are the player's): the same list the duel page draws."""
-    read = duel_read(db, duel_id, audience)
+    read, whole = read_and_state(db, duel_id, audience, steps_since)
     if audience == legal.GM:
-        whole = queries.duel(db, duel_id)["state"]
         read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
     return read
 
@@ -193,8 +274,36 @@ def _read(db, duel_id: str, audience: str) -> dict:
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
     """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
-    actions and assumptions."""
-    return _read(get_db(), duel_id, legal.GM)
+    actions and assumptions; with ``steps_since``, only the steps after it. ETag and If-None-Match
+    as ``_tagged_read`` says."""
+    return _tagged_read(duel_id, legal.GM)
+
+
+def _tagged_read(duel_id: str, audience: str):
+    """A duel read with its ETag, or 304 and no body when ``If-None-Match`` names that ETag.
+
+    The tag is derived from versions, never from the body, so a 304 costs three small lookups and
+    no read: the duel stream's version and the campaign log's position (a seat taken or a link
+    revoked changes what the GM is offered without moving the duel), the audience, the language
+    (the assumptions are in words) and the ``steps_since`` asked for. Weak (``W/``): the same tag
+    promises the same meaning, not the same bytes."""
+    db = get_db()
+    since = int_arg("steps_since")
+    found = queries.duel_ruleset(db, duel_id)
+    if found is None:
+        queries.duel(db, duel_id)  # its 404
+    version = queries.stream_version(db, f"duel-{duel_id}")
+    position = queries.campaign_position(db, found[0])
+    tag = f"duel-{duel_id}.v{version}.p{position}.{audience}.{current_language()}" + (
+        "" if since is None else f".s{since}")
+    if request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+    else:
+        response = jsonify(_read(db, duel_id, audience, since))
+    response.set_etag(tag, weak=True)
+    response.vary.add("Accept-Language")
+    response.headers["Cache-Control"] = "private, no-cache"  # keep it, but ask again every time
+    return response
 
 
 @bp.get("/duels/<duel_id>/changes")
@@ -224,7 +333,7 @@ def display(token):
     no action; with ``since``, once its version passed it (waiting up to ``wait`` seconds)."""
     duel_id = open_link(token, "display")["target"]
     if request.args.get("since") is None:
-        return duel_read(get_db(), duel_id, legal.TABLE)
+        return _tagged_read(duel_id, legal.TABLE)
     return _follow_duel(duel_id, legal.TABLE)
 
 
@@ -239,7 +348,7 @@ def _follow_duel(duel_id: str, audience: str) -> dict:
         return refused
     if not changed:
         return {"changed": False, "version": since, "duel": None}
-    read = _read(db, duel_id, audience)
+    read = _read(db, duel_id, audience, int_arg("steps_since"))
     return {"changed": True, "version": read["version"], "duel": read}
 
 

@@ -9,7 +9,7 @@ from tracker import i18n, rules, workspace
 from tracker.errors import Denied, NotFound
 from tracker.rules.text import t
 from tracker.store import Conflict
-from tracker.web import (access, api, as_lines, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
+from tracker.web import (access, api, as_lines, cors, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
                          is_htmx, labels, language, limits, log, player, problems, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)
 
@@ -30,6 +30,7 @@ def init_web(app: Flask) -> None:
                    recaps, backup, player, seats, seat_links, health, theme, language):
         app.register_blueprint(module.bp)
     api.init_app(app)  # /api/v1, and the old unversioned /api paths as aliases
+    cors.init_app(app)  # for the origins the GM lists (CORS_ORIGINS)
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)
     app.before_request(access.guard)

@@ -262,6 +262,43 @@ FOLLOW = [_query("since", "the version (or position) the client last saw; the an
           _query("wait", "seconds to wait for a change (0 to 30; the server may cut it)", maximum=30)]
 
 
+PAGED = [{"name": "limit", "in": "query", "required": False, "description": "rows a page (default 100)",
+          "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
+         {"name": "cursor", "in": "query", "required": False, "schema": {**STRING, "maxLength": 64},
+          "description": "the next_cursor of the page before (its Link rel=\"next\" carries it)"}]
+LINK = {"Link": {"description": "RFC 8288: `<…>; rel=\"next\"` to the next page, when there is one",
+                 "schema": STRING}}
+
+
+def _list(summary: str, name: str, parameters: list) -> dict:
+    """A paged list: ``name`` (a page of rows) and ``next_cursor``, with its Link header."""
+    schema = {"type": "object", "required": [name, "next_cursor"],
+              "properties": {name: {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                             "next_cursor": {"type": ["string", "null"],
+                                             "description": "the cursor of the next page; null on the last"}}}
+    path = _read(summary, schema, [*parameters, *PAGED])
+    path["get"]["responses"]["200"]["headers"] = LINK
+    return path
+
+
+STEPS_SINCE = _query("steps_since", "only the steps (and the state's history lines) logged after this version:"
+                     " a follower sends the version it last read, and is sent only what is new")
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": STRING,
+                 "description": "the ETag of the read the client holds: 304 and no body while it is current"}
+ETAG = {"ETag": {"description": "a weak tag derived from the duel's version, the campaign log's position,"
+                                " the audience, the language and steps_since", "schema": STRING}}
+
+
+def _tagged(path: dict) -> dict:
+    """A duel read's operation with its ETag, If-None-Match and 304, and ``steps_since``."""
+    operation = path["get"]
+    operation["parameters"] = [*operation.get("parameters", []), STEPS_SINCE, IF_NONE_MATCH]
+    operation["responses"]["200"]["headers"] = ETAG
+    operation["responses"]["304"] = {"description": "the read named by If-None-Match is current: no body",
+                                     "headers": ETAG}
+    return path
+
+
 def schemas() -> dict[str, dict]:
     """The components: answers, reads and every command."""
     row = {"type": "object", "additionalProperties": True}
@@ -309,6 +346,9 @@ def schemas() -> dict[str, dict]:
                      "properties": {"id": STRING, "campaign_id": STRING, "session_id": STRING, "ruleset": STRING,
                                     "kind": STRING, "status": STRING, "winner": NULLABLE_STRING,
                                     "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
+                                    "steps_since": {"type": ["integer", "null"], "description":
+                                                    "the steps_since asked for: steps and state.history hold"
+                                                    " only what was logged after it; null: all of them"},
                                     "steps": {"type": "array", "items": _ref("Step")},
                                     "legal_actions": {"type": "array", "items": _ref("LegalAction")},
                                     "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
@@ -322,8 +362,19 @@ def schemas() -> dict[str, dict]:
         "CampaignChanges": {"type": "object", "required": ["changed", "position", "entries"],
                             "properties": {"changed": BOOLEAN, "position": INTEGER,
                                            "entries": {"type": "array", "items": row}}},
-        "Campaigns": {"type": "object", "required": ["campaigns"],
-                      "properties": {"campaigns": {"type": "array", "items": row}}},
+        "Me": {"type": "object", "required": ["gm", "token", "campaigns"],
+               "properties": {"gm": {"type": "object", "required": ["id", "username"],
+                                     "properties": {"id": STRING, "username": STRING}},
+                              "token": {"type": "object", "required": ["id", "label"],
+                                        "properties": {"id": STRING, "label": STRING}},
+                              "campaigns": {"type": "array", "items": {
+                                  "type": "object", "required": ["id", "name", "ruleset", "role"],
+                                  "properties": {"id": STRING, "name": STRING, "ruleset": STRING,
+                                                 "role": {"enum": ["owner", "co-gm"]}}}}}},
+        "Campaigns": {"type": "object", "required": ["campaigns", "next_cursor"],
+                      "properties": {"campaigns": {"type": "array", "items": row},
+                                     "next_cursor": {"type": ["string", "null"], "description":
+                                                     "the cursor of the next page; null on the last"}}},
         "CampaignRead": {"type": "object", "required": ["campaign", "characters", "sessions", "duels", "position"],
                          "properties": {"campaign": row, "characters": {"type": "array", "items": row},
                                         "sessions": {"type": "array", "items": row},
@@ -350,7 +401,16 @@ def description() -> dict:
             "responses": {"201": _json(_ref("CommandAnswer"), "the command appended these events"),
                           "200": _json(_ref("CommandAnswer"), "a command id sent again: the first answer"),
                           **UNAUTHORIZED, **ERRORS}}},
-        "/api/v1/campaigns": _read("Every campaign the GM may open", _ref("Campaigns")),
+        "/api/v1/me": _read("Who this token acts for: the GM, the token's label, the campaigns it may open",
+                            _ref("Me")),
+        "/api/v1/campaigns": _read("Every campaign the GM may open, a page at a time", _ref("Campaigns"), PAGED),
+        "/api/v1/campaigns/{campaign_id}/characters": _list(
+            "The campaign's characters by name, a page at a time", "characters", [_path("campaign_id", "the campaign")]),
+        "/api/v1/campaigns/{campaign_id}/sessions": _list(
+            "The campaign's sessions, the latest first, a page at a time", "sessions",
+            [_path("campaign_id", "the campaign")]),
+        "/api/v1/campaigns/{campaign_id}/duels": _list(
+            "The campaign's duels, the latest first, a page at a time", "duels", [_path("campaign_id", "the campaign")]),
         "/api/v1/campaigns/{campaign_id}": _read("A campaign with its characters, sessions and duels",
                                                  _ref("CampaignRead"), [_path("campaign_id", "the campaign")]),
         "/api/v1/campaigns/{campaign_id}/log": _read(
@@ -360,7 +420,9 @@ def description() -> dict:
               "schema": {"enum": ["campaign", "character", "session", "duel", "correction"]}},
              {"name": "type", "in": "query", "required": False, "schema": STRING},
              {"name": "subject", "in": "query", "required": False, "schema": STRING},
-             _query("before", "the position the next page starts before")]),
+             _query("before", "the position the next page starts before"),
+             {"name": "limit", "in": "query", "required": False, "description": "entries a page (default 50)",
+              "schema": {"type": "integer", "minimum": 1, "maximum": 1000}}]),
         "/api/v1/campaigns/{campaign_id}/changes": _read(
             "The campaign's log entries after position `since`, waiting up to `wait` seconds for one",
             _ref("CampaignChanges"), [_path("campaign_id", "the campaign"), *FOLLOW]),
@@ -368,19 +430,22 @@ def description() -> dict:
                                                    [_path("character_id", "the character")]),
         "/api/v1/sessions/{session_id}": _read("A session and its duels", _ref("SessionRead"),
                                                [_path("session_id", "the session")]),
-        "/api/v1/duels/{duel_id}": _read(
-            "A duel as the GM sees it: its row, state, every step's numbers, the legal next actions, "
-            "the assumptions in force", _ref("DuelRead"), [_path("duel_id", "the duel")]),
+        "/api/v1/duels/{duel_id}": _tagged(_read(
+            "A duel as the GM sees it: its row, state, every step's numbers (with `steps_since`, only the "
+            "new ones), the legal next actions, the assumptions in force", _ref("DuelRead"),
+            [_path("duel_id", "the duel")])),
         "/api/v1/duels/{duel_id}/changes": _read(
             "The duel once its version passed `since`, waiting up to `wait` seconds for it",
-            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW]),
-        "/api/v1/display/{token}": _read(
+            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW, STEPS_SINCE]),
+        "/api/v1/display/{token}": _tagged(_read(
             "A duel as its table display shows it (a player link's token, no API token): the public "
             "view, no action; with `since`, the DuelChanges answer", {"anyOf": [_ref("DuelRead"), _ref("DuelChanges")]},
             [{"name": "token", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}},
-             *FOLLOW], secured=False),
+             *FOLLOW], secured=False)),
         "/api/v1/openapi.json": _read("This description", OBJECT, secured=False),
     }
+    paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
+    paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
     return {
         "openapi": "3.1.0",
         "info": {"title": "Touché JSON API", "version": "1",
