@@ -66,6 +66,11 @@ def redraw(gm, locator, **by):
     gm.page.wait_for_function(SETTLED)
 
 
+FIELDS = """() => [...document.querySelectorAll('main input, main select, main textarea, main button')].map(e => {
+ const l = e.id && document.querySelector(`label[for="${e.id}"]`);
+ return `${e.tagName} name=${e.name} id=${e.id} type=${e.type} val=${e.value} label=${l ? l.textContent.trim() : ''} text=${e.tagName=='BUTTON'?e.textContent.trim():''}` + (e.tagName=='SELECT' ? ' opts=' + [...e.options].map(o=>o.value+':'+o.text).join('|') : '') + ' form=' + (e.form && e.form.className)})"""
+
+
 class Gm:
     """The GM's hands on the desktop page: every click, fill and choice counted."""
 
@@ -179,6 +184,43 @@ def test_a_whole_evening_from_the_pages_alone(page, browser, live_app):
     expect(gm_page.locator(".duel-head")).to_contain_text("Inés")
     second = play_rocet(gm, players, watched)
     watched.check(gm_page, "rematch over")
+
+    set_up(gm, session, "pf2e", choices="sealed")
+    gm.click(gm_page.get_by_role("button", name="Empezar el duelo"))
+    expect(gm_page.locator(".duel-head")).to_contain_text("Inés")
+    for phone in players.values():
+        expect(phone.locator(".seat-ChooseSkill button.seat-card").first).to_be_visible()
+        watched.check(phone, "pf2e seat choosing")
+    players["a"].locator(".seat-ChooseSkill button.seat-card").first.click()
+    expect(players["b"].locator(".seat-rival")).to_contain_text("Inés ha elegido")
+    players["b"].locator(".seat-ChooseSkill button.seat-card").last.click()
+    for phone in players.values():
+        expect(phone.locator(".seat-revealed")).to_contain_text("Revelado: iniciativa del asalto 1")
+        watched.check(phone, "pf2e seat revealed")
+    gm_page.reload()
+    watched.check(gm_page, "pf2e duel")
+    for _ in range(16):  # the round's Strikes, on the GM's page with the server's dice, to first blood
+        if gm_page.locator(".outcome").count():
+            break
+        for phone in players.values():  # a prompt on a seat (a reaction to ready…): its player answers it
+            offered = phone.locator(".seat-choices button.seat-card")
+            if offered.count():
+                offered.last.click()
+                phone.wait_for_timeout(300)
+        gm_page.reload()
+        confirm = gm_page.get_by_role("button", name="Confirmar: gana")
+        if confirm.count():  # first blood: the judge (the GM) confirms the victory
+            gm.click(confirm)
+            break
+        roll = gm_page.locator("#Strike-server_roll")
+        if not roll.is_checked():
+            gm.click(roll)
+        with gm_page.expect_response(lambda r: r.request.method == "POST"):
+            gm.click(gm_page.locator(".action-Strike button[name=end_turn]"))
+        gm_page.wait_for_load_state()
+    expect(gm_page.locator(".outcome")).to_be_visible()
+    watched.check(gm_page, "pf2e duel over")
+    seen_the_end(players, watched, "pf2e")
     print(first, second)
     print(watched.errors, watched.english, watched.axe)
 
@@ -247,14 +289,21 @@ def play_rocet(gm, players, watched, shots=False) -> dict:
         gm_per_turn.append(gm.count - before)
         if side is not None and players[side].locator(".seat-outcome").count():
             break
+    winner = seen_the_end(players, watched, "rocet")
+    if shots:
+        players[winner].screenshot(path=str(RESULTS / "evening-win.png"))
+    return {"gm_per_turn": gm_per_turn, "latencies": latencies, "winner": winner}
+
+
+def seen_the_end(players, watched, what) -> str:
+    """Every phone reads that the duel is over and who won: the winning side."""
     for phone in players.values():
         expect(phone.locator(".seat-outcome")).to_be_visible()
     winner = next(s for s, p in players.items() if p.locator(".seat-outcome.won").count())
     expect(players[winner].locator(".seat-outcome.won")).to_contain_text("¡Has ganado el duelo!")
     loser = "b" if winner == "a" else "a"
     expect(players[loser].locator(".seat-outcome.lost")).to_contain_text("has perdido")
+    expect(players[loser].locator(".seat-outcome.lost")).to_contain_text(NAMES["ab".index(winner)])
     for side, phone in players.items():
-        watched.check(phone, "seat won" if side == winner else "seat lost")
-    if shots:
-        players[winner].screenshot(path=str(RESULTS / "evening-win.png"))
-    return {"gm_per_turn": gm_per_turn, "latencies": latencies, "winner": winner}
+        watched.check(phone, f"{what} seat won" if side == winner else f"{what} seat lost")
+    return winner
