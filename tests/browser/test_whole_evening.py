@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from tests.browser.test_seats import PHONE
 from tests.browser.test_every_page import AXE
 from tests.crawl.test_duels_played_out import ENGLISH_ONLY
+from tests.web.test_seats_from_the_table import english_in
 
 NAMES = ("Inés", "Lope")
 RESULTS = Path(__file__).parents[2] / "test-results"
@@ -49,9 +50,10 @@ class Watched:
         page.on("pageerror", lambda e: self.errors.append(f"{who}: {e}"))
 
     def check(self, page, what):
-        """Read the page as drawn now: no English sentence, and (once per ``what``) no axe fault."""
+        """Read the page as drawn now: no English sentence (nor PF2e term), and (once per ``what``) no axe fault."""
         text = page.locator("body").inner_text()
         self.english += [f"{what}: {s!r}" for s in ENGLISH_ONLY if s in text]
+        self.english += [f"{what}: {word!r}" for word in english_in(page.content())]  # PF2e's words, one by one
         if what not in self.seen:
             self.seen.add(what)
             if not page.evaluate("typeof axe !== 'undefined'"):
