@@ -197,7 +197,9 @@ def test_a_whole_evening_from_the_pages_alone(page, browser, live_app):
     players["b"].locator(".seat-ChooseSkill button.seat-card").last.click()
     for phone in players.values():
         expect(phone.locator(".seat-revealed")).to_contain_text("Revelado: iniciativa del asalto 1")
+        expect(phone.locator(".seat-reveal .reveal-card")).to_have_count(2)  # both totals, side by side
         watched.check(phone, "pf2e seat revealed")
+    expect(players["a"].locator(".reveal-card.mine .reveal-name")).to_have_text("Engaño")  # its skill, in Spanish
     gm_page.reload()
     watched.check(gm_page, "pf2e duel")
     for _ in range(16):  # the round's Strikes, on the GM's page with the server's dice, to first blood
