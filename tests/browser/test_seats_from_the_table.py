@@ -11,6 +11,9 @@ from tracker.db import open_db
 from tracker.services import Context
 
 
+SETTLED = "Promise.all(document.getAnimations().map(animation => animation.finished))"
+
+
 def in_spanish(page, live_app) -> None:
     page.context.add_cookies([{"name": "lang", "value": "es", "url": live_app.config["LIVE_URL"]}])
 
@@ -177,6 +180,7 @@ def test_the_seats_reveal_turns_both_cards_with_their_numbers_and_the_winner_get
         expect(reveal).to_have_count(1)
         cards = reveal.locator(".reveal-card")
         expect(cards).to_have_count(2)
+        phone.evaluate(SETTLED)  # the cards turned over (mid-turn, the rival's lags by .05 s)
         tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(2)]
         assert tops[0] == tops[1]  # side by side on a 390 px phone
         expect(cards.first.locator(".reveal-who")).to_have_text("You")
@@ -280,6 +284,7 @@ def test_a_pf2e_seats_initiative_reveal_shows_both_skills_side_by_side(page, bro
     for side, phone in players.items():
         cards = phone.locator(".seat-reveal .reveal-card")
         expect(cards).to_have_count(2)
+        phone.evaluate(SETTLED)  # the cards turned over (mid-turn, the rival's lags by .05 s)
         tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(2)]
         assert tops[0] == tops[1]  # side by side on a 390 px phone
         expect(cards.first.locator(".reveal-who")).to_have_text("You")
