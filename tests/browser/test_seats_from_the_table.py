@@ -5,10 +5,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_seats import hand_out_seats, phones, rocet_session, settled
+from tests.browser.test_seats import NAMES, hand_out_seats, phones, rocet_session, settled
 from tracker import bootstrap
 from tracker.db import open_db
 from tracker.services import Context
+
+
+SETTLED = "Promise.all(document.getAnimations().map(animation => animation.finished))"
 
 
 def in_spanish(page, live_app) -> None:
@@ -177,6 +180,7 @@ def test_the_seats_reveal_turns_both_cards_with_their_numbers_and_the_winner_get
         expect(reveal).to_have_count(1)
         cards = reveal.locator(".reveal-card")
         expect(cards).to_have_count(2)
+        phone.evaluate(SETTLED)  # the cards turned over (mid-turn, the rival's lags by .05 s)
         tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(2)]
         assert tops[0] == tops[1]  # side by side on a 390 px phone
         expect(cards.first.locator(".reveal-who")).to_have_text("You")
@@ -258,9 +262,10 @@ def test_a_wit_exchanges_reveal_shows_both_insults_with_their_words_and_numbers(
     service.db.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 33 item 7 left: the PF2e seat's reveal of the secret initiative "
-                                       "skills still shows no side-by-side cards with their totals")
 def test_a_pf2e_seats_initiative_reveal_shows_both_skills_side_by_side(page, browser, live_app):
+    """The PF2e seat's reveal of the secret initiative skills: a card each, side by side with its
+    total, the higher one marked; the seat's own card names its skill and roll, the rival's keeps
+    its skill the GM's secret (it would tell which reaction the rival holds)."""
     from tests.browser.test_pf2e_duel import SEELAH, VEX
 
     service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
@@ -276,3 +281,19 @@ def test_a_pf2e_seats_initiative_reveal_shows_both_skills_side_by_side(page, bro
     for phone in players.values():
         phone.locator(".seat-ChooseSkill button.seat-card").first.click()
     expect(players["a"].locator(".seat-reveal .reveal-card")).to_have_count(2, timeout=3000)
+    for side, phone in players.items():
+        cards = phone.locator(".seat-reveal .reveal-card")
+        expect(cards).to_have_count(2)
+        phone.evaluate(SETTLED)  # the cards turned over (mid-turn, the rival's lags by .05 s)
+        tops = [round(cards.nth(i).bounding_box()["y"]) for i in range(2)]
+        assert tops[0] == tops[1]  # side by side on a 390 px phone
+        expect(cards.first.locator(".reveal-who")).to_have_text("You")
+        expect(cards.first.locator(".reveal-name")).to_have_text("Deception")  # the first skill offered
+        expect(cards.first.locator(".reveal-roll")).to_contain_text(re.compile(r"^\d+ \+\d+ = \d+$"))
+        expect(cards.nth(1).locator(".reveal-who")).to_have_text(NAMES["b" if side == "a" else "a"])
+        expect(cards.nth(1).locator(".reveal-name")).to_have_text(re.compile(r"^initiative \d+$"))
+        expect(cards.nth(1)).not_to_contain_text("Deception")
+        expect(phone.locator(".seat-reveal .reveal-card.winner")).not_to_have_count(0)
+    for phone in players.values():
+        phone.context.close()
+    service.db.close()

@@ -83,3 +83,20 @@ def test_the_gms_page_offers_a_choice_only_for_a_side_the_gm_plays(client, anony
     seated = make(gm_service)  # two players, one seat: the player without one is the GM's to choose for
     issue_seat(client, seated["session"], seated["people"][1])
     assert offered_for(gm_pages(client, seated["duel"]), command, field) == {mine(seated, 0)}
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_with_every_side_on_a_phone_the_gms_page_still_says_where_each_stands(client, anonymous, gm_service, ruleset):
+    """Both duelists seated: the GM has no choice form left to offer, and the page still lists each
+    side as choosing on their seat, then as having chosen (it showed neither: the list hung on the
+    GM's own choice form)."""
+    make, command, field, chooses, (value, _) = RULESETS[ruleset]
+    duel = make(gm_service)
+    seats = [issue_seat(client, duel["session"], who) for who in duel["people"]]
+    page = gm_pages(client, duel["duel"])
+    assert offered_for(page, command, field) == set()
+    assert page.count("is choosing on their seat") == 2
+    assert chooses(anonymous, seats[0], duel, value).status_code == 200
+    page = gm_pages(client, duel["duel"])
+    assert page.count("is choosing on their seat") == 1 and "has chosen." in page
+    assert offered_for(page, command, field) == set()

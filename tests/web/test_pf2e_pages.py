@@ -376,3 +376,17 @@ def test_a_turn_of_demoralize_feint_and_strikes_through_the_page(app, client, ta
     refused = play.do("Feint", status=422, dice_check="25")
     assert 'id="e-Feint-dice_check">a d20 cannot show 25' in refused.text  # by its field, nothing logged
     assert "2 of 3 actions left" in text_of(refused.text)
+
+
+def test_a_strikes_damage_line_names_the_strike_in_the_readers_language(client, table):
+    """The damage line of a Strike read "Strike: Seelah hace 8 de daño…" in the Spanish history: the
+    log's fixed word "Strike" is said as the reader's books say it, "Golpe"."""
+    duel = start(client, table, "Seelah", "Baron Vex", kind="combat")
+    play = Play(client, duel)
+    play.do("RollInitiative", duelist=table["Seelah"], skill="intimidation", dice_roll=12)
+    play.do("RollInitiative", duelist=table["Baron Vex"], skill="deception", dice_roll=5)
+    play.do("Strike", dice_attack=15)  # 15 + 10 = 25 vs AC 19: a hit, Vex may Sidestep
+    play.do("DeclineSidestep", dice_damage=4)
+    spanish = text_of(client.get(f"/duels/{duel}", headers={"Accept-Language": "es"}).text)
+    assert "Golpe: Seelah" in spanish and "Strike:" not in spanish
+    assert "Strike: Seelah" in play.text()  # and "Strike" in English

@@ -25,14 +25,13 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     state = duel["state"] = module.seen_by(whole, "gm")
     seated = queries.seats_of_session(db, duel["session_id"])
     # The same list the API answers: a side a player's seat plays decides on the phone.
-    legal_all = module.legal_actions(state, legal.GM)
-    legal_actions = policy.offered_to_the_gm(db, whole, legal_all)
+    every_legal = module.legal_actions(state, legal.GM)
+    legal_actions = policy.offered_to_the_gm(db, whole, every_legal)
     on_phones = policy.seated_sides(db, whole)
     context = dict(duel=duel, state=state, ruleset=module, legal_actions=legal_actions,
                    actions=legal.names(legal_actions),
-                   # What the duel waits for, whoever decides it: the page says where each side
-                   # stands ("has chosen", "choosing on their seat") even when no form is the GM's.
-                   moment_actions=legal.names(legal_all),
+                   # what the duel waits for, a seat's choice included: the GM's page says where it stands
+                   awaited=legal.names(every_legal),
                    follows_seats=bool(seated) and not state.get("outcome"), on_phones=on_phones,
                    # only a player character takes a seat: an NPC is the GM's to play
                    seat_characters=[d["id"] for d in state["duelists"] if d.get("rank") == "pj"],

@@ -137,6 +137,12 @@ def _(e: ev.Pf2eSidestepDeclined, state):
     return t("{name} lets the hit stand.", name=name(state, e.defender))
 
 
+def source_name(source: str) -> str:
+    """What dealt the damage, as the reader says it: a Strike (a fixed word of the log, "Golpe" in
+    Spanish) or the spell's name the GM typed (user data, as written)."""
+    return t("Strike") if source == "Strike" else source
+
+
 MULTIPLIED = {"full": "", "double": t(", doubled"), "half": t(", halved"), "none": t(", none taken")}
 
 
@@ -146,7 +152,7 @@ def _(e: ev.Pf2eDamageDealt, state):
            if e.expression else t("{base} typed", base=e.base))
     left = max(state["hp"][e.target] - e.amount, 0)  # as the fold counts it, also after a retraction
     return t("{source}: {attacker} deals {amount} damage to {target} [{how}{times}]: {left} HP left.",
-             source=e.source, attacker=name(state, e.attacker), amount=e.amount, target=name(state, e.target),
+             source=source_name(e.source), attacker=name(state, e.attacker), amount=e.amount, target=name(state, e.target),
              how=how, times=MULTIPLIED[e.multiplier], left=left)
 
 
