@@ -230,18 +230,11 @@ def test_a_pf2e_round_with_both_secret_skills_and_the_sidestep_answered_on_the_d
 
 
 def test_a_wit_exchange_with_the_insult_chosen_and_the_words_typed_on_the_phone(page, browser, live_app):
-    from tests.web.test_pirate_pages import INES, LOPE
+    from tests.web.test_seats import wit_sealed
 
     service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
-    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
-    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
-    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                              "date": "2026-11-29", "title": "The tavern"}).key
-    duel = service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
-                           "choices": "sealed", "exchanges": 3,
-                           "duelists": [{"character_id": people[0], "side": "a"},
-                                        {"character_id": people[1], "side": "b"}]}).key
+    wit = wit_sealed(service)
+    session, duel = wit["session"], wit["duel"]
     players = phones(browser, hand_out_seats(page, session))
     page.goto(f"/duels/{duel}")
     words = "You fight like a dairy farmer."

@@ -74,17 +74,10 @@ def test_the_duel_moved_notice_is_the_servers_in_the_gms_language_on_screen_and_
 def test_a_wit_exchange_thrown_leaves_the_next_exchanges_line_empty(page, browser, live_app):
     """The words a player typed for exchange 1 are spoken at its reveal and gone from the field the
     seat offers for exchange 2 (htmx kept the old field, by its id, across the redraw)."""
-    from tests.web.test_pirate_pages import INES, LOPE
+    from tests.web.test_seats import wit_sealed
 
     service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
-    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
-    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
-    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                              "date": "2026-11-29", "title": "The tavern"}).key
-    service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
-                    "choices": "sealed", "exchanges": 3,
-                    "duelists": [{"character_id": people[0], "side": "a"}, {"character_id": people[1], "side": "b"}]})
+    session = wit_sealed(service)["session"]
     players = phones(browser, hand_out_seats(page, session))
     words = "You fight like a dairy farmer."
     players["a"].get_by_label("What you say").fill(words)
@@ -232,17 +225,10 @@ def test_the_rocet_reveal_says_the_points_each_side_lost_in_the_turn(page, brows
 def test_a_wit_exchanges_reveal_shows_both_insults_with_their_words_and_numbers(page, browser, live_app):
     """The pirate seat's reveal: both insults side by side (it showed one history line), each with
     the words spoken, its d20 against SAB and the CAR it cost."""
-    from tests.web.test_pirate_pages import INES, LOPE
+    from tests.web.test_seats import wit_sealed
 
     service = bootstrap.service(open_db(live_app.config["DATABASE"]), Context())
-    campaign = service.handle({"type": "CreateCampaign", "name": "Tortuga", "ruleset": "pirate"}).key
-    people = [service.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                              "stats": {"pirate": stats}}).key for name, stats in (("Inés", INES), ("Lope", LOPE))]
-    session = service.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                              "date": "2026-11-29", "title": "The tavern"}).key
-    service.handle({"type": "StartDuel", "session_id": session, "ruleset": "pirate", "kind": "wit",
-                    "choices": "sealed", "exchanges": 3,
-                    "duelists": [{"character_id": people[0], "side": "a"}, {"character_id": people[1], "side": "b"}]})
+    session = wit_sealed(service)["session"]
     players = phones(browser, hand_out_seats(page, session))
     players["a"].get_by_label("What you say").fill("You fight like a dairy farmer.")
     players["a"].get_by_role("button", name="Burla ingeniosa").click()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.browser.test_rocet_duel import Gm as CountedHands
 from tests.browser.test_seats import PHONE
 from tests.browser.test_every_page import AXE
 from tests.crawl.test_duels_played_out import ENGLISH_ONLY
@@ -72,15 +73,8 @@ def redraw(gm, locator, **by):
 
 
 
-class Gm:
+class Gm(CountedHands):
     """The GM's hands on the desktop page: every click, fill and choice counted."""
-
-    def __init__(self, page):
-        self.page, self.count = page, 0
-
-    def click(self, locator):
-        locator.click()
-        self.count += 1
 
     def fill(self, locator, text):
         locator.fill(str(text))

@@ -5,22 +5,14 @@ a seat handed to Inés made the GM's page drop her forced discard (the seat's co
 seat, in a duel it does not play, offered nothing but "waiting for the GM". Nobody could go on."""
 from __future__ import annotations
 
-from tests.integration.test_seats import SHEET
 from tests.web.test_display import gm_service  # noqa: F401 (fixture)
-from tests.web.test_seats import issue_seat, state
+from tests.web.test_seats import issue_seat, setup_duel, state
 
 
 def recorded_duel(gm):
-    campaign = gm.handle({"type": "CreateCampaign", "name": "Season of Steel", "ruleset": "rocet"}).key
-    people = [gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": name, "rank": "pj",
-                         "stats": SHEET}).key for name in ("Inés", "Lope")]
-    session = gm.handle({"type": "PlanSession", "campaign_id": campaign, "number": 1,
-                         "date": "2026-11-29", "title": "Swords at dawn"}).key
-    duel = gm.handle({"type": "StartDuel", "session_id": session, "ruleset": "rocet", "kind": "relojes",
-                      "cards": "physical", "weapon_type": "Espada", "choices": "gm",
-                      "duelists": [{"character_id": people[0], "side": "a"},
-                                   {"character_id": people[1], "side": "b"}]}).key
-    return session, duel, people
+    """Inés and Lope (both players), the GM recording every card: physical cards, no sealing."""
+    duel = setup_duel(gm, choices="gm", cards="physical")
+    return duel["session"], duel["duel"], duel["people"]
 
 
 def test_a_seat_in_a_gm_recorded_duel_leaves_every_choice_to_the_gm(client, anonymous, gm_service):
