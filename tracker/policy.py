@@ -306,26 +306,28 @@ def offered_to_the_gm(db, state: Mapping[str, Any], actions: list[dict]) -> list
     seats = {row["character_id"] for row in queries.seats_of_session(db, state["session_id"])}
     # A duelist is the player's when a live seat plays their side and it is theirs (partners share a side).
     players = {d["id"] for d in state["duelists"] if d["side"] in seated and d["id"] in seats}
-    offered = []
-    for action in actions:
-        if action["type"] not in speaks:
-            offered.append(action)
+    narrowed = (_for_the_gm(action, seated, players) if action["type"] in speaks else action for action in actions)
+    return [action for action in narrowed if action is not None]
+
+
+def _for_the_gm(action: dict, seated: Mapping[str, str], players: set[str]) -> dict | None:
+    """A seat command as the GM may send it: its ``side`` and ``duelist`` choices less the ones a
+    phone plays (a default among them moves to the first left); None when nothing is left."""
+    if action.get("side") in seated:
+        return None
+    fields = dict(action.get("fields") or {})
+    for name, taken in (("side", seated), ("duelist", players)):
+        field = fields.get(name)
+        if not field or not field.get("choices"):
             continue
-        if action.get("side") in seated:
-            continue
-        fields = dict(action.get("fields") or {})
-        narrowed = {name: left for name, left, field in (
-            (name, [c for c in field["choices"] if c not in (seated if name == "side" else players)], field)
-            for name, field in fields.items() if name in ("side", "duelist") and field.get("choices"))
-            if left != field["choices"]}
-        if any(not left for left in narrowed.values()):
-            continue  # every side (or duelist) it could act for chooses on a phone
-        for name, left in narrowed.items():
-            fields[name] = {**fields[name], "choices": left}
-            if fields[name].get("default") not in left and "default" in fields[name]:
+        left = [choice for choice in field["choices"] if choice not in taken]
+        if not left:
+            return None
+        if left != field["choices"]:
+            fields[name] = {**field, "choices": left}
+            if "default" in field and field["default"] not in left:
                 fields[name]["default"] = left[0]
-        offered.append({**action, "fields": fields} if narrowed else action)
-    return offered
+    return {**action, "fields": fields}
 
 
 def _check_not_seated(db, kind: str, stream: str, fields: Mapping[str, Any]) -> None:

@@ -129,10 +129,9 @@ def submit(client, page_path, action_has, csrf=None):
     assert answer.status_code in (200, 302, 303), (page_path, action_has, answer.status_code)
 
 
-def seat_can_act(readers) -> bool:
-    """Whether side A's seat has a choice to make now (its page holds a form, beyond the language
-    links), and has not made it since the duel last moved."""
-    version = readers.read()["version"]
+def seat_can_act(readers, version: int) -> bool:
+    """Whether side A's seat has a choice to make at ``version`` (its page holds a form, beyond the
+    language links), and has not made it since the duel last moved."""
     if readers.tapped_at == version:
         return False
     page = readers.anonymous.get(readers.player_pages[0]).get_data(as_text=True)
@@ -150,7 +149,7 @@ def play_on(readers, ending=None, limit=600):
         if read["status"] == "over" or not read["legal_actions"]:
             return read
         offered = {a["type"]: a for a in read["legal_actions"]}
-        if readers.sealed and seat_can_act(readers):  # a player taps as soon as their phone asks
+        if readers.sealed and seat_can_act(readers, read["version"]):  # a player taps as soon as their phone asks
             submit(readers.anonymous, readers.player_pages[0], "/do/")
             command = {"type": "a seat's tap"}
             if not readers.seen_sealed:  # the moment a choice is sealed: nobody but its seat knows it
