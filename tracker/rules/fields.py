@@ -19,6 +19,8 @@ class Field:
 
     ``kind`` is one of: int, text, choice, bool, die (d6..d12), dice (a list of die values
     typed from the table, e.g. "3 5"), character (a character id), weapons (a list).
+    ``depends_on`` names the fields this one needs beside it (a check's modifier needs its DC);
+    ``cells`` describes each column of a table field (a weapon's name, kind, damage…), as fields.
     """
 
     name: str
@@ -34,6 +36,8 @@ class Field:
     # A table column holding keys (a weapon's kind): column -> key -> the word a reader sees and
     # may type for it, in their language; the parser takes that word as well as the key.
     words: Mapping[str, Mapping[str, str | Text]] = dataclasses.field(default_factory=dict, compare=False)
+    depends_on: tuple[str, ...] = ()
+    cells: tuple["Field", ...] = dataclasses.field(default=(), compare=False)
 
 
 DIE_SIZES = (6, 8, 10, 12)

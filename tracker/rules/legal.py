@@ -6,7 +6,11 @@ An action is ``{"type", "by", "side", "fields"}``: the command type, the audienc
 the side it acts for (``None`` when it is not one side's), and each field of the command with its
 ``kind``, ``required``, ``label`` and, where the rules narrow it now, ``choices`` (the only values
 the rules accept: the cards in hand, the side whose turn it is, the damage on offer…), and for a
-dice field, where the rules know them, ``dice``: the sizes of the dice it takes, in order.
+dice field, where the rules know them, ``dice``: the sizes of the dice it takes, in order, and
+``rolls``: each roll its dice feed, as a dice expression (``1d20`` to hit, then ``1d8+4`` damage
+on a hit), so a client that rolls its own dice knows which to roll. ``depends_on`` names the other
+fields a field stands on: those it needs beside it (the field's own ``depends_on``: a check's
+modifier needs its DC) and those whose first value its choices assume.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ AUDIENCES = (GM, TABLE)
 def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
           dice: Mapping[str, Sequence[int]] | None = None, depends: Mapping[str, Sequence[str]] | None = None,
           needed: Sequence[str] = (), defaults: Mapping[str, Any] | None = None,
-          **allowed: Iterable[Any]) -> dict:
+          rolls: Mapping[str, Sequence[dict]] | None = None, **allowed: Iterable[Any]) -> dict:
     """``name`` (a command with its ``FIELDS``) as a legal action for ``for_side`` (its ``side``),
     its fields narrowed by ``allowed`` (field name -> the values the rules accept now); ``dice``
     gives a dice field the sizes of the dice it takes, in order (for a client rolling its own);
@@ -28,7 +32,8 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
     those fields (``depends_on``: another value there may take another value here); ``needed``
     names the fields this moment requires although the command does not always (a seat's dice);
     ``defaults`` gives a field without choices the value a client sends when it has none of its
-    own (a spell's name and damage: a client that fills each field from its description plays on)."""
+    own (a spell's name and damage: a client that fills each field from its description plays on);
+    ``rolls`` gives a dice field the rolls its dice feed (``roll``: what for, the expression, when)."""
     fields = {}
     for f in command.FIELDS:
         spec: dict[str, Any] = {"kind": f.kind, "required": f.required or f.name in needed, "label": f.label}
@@ -49,14 +54,29 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
                 spec["default"] = spec["choices"][0]
         if dice and f.name in dice:
             spec["dice"] = list(dice[f.name])
-        if depends and f.name in depends:
-            spec["depends_on"] = list(depends[f.name])
+        if rolls and f.name in rolls:
+            spec["rolls"] = [dict(r) for r in rolls[f.name]]
+        standing = [*f.depends_on, *(depends or {}).get(f.name, ())]
+        if standing:
+            spec["depends_on"] = list(dict.fromkeys(standing))
         fields[f.name] = spec
     unknown = (set(allowed) | set(dice or {}) | set(defaults or {}) | set(depends or {}) | set(needed)
+               | set(rolls or {})
                | {other for others in (depends or {}).values() for other in others}) - set(fields)
     if unknown:
         raise ValueError(f"{name} has no field {', '.join(sorted(unknown))}")
     return {"type": name, "by": by, "side": for_side, "fields": fields}
+
+
+ROLL_WHEN = ("always", "hit", "miss")
+
+
+def roll(purpose: str, expression: str, when: str = "always") -> dict:
+    """One roll a dice field's dice feed: ``purpose`` (attack, check, damage, backlash), its dice
+    expression (``1d20``, ``2d4+2``) and ``when`` it is rolled: always, on a hit or on a miss."""
+    if when not in ROLL_WHEN:
+        raise ValueError(f"a roll is made {', '.join(ROLL_WHEN)}, not {when}")
+    return {"for": purpose, "expression": expression, "when": when}
 
 
 def names(actions: list[dict]) -> list[str]:

@@ -15,7 +15,7 @@ from tracker.commands.names import canonical
 from tracker.errors import NotFound
 from tracker.projections import queries
 from tracker.projections.duel_read import next_actions, read_and_state
-from tracker.rules import legal
+from tracker.rules import json_schema, legal
 from tracker.rules.base import Invalid
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
@@ -140,11 +140,37 @@ def _refuse_unknown_fields(body: dict) -> None:
         return
     errors = {name: t("is not a field of {command}: remove it (see its description)", command=kind)
               for name in body if name not in declared}
+    errors.update(_unknown_in_blocks(kind, body))
     duelists = body.get("duelists") if kind == "StartDuel" else None
     if isinstance(duelists, list) and any(isinstance(d, dict) and set(d) - {"character_id", "side"} for d in duelists):
         errors["duelists"] = t("each duelist takes only a character_id and a side")
     if errors:
         raise Invalid(errors)
+
+
+def _unknown_in_blocks(kind: str, body: dict) -> dict:
+    """The fields a stats block or a duel's set-up does not take, as their JSON Schemas say
+    (``additionalProperties: false``): a stats block of no ruleset, a key no sheet or set-up has."""
+    errors = {}
+    blocks = {}
+    if kind in ("CreateCharacter", "EditCharacter") and isinstance(body.get("stats"), dict):
+        for name, block in body["stats"].items():
+            module = rules.RULESETS.get(name)
+            if module is None:
+                errors[f"stats.{name}"] = t("is not a field of {command}: remove it (see its description)",
+                                             command="stats")
+            elif isinstance(block, dict):
+                blocks[f"stats.{name}"] = (block, module.STATS)
+    module = rules.RULESETS.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
+    if kind == "StartDuel" and module is not None and isinstance(body.get("setup"), dict):
+        blocks["setup"] = (body["setup"], module.SETUP)
+    for where, (block, fields) in blocks.items():
+        known = {f.name for f in fields}
+        for name in block:
+            if name not in known:
+                errors[f"{where}.{name}"] = t("is not a field of {command}: remove it (see its description)",
+                                              command=where)
+    return errors
 
 
 def _ruleset_of_duel(duel_id) -> str | None:
@@ -188,6 +214,26 @@ def me():
             "campaigns": [{"id": c["id"], "name": c["name"], "ruleset": c["ruleset"],
                            "role": roles.get(policy.role_in(db, g.gm["id"], c["id"]), "co-gm")}
                           for c in queries.campaigns(db, g.gm["id"])]}
+
+
+@bp.get("/rulesets")
+def rulesets():
+    """List every ruleset with its kinds and the JSON Schemas of its sheet and set-up."""
+    return {"rulesets": [_ruleset(module) for module in rules.RULESETS.values()]}
+
+
+@bp.get("/rulesets/<ruleset>")
+def ruleset(ruleset):
+    """One ruleset: its kinds and the JSON Schemas of its sheet and set-up."""
+    module = rules.RULESETS.get(ruleset)
+    if module is None:
+        raise NotFound(t("no such ruleset"))
+    return _ruleset(module)
+
+
+def _ruleset(module) -> dict:
+    return {"name": module.NAME, "title": module.TITLE, "kinds": dict(module.KINDS),
+            "schemas": json_schema.ruleset_schemas(module)}
 
 
 @bp.get("/campaigns")

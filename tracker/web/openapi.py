@@ -10,6 +10,8 @@ from tracker import rules
 from tracker.commands import duels as duel_commands
 from tracker.commands import workspace
 from tracker.rules.fields import LARGEST_INT, Field
+from tracker.rules.json_schema import field_schema, fields_schema, ruleset_schemas
+from tracker.web import openapi_links
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
 OBJECT = {"type": "object"}
@@ -76,34 +78,6 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 DUEL_ENVELOPE = {"duel_id": ID, "expected_version": VERSION}
 
 
-def field_schema(f: Field) -> dict:
-    """The JSON schema of one ruleset field, as ``tracker.rules.fields`` parses it."""
-    schema: dict[str, Any]
-    if f.kind == "int":
-        schema = {"type": "integer"}
-        if f.minimum is not None:
-            schema["minimum"] = f.minimum
-        if f.maximum is not None:
-            schema["maximum"] = f.maximum
-    elif f.kind == "bool":
-        schema = {"type": "boolean"}
-    elif f.kind == "choice":
-        schema = {"enum": [value for value, _ in f.choices]}
-    elif f.kind in ("text", "character"):
-        schema = {"type": "string", "maxLength": f.maximum or 2000}
-    elif f.kind == "dice":
-        schema = {"anyOf": [{"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
-                            {"type": "string", "description": "die values separated by spaces, e.g. \"5 3\""}]}
-    elif f.kind == "die":
-        schema = {"enum": ["d6", "d8", "d10", "d12", 6, 8, 10, 12]}
-    else:
-        schema = {}
-    if not f.required and "enum" not in schema and f.kind not in ("bool",):
-        schema = {"anyOf": [schema, {"type": "null"}]} if schema else {}
-    return {**schema, "description": f.label + (f": {f.help}" if f.help else "")}
-
-
-
 def _fielded(required: tuple[str, ...], fields, **extra) -> tuple[tuple[str, ...], dict[str, Any]]:
     """A workspace command whose fields are parsed by ``tracker.rules.fields``: described from them."""
     return required, {**extra, **{f.name: field_schema(f) for f in fields}}
@@ -163,7 +137,16 @@ def workspace_properties(name: str) -> dict[str, Any]:
     """A workspace or account command's fields, each with its schema (a ruleset's own campaign
     settings and recovery fields included, from every ruleset)."""
     properties = dict(WORKSPACE[name][1])
+    if "ruleset" in properties and name != "StartDuel":
+        properties["ruleset"] = {"enum": sorted(rules.RULESETS), "description": "a ruleset's name (GET /api/v1/rulesets)"}
+    if "stats" in properties:
+        # One block per ruleset, each that ruleset's sheet: nothing else is taken.
+        properties["stats"] = {"type": "object", "additionalProperties": False,
+                               "description": "one stats block per ruleset, each its sheet's schema",
+                               "properties": {ruleset: _ref(f"{ruleset}.Sheet") for ruleset in sorted(rules.RULESETS)}}
     if name == "StartDuel":
+        properties["setup"] = {"anyOf": [_ref(f"{ruleset}.Setup") for ruleset in sorted(rules.RULESETS)],
+                               "description": "the set-up of the duel's ruleset, as its schema says"}
         properties["ruleset"] = {"enum": sorted(rules.RULESETS)}
         # A form's way, kept for the API: without a ``setup`` object, the set-up fields at the top.
         top = {name: {**schema, "description": f"without `setup`: {schema.get('description', name)}"}
@@ -214,8 +197,11 @@ def command_schemas() -> dict[str, dict]:
             fields = {f.name: field_schema(f) for f in command.FIELDS}
             required = ["duel_id", "expected_version"] + [f.name for f in command.FIELDS
                                                            if f.required and f.default is None and f.kind != "bool"]
-            found[f"{module.NAME}.{name}"] = _command(name, required, {**DUEL_ENVELOPE, **fields},
-                                                      f"{module.TITLE}: {(command.__doc__ or name).strip()}")
+            found[f"{module.NAME}.{name}"] = schema = _command(name, required, {**DUEL_ENVELOPE, **fields},
+                                                               f"{module.TITLE}: {(command.__doc__ or name).strip()}")
+            dependent = fields_schema(command.FIELDS).get("dependentRequired")
+            if dependent:
+                schema["dependentRequired"] = dependent
     return found
 
 
@@ -234,8 +220,44 @@ def _problem(description: str, **headers: str) -> dict:
     return answer
 
 
-ERRORS = {"default": _problem("a problem (RFC 9457): 400, 403, 404, 405, 409, 413, 422, 429, 503")}
+# Each status an operation may answer, documented one by one (no "default": a status the
+# description does not name is a bug the fuzzing test catches).
+FAILURES = {
+    "400": "bad_request: a malformed address (a query number SQLite cannot hold, bytes that are not UTF-8)",
+    "403": "forbidden: the access policy refuses this command to this GM or through the API",
+    "404": "not_found: no such campaign, character, session, duel, event or link (or not the GM's)",
+    "409": "conflict: expected_version is stale (with stream, expected_version, current_version)",
+    "413": "too_large: the body is over the limit (limit_bytes)",
+    "422": "invalid or refused: a field is wrong or unknown, or the rules refuse (errors names each field)",
+    "429": "too_many_attempts: too many requests or guesses; wait and retry",
+    "503": "unavailable: the database is out of reach (Retry-After)",
+}
+READ_FAILURES = ("400", "404", "422", "429", "503")
+COMMAND_FAILURES = ("400", "403", "404", "409", "413", "422", "429", "503")
+
+
+def _failures(statuses) -> dict:
+    found = {}
+    for status in statuses:
+        found[status] = _problem(FAILURES[status])
+        if status in openapi_links.PROBLEM_EXAMPLES:
+            found[status]["content"]["application/problem+json"]["example"] = openapi_links.PROBLEM_EXAMPLES[status]
+    return found
+
+
+ERRORS = _failures(READ_FAILURES)
 UNAUTHORIZED = {"401": _problem("no valid API token", **{"WWW-Authenticate": 'Bearer realm="touche" (RFC 6750)'})}
+UNAUTHORIZED["401"]["content"]["application/problem+json"]["example"] = openapi_links.PROBLEM_EXAMPLES["401"]
+
+
+def _answer(description: str, linked: bool = True) -> dict:
+    """A command's answer, with an example and (for a new answer) the links from the id it names
+    to what follows."""
+    answer = _json(_ref("CommandAnswer"), description)
+    answer["content"]["application/json"]["example"] = openapi_links.ANSWER_EXAMPLE
+    if linked:
+        answer["links"] = openapi_links.command_links()
+    return answer
 
 
 def _read(summary: str, schema: dict, parameters: list | None = None, secured: bool = True) -> dict:
@@ -386,6 +408,18 @@ def schemas() -> dict[str, dict]:
         "LogPage": {"type": "object", "required": ["entries", "next_before"],
                     "properties": {"entries": {"type": "array", "items": row},
                                    "next_before": {"type": ["integer", "null"]}}},
+        "Ruleset": {"type": "object", "required": ["name", "title", "kinds", "schemas"],
+                    "properties": {"name": STRING, "title": STRING,
+                                   "kinds": {"type": "object", "additionalProperties": STRING,
+                                             "description": "each kind of duel (a set-up's kind), in words"},
+                                   "schemas": {"type": "object", "required": ["sheet", "setup"],
+                                               "properties": {"sheet": OBJECT, "setup": OBJECT},
+                                               "description": "JSON Schemas (2020-12): its character sheet's"
+                                                              " stats block and its duel set-up"}}},
+        "Rulesets": {"type": "object", "required": ["rulesets"],
+                     "properties": {"rulesets": {"type": "array", "items": _ref("Ruleset")}}},
+        **{f"{module.NAME}.{part.capitalize()}": schema for module in rules.RULESETS.values()
+           for part, schema in ruleset_schemas(module).items()},
         # anyOf, not oneOf: a common ending (Yield…) is the same command in every ruleset.
         "Command": {"anyOf": [_ref(name) for name in commands]},
         **commands,
@@ -397,10 +431,18 @@ def description() -> dict:
     paths = {
         "/api/v1/commands": {"post": {
             "summary": "Run one command (its `type` and fields); answer with the events it appended",
-            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
-            "responses": {"201": _json(_ref("CommandAnswer"), "the command appended these events"),
-                          "200": _json(_ref("CommandAnswer"), "a command id sent again: the first answer"),
-                          **UNAUTHORIZED, **ERRORS}}},
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": _ref("Command"), "examples": openapi_links.command_examples()}}},
+            "responses": {"201": _answer("the command appended these events"),
+                          "200": _answer("a command id sent again: the first answer", linked=False),
+                          **UNAUTHORIZED, **_failures(COMMAND_FAILURES)}}},
+        "/api/v1/rulesets": _read("Every ruleset: its name, title, kinds, and the schemas of its character sheet"
+                                  " and duel set-up", _ref("Rulesets")),
+        "/api/v1/rulesets/{ruleset}": _read(
+            "One ruleset: its kinds and the JSON Schemas of its character sheet (`stats.<ruleset>`) and duel"
+            " set-up (`setup`)", _ref("Ruleset"),
+            [{"name": "ruleset", "in": "path", "required": True, "description": "the ruleset's name",
+              "schema": {"type": "string", "minLength": 1, "maxLength": 64}}]),
         "/api/v1/me": _read("Who this token acts for: the GM, the token's label, the campaigns it may open",
                             _ref("Me")),
         "/api/v1/campaigns": _read("Every campaign the GM may open, a page at a time", _ref("Campaigns"), PAGED),
@@ -445,6 +487,11 @@ def description() -> dict:
         "/api/v1/openapi.json": _read("This description", OBJECT, secured=False),
     }
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
+    paths["/api/v1/campaigns"]["get"]["responses"]["200"]["links"] = openapi_links.campaigns_links()
+    paths["/api/v1/campaigns/{campaign_id}"]["get"]["responses"]["200"]["links"] = openapi_links.campaign_read_links()
+    for path, operations in paths.items():
+        for operation in operations.values():
+            operation["operationId"] = openapi_links.OPERATION_IDS[path]
     paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
     return {
         "openapi": "3.1.0",

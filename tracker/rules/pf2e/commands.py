@@ -34,7 +34,7 @@ END_TURN = Field("end_turn", t("Then end the turn"), "bool", default=False)
 class RollInitiative:
     FIELDS = (Field("duelist", t("Duelist"), "character", required=False,
                     help=t("leave empty to roll for everyone still to roll, each with their usual skill")),
-              Field("skill", t("Skill (secret)"), "choice", required=False, choices=SKILL_CHOICES,
+              Field("skill", t("Skill (secret)"), "choice", required=False, choices=SKILL_CHOICES, depends_on=("duelist",),
                     help=t("leave empty for the duelist's usual skill: the one they last rolled")),
               Field("dice_roll", t("d20 (as rolled)"), "dice", required=False,
                     help=t("for everyone: one d20 per duelist, in the order the page lists them")), SERVER_ROLL)
@@ -143,10 +143,12 @@ class OtherAction:
               Field("action", t("Action"), "text", maximum=80, help=t("e.g. Stride, Raise a Shield, Recall Knowledge")),
               Field("cost", t("Cost"), "choice", default="1", choices=COST_CHOICES),
               Field("check_modifier", t("Check modifier"), "int", required=False, minimum=-30, maximum=60,
-                    help=t("only for an action with a check: the modifier before frightened")),
-              Field("dc", t("DC of the check"), "int", required=False, minimum=1, maximum=70),
+                    depends_on=("dc",), help=t("only for an action with a check: the modifier before frightened")),
+              Field("dc", t("DC of the check"), "int", required=False, minimum=1, maximum=70,
+                    depends_on=("check_modifier",)),
               Field("attack", t("Attack trait (counts for the multiple attack penalty)"), "bool", default=False),
-              Field("dice_check", t("d20 (as rolled)"), "dice", required=False), SERVER_ROLL, END_TURN)
+              Field("dice_check", t("d20 (as rolled)"), "dice", required=False, depends_on=("dc",)),
+              SERVER_ROLL, END_TURN)
     action: str
     duelist: str | None = None
     cost: str = "1"

@@ -2,12 +2,12 @@
 ``view.actions`` names, each field narrowed by ``board.choices``, what the GM's forms offer."""
 from __future__ import annotations
 
-from tracker.rules.legal import GM, offer
+from tracker.rules.legal import GM, offer, roll
 
 from .board import choices
 from .commands import COMMANDS, _counter_side
 from .ending import knocked_out
-from .table import contenders, initiative_skills
+from .table import contenders, initiative_skills, stats
 from .view import actions
 
 
@@ -43,6 +43,8 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         return offer(command, name, first=ids(offered["tied"]))
     if name == "Strike":
         return offer(command, name, for_side=_side(state, turn), dice={"dice_attack": [20]},
+                     rolls={"dice_attack": [roll("attack", "1d20")],
+                            "dice_damage": [roll("damage", stats(state, turn)["damage"], "hit")]},
                      attacker=[turn], target=ids(offered["targets"]),
                      reaction=[""] + [r["value"] for r in offered["reactions"]])
     if name == "CastSpell":
@@ -54,25 +56,27 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
                      rank=ranks or list(range(1, 11)), cantrip=[False, True] if ranks else [True],
                      actions=[n for n in (2, 1, 3) if n <= offered["actions_left"]],
                      defaults={"spell": "Force Barrage", "damage_expr": "2d4+2"},
-                     depends={"damage_expr": ["actions"]})
+                     rolls={"dice_damage": [roll("damage", "2d4+2", "hit")]},
+                     depends={"damage_expr": ["actions"], "dice_damage": ["damage_expr"]})
     if name == "DuelingCounter":
         counters = offered["counters"]
         ranks = sorted({int(r) for c in counters for r in c["slots"]})
         return offer(command, name, for_side=_side(state, counters[0]["id"]) if counters else None,
-                     duelist=ids(counters), slot_rank=ranks)
+                     duelist=ids(counters), slot_rank=ranks, rolls=_pending_damage(state, check=True))
     if name in ("Demoralize", "Feint"):
         # Demoralize only a target not yet immune to this duelist's.
         targets = offered["demoralize"] if name == "Demoralize" else offered["targets"]
         return offer(command, name, for_side=_side(state, turn), dice={"dice_check": [20]},
-                     duelist=[turn], target=ids(targets))
+                     rolls={"dice_check": [roll("check", "1d20")]}, duelist=[turn], target=ids(targets))
     if name == "OtherAction":
         costs = [c for c in ("1", "2", "3") if int(c) <= offered["actions_left"]] + ["0"]
         return offer(command, name, for_side=_side(state, turn), duelist=[turn], cost=costs,
                      depends={"check_modifier": ["dc"]})
     if name == "DeclineCounter":
-        return offer(command, name, for_side=_counter_side(state, {}))
+        return offer(command, name, for_side=_counter_side(state, {}), rolls=_pending_damage(state))
     if name in ("DeceptiveSidestep", "DeclineSidestep"):
-        return offer(command, name, for_side=_side(state, state["pending"]["target"]))
+        return offer(command, name, for_side=_side(state, state["pending"]["target"]),
+                     rolls=_pending_damage(state, check=name == "DeceptiveSidestep"))
     if name == "ChangeTraditionFocus":
         return offer(command, name, for_side=_side(state, turn), duelist=[turn],
                      tradition=[f["value"] for f in offered["new_focus"]])
@@ -88,6 +92,21 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
     if name == "SetCondition":
         return _set_condition(state, command)
     return offer(command, name)
+
+
+def _pending_damage(state: dict, check: bool = False) -> dict:
+    """The rolls of a command that settles a pending Strike or spell: the new d20 (a Deceptive
+    Sidestep's attack, a counter's check) and the damage it deals if it lands."""
+    pending = state.get("pending") or {}
+    found = {}
+    if check:
+        found["dice_attack" if pending.get("kind") == "strike" else "dice_check"] = [
+            roll("attack" if pending.get("kind") == "strike" else "check", "1d20")]
+    expression = (stats(state, pending["attacker"])["damage"] if pending.get("kind") == "strike"
+                  else pending.get("damage_expr"))
+    if expression:
+        found["dice_damage"] = [roll("damage", expression, "hit")]
+    return found
 
 
 def _set_condition(state: dict, command: type) -> dict:

@@ -2,7 +2,7 @@
 ``view.actions`` names, each field narrowed to what the rules accept now."""
 from __future__ import annotations
 
-from tracker.rules.legal import GM, offer
+from tracker.rules.legal import GM, offer, roll
 
 from .commands import COMMANDS
 from .fold import fallen
@@ -28,7 +28,10 @@ def _offer(state: dict, name: str) -> dict:
     if name in ("Attack", "Shoot", "Insult"):
         due = state["order"][state["turn"]]
         insults = {"insult": [i["name"] for i in state["settings"]["insults"]]} if name == "Insult" else {}
-        return offer(command, name, for_side=due, side=[due], **insults)
+        dice = f"dice_{due}"
+        return offer(command, name, for_side=due, side=[due], **insults, dice={dice: [20]},
+                     rolls={dice: _strike_rolls(state, name, due)},
+                     depends={dice: ["ventaja", "desventaja", *(["insult"] if insults else [])]})
     if name == "ChooseInsult":  # a sealed insult from the duel's table, for the coming exchange
         sealed = state.get("sealed") or {}
         return offer(command, name, side=sorted("ab", key=lambda side: side in sealed),
@@ -42,3 +45,18 @@ def _offer(state: dict, name: str) -> dict:
     if name == "RollInitiative":  # a d20 each (a tie asks for another)
         return offer(command, name, dice={"dice_a": [20], "dice_b": [20]})
     return offer(command, name)
+
+
+def _strike_rolls(state: dict, name: str, side: str) -> list[dict]:
+    """What the acting side's dice are rolled for: the d20 (two with Ventaja or Desventaja), then
+    the damage of the weapon or of the first insult on a hit (an insult's backlash on a miss)."""
+    settings = state["settings"]
+    rolls = [roll("attack", "1d20")]
+    if name == "Insult":
+        entry = settings["insults"][0]
+        rolls.append(roll("damage", entry["damage"], "hit"))
+        if entry["backlash"]:
+            rolls.append(roll("backlash", entry["backlash"], "miss"))
+    elif name == "Attack" or settings.get("bullet") == "wounds":
+        rolls.append(roll("damage", settings["weapons"][side]["damage"], "hit"))
+    return rolls

@@ -9,7 +9,7 @@ from tracker.rules.fields import Field, parse_fields
 from tracker.rules.duel import SIDES, DuelStarted
 
 from .rolls import max_damage
-from .sheet import DEFAULT_INSULTS, INSULT_HELP, insult_lines, parse_insults
+from .sheet import DEFAULT_INSULTS, INSULT_CELLS, INSULT_HELP, insult_lines, parse_insults
 from .terms import KINDS, NAME
 from tracker.rules.text import Text, join, t, tn
 
@@ -54,7 +54,7 @@ SETUP = (
                    ("seats", t("Each seat types its insult's d20 with its choice (the server rolls the rest)")),
                    ("table", t("The GM types the table's dice and throws")))),
     Field("insults", t("Insult table (duelo de labia)"), "weapons", default=insult_lines(DEFAULT_INSULTS),
-          columns=("name", "to_hit", "damage", "backlash"),
+          columns=("name", "to_hit", "damage", "backlash"), cells=INSULT_CELLS,
           help=INSULT_HELP),
 )
 

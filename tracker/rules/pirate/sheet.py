@@ -22,6 +22,11 @@ STATS = (
     Field("iniciativa", t("Iniciativa (modifier)"), minimum=-10, maximum=30),
     Field("weapons", t("Weapons"), "weapons", required=False, columns=("name", "kind", "damage", "range"),
           words={"kind": KIND_WORDS},
+          cells=(Field("name", t("Weapon name"), "text", maximum=80),
+                 Field("kind", t("Weapon kind (sword or pistol)"), "choice",
+                       choices=tuple((word, word) for word in WEAPON_KINDS)),
+                 Field("damage", t("Damage dice"), "text", maximum=40),
+                 Field("range", t("Range in paces (pistols only)"), "int", required=False, minimum=1, maximum=500)),
           help=t("One weapon per line: name | sword or pistol | damage dice | range in paces "
                  "(pistols only), e.g. 'Sable | sword | 1d8' or 'Pistola de chispa | pistol | 1d10 | 15'")),
 )
@@ -40,6 +45,12 @@ DEFAULT_INSULTS = (
     {"name": "Provocación", "to_hit": 0, "damage": "1d8", "backlash": "1d4"},
     {"name": "Humillación", "to_hit": -2, "damage": "1d10", "backlash": ""},
 )
+
+# The columns of an insult table's row, for its JSON Schema.
+INSULT_CELLS = (Field("name", t("Insult name"), "text", maximum=80),
+                Field("to_hit", t("To-hit modifier"), "int", default=0, minimum=-10, maximum=10),
+                Field("damage", t("Damage dice"), "text", maximum=40),
+                Field("backlash", t("Damage the insulter takes on a miss"), "text", required=False, maximum=40))
 
 INSULT_HELP = t("One insult kind per line: name | to-hit modifier | damage dice | damage the "
                 "insulter takes on a miss (blank for none), e.g. 'Provocación | +0 | 1d8 | 1d4'")

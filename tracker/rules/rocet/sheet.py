@@ -16,6 +16,9 @@ STATS = (
     Field("pg_max", t("PG (max)"), "int", minimum=1, maximum=999),
     Field("pm_max", t("PM (max)"), "int", minimum=1, maximum=999),
     Field("weapons", t("Weapons"), "weapons", required=False, default=(), columns=("name", "type", "damage"),
+          cells=(Field("name", t("Weapon name"), "text", maximum=80),
+                 Field("type", t("Weapon type (Espada or Daga to duel)"), "text", maximum=80),
+                 Field("damage", t("Fixed damage"), "int", minimum=0, maximum=99)),
           help=t("One weapon per line: name | type | fixed damage, e.g. “{example}”. Only types Espada and Daga "
                  "may be used in a duel.", example=WEAPON_LINE)),
 )
