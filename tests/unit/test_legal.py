@@ -6,7 +6,7 @@ import pytest
 
 from tests import coin_ruleset
 from tests.unit.test_pf2e_combat import duel as pf2e_duel
-from tests.unit.test_pirate import Duel as PirateDuel
+from tests.unit.test_pirate import PISTOLS, Duel as PirateDuel
 from tests.unit.test_rocet_duels import EA, FINTA, TRETA, Table
 from tracker.rules import legal, pf2e, pirate, rocet
 from tracker.rules.pf2e.commands import RollInitiative
@@ -91,3 +91,48 @@ def _coin_start():
                      for s in duel.SIDES)
     return duel.DuelStarted(duel_id="d1", campaign_id="c1", session_id="s1", ruleset="coin", kind="plain",
                             duelists=duelists, settings={"hits": 3})
+
+
+def test_a_field_that_needs_another_names_it_in_depends_on_and_a_roll_says_when_it_is_made():
+    other = by_type(pf2e.legal_actions(_pf2e_turn().state, legal.GM))["OtherAction"]["fields"]
+    assert other["check_modifier"]["depends_on"] == ["dc"] and other["dc"]["depends_on"] == ["check_modifier"]
+    assert other["dice_check"]["depends_on"] == ["dc"]
+    assert legal.roll("damage", "1d8+4", "hit") == {"for": "damage", "expression": "1d8+4", "when": "hit"}
+    with pytest.raises(ValueError):
+        legal.roll("damage", "1d8", "sometimes")
+
+
+def _pf2e_turn():
+    d = pf2e_duel()
+    d.do(RollInitiative("v", "intimidation"), roll=[15])
+    d.do(RollInitiative("k", "deception"), roll=[2])
+    return d
+
+
+def test_pf2e_damage_fields_carry_the_dice_expression_they_are_rolled_for():
+    d = _pf2e_turn()
+    offered = by_type(pf2e.legal_actions(d.state, legal.GM))
+    strike = offered["Strike"]["fields"]
+    weapon = next(x for x in d.state["duelists"] if x["id"] == "v")["stats"]["damage"]
+    assert strike["dice_attack"]["rolls"] == [{"for": "attack", "expression": "1d20", "when": "always"}]
+    assert strike["dice_damage"]["rolls"] == [{"for": "damage", "expression": weapon, "when": "hit"}]
+    assert "dice" not in strike["dice_damage"]  # rolled only on a hit: a client types none unless asked
+    assert offered["Demoralize"]["fields"]["dice_check"]["rolls"][0]["expression"] == "1d20"
+    condition = offered["SetCondition"]["fields"]["duelist"]
+    assert condition["choices"] == [x["id"] for x in d.state["duelists"]]
+    roll_first = by_type(pf2e.legal_actions(pf2e_duel().state, legal.GM))["RollInitiative"]["fields"]
+    assert roll_first["skill"]["depends_on"] == ["duelist"]
+
+
+@pytest.mark.parametrize("kind, blow", [("sword", "Attack"), ("pistol", "Shoot"), ("wit", "Insult")])
+def test_a_pirate_blow_says_which_dice_its_side_rolls_a_d20_then_the_damage_on_a_hit(kind, blow):
+    d = PirateDuel(kind, **({"distance": 5, **PISTOLS} if kind == "pistol" else {}))
+    d.run(PirateInitiative(), a=[2], b=[15])
+    fields = by_type(pirate.legal_actions(d.state, legal.GM))[blow]["fields"]
+    assert fields["dice_b"]["dice"] == [20] and "dice" not in fields["dice_a"]
+    rolls = fields["dice_b"]["rolls"]
+    assert rolls[0] == {"for": "attack", "expression": "1d20", "when": "always"}
+    damage = (d.state["settings"]["insults"][0]["damage"] if blow == "Insult"
+              else d.state["settings"]["weapons"]["b"]["damage"])
+    assert rolls[1] == {"for": "damage", "expression": damage, "when": "hit"}
+    assert set(fields["dice_b"]["depends_on"]) >= {"ventaja", "desventaja"}

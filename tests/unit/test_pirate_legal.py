@@ -27,7 +27,7 @@ def test_a_wit_duel_offers_its_insults_to_whoever_s_turn_it_is(side):
     d = Duel("wit")
     first(d, side)
     names = [i["name"] for i in d.state["settings"]["insults"]]
-    assert summary(d.state)["Insult"] == (side, {"side": [side], "insult": names})
+    assert summary(d.state)["Insult"] == (side, {"side": [side], "insult": names, f"dice_{side}:dice": [20]})
 
 
 @pytest.mark.parametrize("side", ["a", "b"])

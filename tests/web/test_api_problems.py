@@ -161,7 +161,12 @@ def test_the_description_answers_errors_as_problems(client):
     assert "Error" not in spec["components"]["schemas"]
     for path, operations in spec["paths"].items():
         for operation in operations.values():
-            assert "application/problem+json" in operation["responses"]["default"]["content"], path
+            # Each failure documented on its own, as a problem: no catch-all "default".
+            assert "default" not in operation["responses"], path
+            failures = {status: answer for status, answer in operation["responses"].items() if status >= "400"}
+            assert {"400", "404"} <= set(failures), path
+            for status, answer in failures.items():
+                assert set(answer["content"]) == {"application/problem+json"}, (path, status)
 
 
 # --- 3. a 401 names its scheme --------------------------------------------------------------------------
