@@ -36,6 +36,8 @@ def real_ids(client: Client) -> dict:
     """A campaign with a session, two characters with a sheet for every ruleset, and a duel:
     the ids the description's examples hold a place for."""
     first = rules.shipped()[0]
+    # Named to come first in the list of campaigns, and its two duellists first in its read,
+    # so that the links list -> campaign -> a duel between its first two characters start duels.
     campaign = created(client.command({"type": "CreateCampaign", "name": "!Fuzz", "ruleset": first.NAME}))["id"]
     stats = {module.NAME: module.samples.DUELISTS[0]["stats"][module.NAME] for module in rules.shipped()}
     duelists = [created(client.command({"type": "CreateCharacter", "campaign_id": campaign, "name": name,
@@ -108,8 +110,11 @@ def test_schemathesis_finds_no_server_error_and_no_answer_off_its_schema(server,
                         and not kind.startswith("GET ")})
     assert not [key for key in seen if key[1] >= 500], seen
     # The examples and the links reach the rules: campaigns, characters, sessions and duels are
-    # created, and duels are played, not only refused.
-    for kind in ("CreateCampaign", "CreateCharacter", "PlanSession", "StartDuel"):
+    # created, duels started by following links (beyond the examples' own), and played.
+    for kind in ("CreateCampaign", "CreateCharacter", "PlanSession"):
         assert accepted[kind] > 0, (kind, sorted(seen.items()))
+    examples = description["paths"]["/api/v1/commands"]["post"]["requestBody"]["content"]["application/json"]
+    started_by_examples = sum(1 for name in examples["examples"] if name.startswith("StartDuel."))
+    assert accepted["StartDuel"] > started_by_examples, sorted(seen.items())
     duel_commands = {name for module in rules.shipped() for name in module.COMMANDS}
-    assert sum(n for kind, n in accepted.items() if kind in duel_commands) >= 3, sorted(seen.items())
+    assert sum(n for kind, n in accepted.items() if kind in duel_commands) >= 2, sorted(seen.items())

@@ -68,3 +68,32 @@ def test_the_first_action_with_its_first_choices_finishes_every_kind(name, index
         assert action["type"] not in ENDINGS, f"only an ending is offered first: {action['type']}"
         state, at = apply(module, state, decide(module, state, action["type"], first_command(action)), at)
     pytest.fail(f"{name} {SETUPS[name][index]} did not end in 400 steps of the first-action policy")
+
+
+@pytest.mark.parametrize("name,index", KINDS)
+def test_every_offered_roll_is_a_dice_expression_and_the_dice_always_rolled_are_its_dice(name, index):
+    """A client that rolls its own dice reads ``rolls``: each a valid expression, made always, on a
+    hit or on a miss; the sizes in ``dice`` are those of the rolls made always, in order."""
+    from tracker.rules import dice_expr, legal
+
+    module = rules.get(name)
+    state, at = start(module, SETUPS[name][index], seats=False, seed=index), 100
+    seen = 0
+    for _ in range(60):
+        if state.get("outcome"):
+            break
+        actions = offered(module, state)
+        for action in actions:
+            for spec in action["fields"].values():
+                for made in spec.get("rolls", ()):
+                    assert dice_expr.check(made["expression"]) and made["when"] in legal.ROLL_WHEN
+                    seen += 1
+                always = [size for made in spec.get("rolls", ()) if made["when"] == "always"
+                          for size in dice_expr.sizes(made["expression"])]
+                if spec.get("rolls") and "dice" in spec:
+                    assert spec["dice"] == always, (action["type"], spec)
+        state, at = apply(module, state, decide(module, state, actions[0]["type"], first_command(actions[0])), at)
+    # Rocèt's dice are the duellists' own DES and INT (`dice` alone says them); a sealed exchange
+    # the server throws shows the GM no blow to roll.
+    if name != "rocet" and SETUPS[name][index].get("choices") != "sealed":
+        assert seen, f"{name} {SETUPS[name][index]}: no roll offered"

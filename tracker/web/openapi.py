@@ -489,9 +489,12 @@ def description() -> dict:
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["links"] = openapi_links.campaigns_links()
     paths["/api/v1/campaigns/{campaign_id}"]["get"]["responses"]["200"]["links"] = openapi_links.campaign_read_links()
+    examples = openapi_links.read_examples()
     for path, operations in paths.items():
         for operation in operations.values():
-            operation["operationId"] = openapi_links.OPERATION_IDS[path]
+            operation["operationId"] = name = openapi_links.OPERATION_IDS[path]
+            if name in examples:
+                operation["responses"]["200"]["content"]["application/json"]["example"] = examples[name]
     paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
     return {
         "openapi": "3.1.0",

@@ -154,3 +154,45 @@ PROBLEM_EXAMPLES = {
             "errors": {"pubic": "is not a field of NoteDuel: remove it (see its description)"},
             "error": "invalid", "message": "pubic: is not a field of NoteDuel: remove it (see its description)"},
 }
+
+
+def read_examples() -> dict[str, Any]:
+    """An example answer of each read, by operationId (each valid by its schema: a test holds it)."""
+    first, ids = _first(), EXAMPLE_IDS
+    campaign = {"id": ids["campaign_id"], "name": "La Temporada de Duelos", "ruleset": first.NAME, "notes": "",
+                "version": 3}
+    character = {"id": ids["character_id"], "campaign_id": ids["campaign_id"], "name": "Inés de Ayala",
+                 "rank": "pj", "player": "Ana", "version": 1}
+    session = {"id": ids["session_id"], "campaign_id": ids["campaign_id"], "number": 1, "date": "2026-11-30",
+               "title": "Swords at dawn", "version": 1}
+    duel = {"id": ids["duel_id"], "campaign_id": ids["campaign_id"], "session_id": ids["session_id"],
+            "ruleset": first.NAME, "kind": first.samples.SETUPS[0]["kind"], "status": "running", "winner": None,
+            "version": 3}
+    entry = {"position": 5, "type": "DuelStarted", "subject": f"duel-{ids['duel_id']}", "line": "Inés and Lope duel"}
+    duel_read = {**duel, "audience": "gm", "state": {}, "steps": [], "steps_since": None,
+                 "legal_actions": [{"type": "Yield", "by": "gm", "side": None, "fields": {
+                     "side": {"kind": "choice", "required": True, "label": "Who yields", "choices": ["a", "b"]}}}],
+                 "adjustable_tracks": [], "assumptions": []}
+    ruleset = {"name": first.NAME, "title": str(first.TITLE), "kinds": {k: str(v) for k, v in first.KINDS.items()},
+               "schemas": {"sheet": {"type": "object"}, "setup": {"type": "object"}}}
+    return {
+        "readMe": {"gm": {"id": "77aa88bb99cc", "username": "marta"}, "token": {"id": "c0ffee123456", "label": "my dice bot"},
+                   "campaigns": [{"id": ids["campaign_id"], "name": campaign["name"], "ruleset": first.NAME,
+                                  "role": "owner"}]},
+        "listRulesets": {"rulesets": [ruleset]},
+        "readRuleset": ruleset,
+        "listCampaigns": {"campaigns": [campaign], "next_cursor": None},
+        "listCharacters": {"characters": [character], "next_cursor": None},
+        "listSessions": {"sessions": [session], "next_cursor": None},
+        "listDuels": {"duels": [duel], "next_cursor": None},
+        "readCampaign": {"campaign": campaign, "characters": [character], "sessions": [session], "duels": [duel],
+                         "position": 5},
+        "readLog": {"entries": [entry], "next_before": None},
+        "followCampaign": {"changed": True, "position": 5, "entries": [entry]},
+        "readCharacter": {"character": character, "tracks": [], "wounds": [], "duels": [], "record": {}},
+        "readSession": {"session": session, "duels": [duel]},
+        "readDuel": duel_read,
+        "followDuel": {"changed": True, "version": 3, "duel": duel_read},
+        "readDisplay": {"changed": False, "version": 3, "duel": None},
+        "readDescription": {"openapi": "3.1.0"},
+    }

@@ -30,7 +30,7 @@ def _offer(state: dict, offered: dict, name: str) -> dict:
         rolling = offered["initiative"]
         skills = sorted({s["skill"] for d in rolling for s in d["skills"]})
         return offer(command, name, dice={"dice_roll": [20]}, duelist=ids(rolling), skill=skills,
-                     depends={"skill": ["duelist"]})
+                     rolls={"dice_roll": [roll("initiative", "1d20")]}, depends={"skill": ["duelist"]})
     if name == "ChooseSkill":
         # Who has not chosen yet, this round; where the seats roll, the chooser types their d20.
         chosen = state.get("sealed") or {}

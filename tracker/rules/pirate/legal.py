@@ -20,7 +20,7 @@ def _seat_die(state: dict) -> dict:
     """Where the seats roll, the chooser types their insult's d20 with the choice."""
     if state["settings"].get("dice_by") != "seats":
         return {}
-    return {"needed": ("dice",), "dice": {"dice": [20]}}
+    return {"needed": ("dice",), "dice": {"dice": [20]}, "rolls": {"dice": [roll("attack", "1d20")]}}
 
 
 def _offer(state: dict, name: str) -> dict:
@@ -43,7 +43,11 @@ def _offer(state: dict, name: str) -> dict:
         fates = ["dead"] if state["fighters"][side]["fate"] == "down" else ["down", "dead"]
         return offer(command, name, for_side=side, side=[side], fate=fates)
     if name == "RollInitiative":  # a d20 each (a tie asks for another)
-        return offer(command, name, dice={"dice_a": [20], "dice_b": [20]})
+        return offer(command, name, dice={"dice_a": [20], "dice_b": [20]},
+                     rolls={f"dice_{side}": [roll("initiative", "1d20")] for side in "ab"})
+    if name == "ThrowInsults":  # initiative, then each sealed insult (its damage sealed with it)
+        return offer(command, name, rolls={f"dice_{side}": [roll("initiative", "1d20"), roll("attack", "1d20")]
+                                           for side in "ab"})
     return offer(command, name)
 
 
