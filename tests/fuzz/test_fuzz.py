@@ -410,7 +410,7 @@ def real_path_values(world, tokens):
             "session_id": [world.session], "duel_id": duels, "position": ["1", str(position)],
             "version": ["1", "2"], "stream": [f"duel-{duels[0]}", f"campaign-{world.campaign}"],
             "token": tokens, "fmt": ["md", "html", "json"], "filename": ["style.css"],
-            "job_id": [import_job(world)]}
+            "job_id": [import_job(world)], "ruleset": [module.NAME for module in rules.shipped()]}
 
 
 @pytest.fixture
