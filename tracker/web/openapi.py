@@ -489,6 +489,7 @@ def description() -> dict:
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["links"] = openapi_links.campaigns_links()
     paths["/api/v1/campaigns/{campaign_id}"]["get"]["responses"]["200"]["links"] = openapi_links.campaign_read_links()
+    paths["/api/v1/duels/{duel_id}"]["get"]["responses"]["200"]["links"] = openapi_links.duel_links("$response.body#/version")
     examples = openapi_links.read_examples()
     for path, operations in paths.items():
         for operation in operations.values():

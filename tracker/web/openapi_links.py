@@ -81,14 +81,22 @@ def command_links() -> dict[str, dict]:
         "planSessionToo": _body_link("runCommand", "a session of the campaign a character was created in", {
             "type": "PlanSession", "campaign_id": CAMPAIGN_OF_EVENT, "number": 1, "date": "2026-11-30",
             "title": "Dawn"}),
-        "rollInitiative": _body_link("runCommand", "a started duel's initiative, rolled by the server", {
-            "type": "RollInitiative", "duel_id": ID, "expected_version": VERSION, "server_roll": True}),
+        **duel_links(VERSION),
+    }
+
+
+def duel_links(version: str) -> dict[str, dict]:
+    """From a duel's id and version (a command's answer, a duel's read): commands that play on."""
+    first = _first()
+    return {
+        "rollInitiative": _body_link("runCommand", "the duel's initiative, rolled by the server", {
+            "type": "RollInitiative", "duel_id": ID, "expected_version": version, "server_roll": True}),
         "firstCardsPlayed": _body_link("runCommand", f"a {first.TITLE} duel's next turn: the first cards offered", {
-            "type": "PlayTurn", "duel_id": ID, "expected_version": VERSION, "server_roll": True,
+            "type": "PlayTurn", "duel_id": ID, "expected_version": version, "server_roll": True,
             "card_a": "$response.body#/legal_actions/0/fields/card_a/choices/0",
             "card_b": "$response.body#/legal_actions/0/fields/card_b/choices/0"}),
         "yieldDuel": _body_link("runCommand", "side A yields the duel", {
-            "type": "Yield", "duel_id": ID, "expected_version": VERSION, "side": "a"}),
+            "type": "Yield", "duel_id": ID, "expected_version": version, "side": "a"}),
     }
 
 
