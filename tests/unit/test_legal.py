@@ -21,7 +21,8 @@ def by_type(actions):
 def test_offer_describes_every_field_and_narrows_the_ones_given():
     action = legal.offer(Discard, "Discard", for_side="b", side=["b"], card=[FINTA])
     assert action["type"] == "Discard" and action["by"] == "gm" and action["side"] == "b"
-    assert action["fields"]["side"] == {"kind": "choice", "required": True, "label": "Who discards", "choices": ["b"]}
+    assert action["fields"]["side"] == {"kind": "choice", "type": "string", "required": True, "label": "Who discards",
+                                        "choices": ["b"]}
     assert action["fields"]["card"]["choices"] == [FINTA] and action["fields"]["card"]["required"] is False
     with pytest.raises(ValueError):
         legal.offer(Discard, "Discard", weapon=["x"])

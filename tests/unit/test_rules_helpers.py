@@ -53,11 +53,12 @@ def test_an_offered_field_carries_its_default_and_its_limits():
     from tracker.rules.pf2e.commands import OtherAction
 
     fields = legal.offer(OtherAction, "OtherAction", for_side="a", duelist=["v"])["fields"]
-    assert fields["cost"] == {"kind": "choice", "required": True, "label": "Cost", "default": "1",
+    assert fields["cost"] == {"kind": "choice", "type": "string", "required": True, "label": "Cost", "default": "1",
                               "choices": ["1", "2", "3", "0"]}
-    assert fields["check_modifier"] == {"kind": "int", "required": False, "label": "Check modifier",
-                                        "minimum": -30, "maximum": 60}
-    assert fields["dc"] == {"kind": "int", "required": False, "label": "DC of the check", "minimum": 1, "maximum": 70}
+    assert fields["check_modifier"] == {"kind": "int", "type": "integer", "required": False, "label": "Check modifier",
+                                        "minimum": -30, "maximum": 60, "depends_on": ["dc"]}
+    assert fields["dc"] == {"kind": "int", "type": "integer", "required": False, "label": "DC of the check",
+                            "minimum": 1, "maximum": 70, "depends_on": ["check_modifier"]}
     assert fields["attack"]["default"] is False  # a false default is still a default
     assert fields["duelist"]["choices"] == ["v"] and "default" not in fields["duelist"]
     assert "minimum" not in fields["action"] and fields["action"]["maximum"] == 80

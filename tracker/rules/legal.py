@@ -4,7 +4,8 @@ duel page draws its forms from that same list and the API answers it, so they ca
 
 An action is ``{"type", "by", "side", "fields"}``: the command type, the audience that may send it,
 the side it acts for (``None`` when it is not one side's), and each field of the command with its
-``kind``, ``required``, ``label`` and, where the rules narrow it now, ``choices`` (the only values
+``kind`` (and its JSON ``type``), ``required``, ``label``, ``default`` and ``minimum``/``maximum``
+where it has them and, where the rules narrow it now, ``choices`` (the only values
 the rules accept: the cards in hand, the side whose turn it is, the damage on offer…), and for a
 dice field, where the rules know them, ``dice``: the sizes of the dice it takes, in order, and
 ``rolls``: each roll its dice feed, as a dice expression (``1d20`` to hit, then ``1d8+4`` damage
@@ -19,6 +20,9 @@ from typing import Any, Iterable, Mapping, Sequence
 GM = "gm"  # the GM's pages and the GM's API token: every secret, every action
 TABLE = "table"  # the table display and the players' recap: no secret, no action
 AUDIENCES = (GM, TABLE)
+# The JSON type of the value each field kind takes (a die is sent as "d8", dice as a list of faces).
+JSON_TYPES = {"int": "integer", "bool": "boolean", "choice": "string", "text": "string", "character": "string",
+              "die": "string", "dice": "array", "weapons": "array"}
 
 
 def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None,
@@ -36,7 +40,8 @@ def offer(command: type, name: str, *, by: str = GM, for_side: str | None = None
     ``rolls`` gives a dice field the rolls its dice feed (``roll``: what for, the expression, when)."""
     fields = {}
     for f in command.FIELDS:
-        spec: dict[str, Any] = {"kind": f.kind, "required": f.required or f.name in needed, "label": f.label}
+        spec: dict[str, Any] = {"kind": f.kind, "type": JSON_TYPES.get(f.kind, "string"),
+                                "required": f.required or f.name in needed, "label": f.label}
         if f.default is not None:
             spec["default"] = f.default
         if f.choices:

@@ -11,6 +11,7 @@ from tracker.commands import duels as duel_commands
 from tracker.commands import workspace
 from tracker.rules.fields import LARGEST_INT, Field
 from tracker.rules.json_schema import field_schema, fields_schema, ruleset_schemas
+from tracker.rules.legal import JSON_TYPES, ROLL_WHEN
 from tracker.web import openapi_links
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
@@ -324,10 +325,22 @@ def _tagged(path: dict) -> dict:
 def schemas() -> dict[str, dict]:
     """The components: answers, reads and every command."""
     row = {"type": "object", "additionalProperties": True}
-    field_spec = {"type": "object", "required": ["kind", "required", "label"],
+    field_spec = {"type": "object", "required": ["kind", "type", "required", "label"],
                   "properties": {"kind": STRING, "required": BOOLEAN, "label": STRING,
+                                 "type": {"enum": sorted(set(JSON_TYPES.values())),
+                                          "description": "the JSON type of the value the field takes"},
+                                 "default": {"description": "the value a client sends when it has none of its own"},
                                  "choices": {"type": "array"}, "minimum": INTEGER, "maximum": INTEGER,
-                                 "dice": {"type": "array", "items": INTEGER}}}
+                                 "dice": {"type": "array", "items": INTEGER,
+                                          "description": "the sizes of the dice always rolled, in order"},
+                                 "rolls": {"type": "array", "description": "each roll the field's dice feed",
+                                           "items": {"type": "object", "required": ["for", "expression", "when"],
+                                                     "properties": {"for": STRING,
+                                                                    "expression": {**STRING, "description": "e.g. 1d8+4"},
+                                                                    "when": {"enum": list(ROLL_WHEN)}}}},
+                                 "depends_on": {"type": "array", "items": STRING,
+                                                "description": "the fields this one needs or whose first value its"
+                                                               " choices assume"}}}
     commands = command_schemas()
     return {
         "Problem": {"type": "object", "required": ["type", "title", "status", "detail", "errors", "error", "message"],

@@ -179,7 +179,8 @@ def read_examples() -> dict[str, Any]:
     entry = {"position": 5, "type": "DuelStarted", "subject": f"duel-{ids['duel_id']}", "line": "Inés and Lope duel"}
     duel_read = {**duel, "audience": "gm", "state": {}, "steps": [], "steps_since": None,
                  "legal_actions": [{"type": "Yield", "by": "gm", "side": None, "fields": {
-                     "side": {"kind": "choice", "required": True, "label": "Who yields", "choices": ["a", "b"]}}}],
+                     "side": {"kind": "choice", "type": "string", "required": True, "label": "Who yields",
+                              "choices": ["a", "b"]}}}],
                  "adjustable_tracks": [], "assumptions": []}
     ruleset = {"name": first.NAME, "title": str(first.TITLE), "kinds": {k: str(v) for k, v in first.KINDS.items()},
                "schemas": {"sheet": {"type": "object"}, "setup": {"type": "object"}}}
