@@ -168,3 +168,30 @@ class Bare:
 
 def test_a_command_without_fields_takes_no_input():
     assert parse_command(Bare, {"anything": 1}) == Bare()
+
+
+def _every_declared_field_list():
+    from tracker import rules
+
+    for module in rules.shipped():
+        yield f"{module.NAME} sheet", module.STATS
+        yield f"{module.NAME} set-up", module.SETUP
+        for name, cls in module.COMMANDS.items():
+            yield f"{module.NAME}.{name}", cls.FIELDS
+
+
+def test_depends_on_names_a_sibling_and_cells_are_the_columns_of_their_table():
+    for where, fields in _every_declared_field_list():
+        names = {f.name for f in fields}
+        for f in fields:
+            assert set(f.depends_on) <= names - {f.name}, (where, f.name, f.depends_on)
+            if f.cells:
+                assert tuple(c.name for c in f.cells) == f.columns, (where, f.name)
+
+
+def test_depends_on_and_cells_only_describe_a_field_the_parser_reads_as_before():
+    plain = Field("dc", "DC", "int", required=False)
+    described = Field("dc", "DC", "int", required=False, depends_on=("check_modifier",),
+                      cells=(Field("x", "X"),))
+    for raw in ({}, {"dc": "15"}):
+        assert parse_fields([plain], raw) == parse_fields([described], raw)
