@@ -8,7 +8,8 @@ from typing import Any, Sequence
 from tracker.rules.fields import DIE_SIZES, LARGEST_INT, Field
 
 DICE = {"anyOf": [{"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 100}},
-                  {"type": "string", "description": "die values separated by spaces, e.g. \"5 3\""}]}
+                  {"type": "string", "description": "die values separated by spaces, e.g. \"5 3\""}],
+        "$comment": "which dice, and what for: the field's `dice` and `rolls` in the duel's legal_actions"}
 DIE = {"enum": [*(f"d{size}" for size in DIE_SIZES), *DIE_SIZES]}
 
 

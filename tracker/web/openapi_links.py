@@ -63,7 +63,6 @@ def _read_link(operation: str, description: str, **parameters: str) -> dict:
 def command_links() -> dict[str, dict]:
     """The links of a command's answer: from the id it created (or acted on) to its reads and to
     the commands that may follow. A link whose id is another kind's answers 404 or 422."""
-    first = _first()
     return {
         "campaign": _read_link("readCampaign", "a created campaign's read", campaign_id=ID),
         "campaignOfCharacter": _read_link("readCampaign", "the campaign a character or a session was created in",
