@@ -16,18 +16,15 @@ from tracker import rules
 from tracker.events import from_data
 from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
+from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.text import join, t, tn
 from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
-PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
-# Both checkpoints in one statement: a command's projection moves them together.
-CHECKPOINTS = ("INSERT INTO checkpoints (projection, position) VALUES "
-               + ", ".join(f"('{name}', ?)" for name in PROJECTIONS)
-               + " ON CONFLICT DO UPDATE SET position = excluded.position")
 STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
+EVENT_AT = "SELECT position FROM events WHERE stream = ? AND version = ?"  # where its log line sits too
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
 
@@ -58,7 +55,6 @@ class Projector:
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
-        self.position = 0
         self.left_out: set[tuple[str, int]] = set()  # commands left out after an old retraction
         # A rebuild writes into empty tables: a stream written for the first time has no old rows
         # to take back, and a duel whose every event went by here needs no read of the log for
@@ -120,7 +116,6 @@ class Projector:
         self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, category_,
                               stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), left_out))
         self.subject_rows += [(subject, rec.position) for subject in _subjects(stream, after, kind)]
-        self.position = rec.position
         if len(self.log_rows) >= LOG_BATCH:
             self.flush_log()
         if self.rebuilding and len(self.states) > CACHED_STREAMS:
@@ -159,23 +154,24 @@ class Projector:
     def _mark(self, stream: str, position: int, versions: Iterable[int]) -> None:
         """Mark the log lines of the events a retraction took back."""
         self.db.conn.executemany(
-            "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
+            f"UPDATE log_entries SET retracted_by = ? WHERE position = ({EVENT_AT}) AND retracted_by IS NULL",
             [(position, stream, version) for version in versions])
 
     def _restore(self, rec: Recorded, ev: RetractionRestored) -> Any:
         """Put back the log lines the restored retraction had marked, mark the retraction itself
         as taken back by the restore, and say what stands again."""
-        row = self.db.execute("SELECT position, summary FROM log_entries WHERE stream = ? AND version = ?",
+        row = self.db.execute(f"SELECT l.position, l.summary FROM {LINES_OF_STREAM} AND e.version = ?",
                               [rec.stream, ev.version]).fetchone()
         retraction, said = (row[0], read(row[1])) if row else (None, t("a retraction"))
-        self.db.execute("UPDATE log_entries SET retracted_by = NULL WHERE stream = ? AND retracted_by = ?",
+        self.db.execute("UPDATE log_entries SET retracted_by = NULL"
+                        " WHERE position IN (SELECT position FROM events WHERE stream = ?) AND retracted_by = ?",
                         [rec.stream, retraction])
-        self.db.execute("UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
+        self.db.execute(f"UPDATE log_entries SET retracted_by = ? WHERE position = ({EVENT_AT})",
                         [rec.position, rec.stream, ev.version])
         return _with_reason(t("Restored: {what}", what=retracted_line(said)), ev.reason)
 
     def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> Any:
-        row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
+        row = self.db.execute(f"SELECT l.summary FROM {LINES_OF_STREAM} AND e.version = ?",
                               [rec.stream, ev.version]).fetchone()
         what = read(row[0]) if row else ev.retracted_type
         later = sum(1 for v in versions if v > ev.version)
@@ -197,7 +193,9 @@ class Projector:
             self.log_rows, self.subject_rows = [], []
 
     def flush(self) -> None:
-        """Write every changed stream's tables, the buffered log lines and the checkpoints."""
+        """Write every changed stream's tables and the buffered log lines. (No checkpoint: the read
+        models are written in the append's transaction, so they stand where the log's last
+        position does, and a row saying so cost every command a page.)"""
         self.flush_log()
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
@@ -208,8 +206,6 @@ class Projector:
             if not self.rebuilding:
                 self.shown[stream] = state
         self.dirty.clear()
-        if self.position:
-            self.db.conn.execute(CHECKPOINTS, (self.position,) * len(PROJECTIONS))
 
 
 def _with_reason(line: Any, reason: str) -> Any:
@@ -304,17 +300,21 @@ def _write_gm(db, key: str, version: int, s: dict) -> None:
                         [(sid, key, end) for sid, end in sorted(s.get("ended_sessions", {}).items())])
 
 
-WRITE_CHARACTER = ("INSERT INTO characters (id, campaign_id, name, rank, player, notes, stats, version)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET campaign_id = excluded.campaign_id,"
-                   " name = excluded.name, rank = excluded.rank, player = excluded.player, notes = excluded.notes,"
-                   " stats = excluded.stats, version = excluded.version")
+_CHARACTER_COLUMNS = ("INSERT INTO characters (id, campaign_id, name, rank, player, notes, stats, version)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET name = excluded.name,"
+                      " rank = excluded.rank, player = excluded.player, notes = excluded.notes,"
+                      " stats = excluded.stats, version = excluded.version")
+# SQLite rewrites the entry of every index on a column the SET names, even to the same value: a row
+# whose campaign stays is updated without naming it, so its campaign index's page is left alone.
+WRITE_CHARACTER = _CHARACTER_COLUMNS + ", campaign_id = excluded.campaign_id"
+WRITE_CHARACTER_IN_ITS_CAMPAIGN = _CHARACTER_COLUMNS
 
 
 def _write_character(db, key: str, version: int, s: dict, shown: Any = UNKNOWN) -> None:
-    db.conn.execute(WRITE_CHARACTER, (key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
-                                      dumps(s["stats"]), version))
-    if (isinstance(shown, dict) and shown.get("changes", []) == s.get("changes", [])
-            and shown.get("campaign_id") == s["campaign_id"]):
+    same_campaign = isinstance(shown, dict) and shown.get("campaign_id") == s["campaign_id"]
+    db.conn.execute(WRITE_CHARACTER_IN_ITS_CAMPAIGN if same_campaign else WRITE_CHARACTER,
+                    (key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"], dumps(s["stats"]), version))
+    if same_campaign and shown.get("changes", []) == s.get("changes", []):
         return  # an edit of the sheet: its track changes (and so their totals) are as they were
     # Recoveries and adjustments give points back: they count against the track's running total
     # of what was lost, taken out first and put in again, as a duel's wounds are.
