@@ -318,8 +318,8 @@ def _write_character(db, key: str, version: int, s: dict, shown: Any = UNKNOWN) 
         return  # an edit of the sheet: its track changes (and so their totals) are as they were
     # Recoveries and adjustments give points back: they count against the track's running total
     # of what was lost, taken out first and put in again, as a duel's wounds are.
-    _count(db, "track_totals", "character_id, track", "lost", 1,
-           db.execute("SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key]).fetchall())
+    _count_from(db, "track_totals", "character_id, track", "lost", 1,
+                "SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key])
     db.execute("DELETE FROM track_changes WHERE character_id = ?", [key])
     rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], stored(c["note"]), seq)
             for seq, c in enumerate(s.get("changes", []))]
@@ -347,9 +347,9 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
                 stored(module.progress(s)), version])
     results = outcome["results"] if outcome else {}
     if not fresh:
-        _count(db, "records", "character_id, ruleset, result", "count", -1,
-               db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ?"
-                          " AND result IS NOT NULL", [key]).fetchall())
+        _count_from(db, "records", "character_id, ruleset, result", "count", -1,
+                    "SELECT character_id, ruleset, result, 1 AS amount FROM duelists WHERE duel_id = ?"
+                    " AND result IS NOT NULL", [key])
         db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     db.conn.executemany(
         "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
@@ -361,9 +361,8 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
 
     persists = {track["track"]: track["persists"] for track in module.TRACKS}
     if not fresh:
-        _count(db, "track_totals", "character_id, track", "lost", -1,
-               db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
-                          [key]).fetchall())
+        _count_from(db, "track_totals", "character_id, track", "lost", -1,
+                    "SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1", [key])
         db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
     # The GM's adjustments in the duel count as wounds of the opposite sign (a heal, a negative
     # wound), so a persisting track leaves the duel with them, and a retraction takes them back.
@@ -392,6 +391,19 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
         # A total back at zero is no row at all, exactly as a rebuild would leave it.
         db.conn.executemany(f"DELETE FROM {table} WHERE ({keys}) = ({marks[3:]}) AND {column} = 0",
                             [p[:width] for p in params])
+
+
+def _count_from(db, table: str, keys: str, column: str, sign: int, source: str, params: list) -> None:
+    """``_count`` of the rows ``source`` selects (the keys, then the amount), in the database itself:
+    nothing is read back, so on PostgreSQL the statements wait for the commit's round trip instead
+    of one of their own. Each key's amounts are summed first (PostgreSQL's upsert may not touch a
+    row twice in one statement): the same totals as adding them one by one."""
+    db.conn.execute(f"INSERT INTO {table} ({keys}, {column}) SELECT {keys}, {sign} * SUM(amount)"
+                    f" FROM ({source}) AS counted WHERE true GROUP BY {keys}"
+                    f" ON CONFLICT DO UPDATE SET {column} = {table}.{column} + excluded.{column}", params)
+    # A total back at zero is no row at all, exactly as a rebuild would leave it.
+    db.conn.execute(f"DELETE FROM {table} WHERE ({keys}) IN (SELECT {keys} FROM ({source}) AS counted)"
+                    f" AND {column} = 0", params)
 
 
 WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_character,
