@@ -11,10 +11,12 @@ INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, me
 GM_ID = "benchgm"
 
 
-def report(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    """One figure beside its target, marked ok or MISSED when it has one."""
+def report(name: str, figure: str, target: str, ok: bool | None = None, cpu: str = "") -> None:
+    """One figure beside its target, marked ok or MISSED when it has one; ``cpu``, the same figure
+    per CPU second (what a machine loaded by other work skews least), printed beside it."""
     mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"{name:<58} {figure:>22}   target: {target}{mark}", flush=True)
+    per_cpu = f" ({cpu} per CPU-s)" if cpu else ""
+    print(f"{name:<58} {figure:>22}{per_cpu}   target: {target}{mark}", flush=True)
 
 
 def write_log(path: str, lines: list[str], events: int) -> None:

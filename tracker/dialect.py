@@ -149,15 +149,41 @@ class PgDatabase:
     # --- transactions ---
     @contextlib.contextmanager
     def write_transaction(self):
-        """One writer at a time (the append lock), or a savepoint inside a transaction."""
-        with self.connection.transaction():
-            if SERIALISE_APPENDS and not self._nested:
-                self.connection.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK])
-            self._nested += 1
-            try:
-                yield self
-            finally:
-                self._nested -= 1
+        """One writer at a time (the append lock), or a savepoint inside a transaction.
+
+        In psycopg's pipeline mode: a statement is sent without waiting for its answer, and the
+        client waits only when it reads a result (a fetch) and at the commit. BEGIN and the lock go
+        out with the first read; the read models' writes, which nobody reads back, with the COMMIT:
+        a command is a round trip per read it makes, not one per statement. An error is raised
+        where its statement's answer is read, at the latest at the commit, still inside the block.
+        (BEGIN and COMMIT are sent as statements: psycopg's own transaction block syncs the
+        pipeline at its start and its end, three round trips more.)"""
+        connection = self.connection
+        if self._nested or self.in_transaction:  # inside a transaction already: a savepoint
+            with connection.transaction():
+                if SERIALISE_APPENDS and not self._nested:
+                    connection.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK])
+                self._nested += 1
+                try:
+                    yield self
+                finally:
+                    self._nested -= 1
+            return
+        try:
+            with connection.pipeline():
+                connection.execute("BEGIN")
+                if SERIALISE_APPENDS:
+                    connection.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK])
+                self._nested += 1
+                try:
+                    yield self
+                finally:
+                    self._nested -= 1
+                connection.execute("COMMIT")
+        except BaseException:
+            if not connection.closed and not connection.broken and self.in_transaction:
+                connection.rollback()
+            raise
 
     _nested = 0
 

@@ -119,8 +119,8 @@ def _types(db, streams: list[str]) -> dict[str, dict[int, str]]:
     hidden = _hidden_from_players()
     if streams and hidden:
         for stream, version, kind in db.execute(
-                f"SELECT stream, version, type FROM log_entries WHERE stream IN ({_in(streams)})"
-                f" AND type IN ({_in(hidden)})", [*streams, *hidden]):
+                f"SELECT stream, version, type FROM events WHERE stream IN ({_in(streams)})"
+                f" AND type IN ({_in(hidden)})", [*streams, *hidden]):  # each event has its line
             found.setdefault(stream, {})[version] = kind
     return found
 
@@ -300,14 +300,14 @@ def _between(db, session: dict, duels: list[dict]) -> list[dict]:
     if not duels:
         return []
     people = sorted({d["id"] for duel in duels for d in duel["duelists"]})
-    start = db.execute("SELECT MIN(position) FROM log_entries WHERE stream = ?", [f"duel-{duels[0]['id']}"]).fetchone()[0]
-    later = db.execute("SELECT MIN(l.position) FROM log_entries l JOIN duels d ON l.stream = 'duel-' || d.id"
+    start = db.execute("SELECT MIN(position) FROM events WHERE stream = ?", [f"duel-{duels[0]['id']}"]).fetchone()[0]
+    later = db.execute("SELECT MIN(l.position) FROM events l JOIN duels d ON l.stream = 'duel-' || d.id"
                        " JOIN sessions s ON s.id = d.session_id WHERE s.campaign_id = ? AND s.number > ?",
                        [session["campaign_id"], session["number"]]).fetchone()[0]
-    before = " AND position < ?" if later is not None else ""
-    rows = db.execute(f"SELECT stream, summary FROM log_entries WHERE stream IN ({_in(people)})"
-                      f" AND type IN ({_in(list(BETWEEN_DUELS))}) AND retracted_by IS NULL AND position > ?{before}"
-                      " ORDER BY position",
+    before = " AND e.position < ?" if later is not None else ""
+    rows = db.execute(f"SELECT e.stream, l.summary FROM events e JOIN log_entries l ON l.position = e.position"
+                      f" WHERE e.stream IN ({_in(people)}) AND e.type IN ({_in(list(BETWEEN_DUELS))})"
+                      f" AND l.retracted_by IS NULL AND e.position > ?{before} ORDER BY e.position",
                       [*(f"character-{p}" for p in people), *BETWEEN_DUELS, start or 0,
                        *([later] if later is not None else [])]).fetchall()
     names = {d["id"]: d["name"] for duel in duels for d in duel["duelists"]}

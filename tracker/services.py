@@ -124,19 +124,40 @@ class Service:
                 earlier = self.store.earlier_command(principal, command_id)
                 if earlier is not None:
                     return replay(earlier, kind, command, self.context.fingerprint_key)
-            version, state = self._state_in_transaction(stream)
-            if expected is not None and expected != version and not self._only_seat_choices(stream, state, expected):
-                raise Conflict(stream, expected, version)
-            # The moment is taken before deciding, so a rule that waits on the log's times (a
-            # treatment once an hour) decides with the very time its events are recorded at.
-            self.recording_at = self.context.now()
-            events = decide(state)
-            metadata = {"campaign_id": campaign_id, "recorded_at": self.recording_at,
-                        "actor": self.context.actor, "command": kind, "command_id": command_id,
-                        "decision": version + 1}
-            if command_id:
-                metadata.update(principal=principal, fingerprint=fingerprint)
-            recorded = self.store.append(stream, version, events, metadata, command_id, checked=True)
+            # The state the handler read before the write lock, if it read one, is decided on
+            # without reading its version again: the event's insert at the next version is the
+            # check (UNIQUE(stream, version) takes no row if the stream moved meanwhile), and only
+            # then is the state read anew, under the lock, and the command decided again.
+            known = self._read.get(stream)
+            fresh = known is None or known[1] is None
+            version, state = self.state_of(stream) if fresh else known
+            while True:
+                stale = expected is not None and expected != version
+                if stale and not self._only_seat_choices(stream, state, expected):
+                    if fresh:
+                        raise Conflict(stream, expected, version)
+                    version, state, fresh = *self.state_of(stream), True
+                    continue
+                # The moment is taken before deciding, so a rule that waits on the log's times (a
+                # treatment once an hour) decides with the very time its events are recorded at.
+                self.recording_at = self.context.now()
+                events = decide(state)
+                if not events and not fresh and self._moved(stream, version):
+                    version, state, fresh = *self.state_of(stream), True
+                    continue  # nothing to insert, so nothing checked: decided again on the state as it is
+                metadata = {"campaign_id": campaign_id, "recorded_at": self.recording_at,
+                            "actor": self.context.actor, "command": kind, "command_id": command_id,
+                            "decision": version + 1}
+                if command_id:
+                    metadata.update(principal=principal, fingerprint=fingerprint)
+                try:
+                    recorded = self.store.append(stream, version, events, metadata, command_id, checked=True)
+                except Conflict:
+                    if fresh:
+                        raise
+                    version, state, fresh = *self.state_of(stream), True
+                    continue
+                break
             if command_id:
                 self.store.remember_command(principal, command_id, fingerprint, stream, recorded)
             projector = Projector(self.db, self.store, known={stream: (version, state)})
@@ -174,15 +195,10 @@ class Service:
         self._read[stream] = found
         return found
 
-    def _state_in_transaction(self, stream: str) -> tuple[int, dict | None]:
-        """The state again once the write lock is held: the one the handler read when the stream
-        has not moved since (its version alone tells), else read anew."""
-        known = self._read.get(stream)
-        if known is not None and known[1] is not None:
-            row = self.db.conn.execute(VERSION, (stream,)).fetchone()
-            if row is not None and row[0] == known[0]:
-                return known
-        return self.state_of(stream)
+    def _moved(self, stream: str, version: int) -> bool:
+        """True when the stream is no longer at ``version`` (asked under the write lock)."""
+        row = self.db.conn.execute(VERSION, (stream,)).fetchone()
+        return row is None or row[0] != version
 
     def existing(self, stream: str, campaign_id: str | None = None) -> dict:
         """The stream's state, or NotFound."""

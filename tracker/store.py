@@ -196,8 +196,12 @@ def loads(data: str | bytes) -> Any:
 
 
 def load_state(data: str | bytes) -> Any:
-    """A folded state read back from a read model, its Texts Texts again."""
-    return revive(orjson.loads(data))
+    """A folded state read back from a read model, its Texts Texts again. A Text is kept as an
+    object with a "msgid" (a Joined, with "joined"): a state whose JSON names neither, as a
+    character's sheet mostly, has none, and is not walked for them."""
+    value = orjson.loads(data)
+    marks = (b'"msgid"', b'"joined"') if isinstance(data, bytes) else ('"msgid"', '"joined"')
+    return revive(value) if marks[0] in data or marks[1] in data else value
 
 
 def insert_rows(db: sqlite_utils.Database, rows: list[tuple]) -> None:
@@ -244,8 +248,8 @@ class EventStore:
                metadata: dict, command_id: str | None = None, checked: bool = False) -> list[Recorded]:
         """Append events to a stream at the expected version; raise Conflict if it moved.
 
-        ``checked`` says the caller already read the version inside this write transaction;
-        UNIQUE(stream, version) still refuses a stale append either way."""
+        ``checked`` says the caller read the version already, or lets the insert check it:
+        UNIQUE(stream, version) refuses a stale append either way (a Conflict, the row not taken)."""
         actual = expected_version if checked else self.version(stream)
         if actual != expected_version:
             raise Conflict(stream, expected_version, actual)

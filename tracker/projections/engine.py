@@ -16,18 +16,15 @@ from tracker import rules
 from tracker.events import from_data
 from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
+from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.text import join, t, tn
 from tracker.store import EventStore, Recorded, dumps, load_state
 from tracker.workspace import EventRetracted, RetractionRestored
 
-PROJECTIONS = ("streams", "log")  # each keeps its own checkpoint
-# Both checkpoints in one statement: a command's projection moves them together.
-CHECKPOINTS = ("INSERT INTO checkpoints (projection, position) VALUES "
-               + ", ".join(f"('{name}', ?)" for name in PROJECTIONS)
-               + " ON CONFLICT DO UPDATE SET position = excluded.position")
 STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
+EVENT_AT = "SELECT position FROM events WHERE stream = ? AND version = ?"  # where its log line sits too
 LOG_BATCH = 5000
 CACHED_STREAMS = 300  # a rebuild writes states out past this, so memory stays flat
 
@@ -58,7 +55,6 @@ class Projector:
         self.dirty: set[str] = set()
         self.log_rows: list[tuple] = []
         self.subject_rows: list[tuple] = []
-        self.position = 0
         self.left_out: set[tuple[str, int]] = set()  # commands left out after an old retraction
         # A rebuild writes into empty tables: a stream written for the first time has no old rows
         # to take back, and a duel whose every event went by here needs no read of the log for
@@ -120,7 +116,6 @@ class Projector:
         self.log_rows.append((rec.position, meta.get("campaign_id", ""), stream, rec.version, rec.type, category_,
                               stored(summary), meta.get("recorded_at", ""), meta.get("actor", ""), left_out))
         self.subject_rows += [(subject, rec.position) for subject in _subjects(stream, after, kind)]
-        self.position = rec.position
         if len(self.log_rows) >= LOG_BATCH:
             self.flush_log()
         if self.rebuilding and len(self.states) > CACHED_STREAMS:
@@ -159,23 +154,24 @@ class Projector:
     def _mark(self, stream: str, position: int, versions: Iterable[int]) -> None:
         """Mark the log lines of the events a retraction took back."""
         self.db.conn.executemany(
-            "UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ? AND retracted_by IS NULL",
+            f"UPDATE log_entries SET retracted_by = ? WHERE position = ({EVENT_AT}) AND retracted_by IS NULL",
             [(position, stream, version) for version in versions])
 
     def _restore(self, rec: Recorded, ev: RetractionRestored) -> Any:
         """Put back the log lines the restored retraction had marked, mark the retraction itself
         as taken back by the restore, and say what stands again."""
-        row = self.db.execute("SELECT position, summary FROM log_entries WHERE stream = ? AND version = ?",
+        row = self.db.execute(f"SELECT l.position, l.summary FROM {LINES_OF_STREAM} AND e.version = ?",
                               [rec.stream, ev.version]).fetchone()
         retraction, said = (row[0], read(row[1])) if row else (None, t("a retraction"))
-        self.db.execute("UPDATE log_entries SET retracted_by = NULL WHERE stream = ? AND retracted_by = ?",
+        self.db.execute("UPDATE log_entries SET retracted_by = NULL"
+                        " WHERE position IN (SELECT position FROM events WHERE stream = ?) AND retracted_by = ?",
                         [rec.stream, retraction])
-        self.db.execute("UPDATE log_entries SET retracted_by = ? WHERE stream = ? AND version = ?",
+        self.db.execute(f"UPDATE log_entries SET retracted_by = ? WHERE position = ({EVENT_AT})",
                         [rec.position, rec.stream, ev.version])
         return _with_reason(t("Restored: {what}", what=retracted_line(said)), ev.reason)
 
     def _retraction_summary(self, rec: Recorded, ev: EventRetracted, versions: tuple[int, ...]) -> Any:
-        row = self.db.execute("SELECT summary FROM log_entries WHERE stream = ? AND version = ?",
+        row = self.db.execute(f"SELECT l.summary FROM {LINES_OF_STREAM} AND e.version = ?",
                               [rec.stream, ev.version]).fetchone()
         what = read(row[0]) if row else ev.retracted_type
         later = sum(1 for v in versions if v > ev.version)
@@ -197,7 +193,9 @@ class Projector:
             self.log_rows, self.subject_rows = [], []
 
     def flush(self) -> None:
-        """Write every changed stream's tables, the buffered log lines and the checkpoints."""
+        """Write every changed stream's tables and the buffered log lines. (No checkpoint: the read
+        models are written in the append's transaction, so they stand where the log's last
+        position does, and a row saying so cost every command a page.)"""
         self.flush_log()
         for stream in sorted(self.dirty):
             version, state = self.states[stream]
@@ -208,8 +206,6 @@ class Projector:
             if not self.rebuilding:
                 self.shown[stream] = state
         self.dirty.clear()
-        if self.position:
-            self.db.conn.execute(CHECKPOINTS, (self.position,) * len(PROJECTIONS))
 
 
 def _with_reason(line: Any, reason: str) -> Any:
@@ -304,22 +300,26 @@ def _write_gm(db, key: str, version: int, s: dict) -> None:
                         [(sid, key, end) for sid, end in sorted(s.get("ended_sessions", {}).items())])
 
 
-WRITE_CHARACTER = ("INSERT INTO characters (id, campaign_id, name, rank, player, notes, stats, version)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET campaign_id = excluded.campaign_id,"
-                   " name = excluded.name, rank = excluded.rank, player = excluded.player, notes = excluded.notes,"
-                   " stats = excluded.stats, version = excluded.version")
+_CHARACTER_COLUMNS = ("INSERT INTO characters (id, campaign_id, name, rank, player, notes, stats, version)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET name = excluded.name,"
+                      " rank = excluded.rank, player = excluded.player, notes = excluded.notes,"
+                      " stats = excluded.stats, version = excluded.version")
+# SQLite rewrites the entry of every index on a column the SET names, even to the same value: a row
+# whose campaign stays is updated without naming it, so its campaign index's page is left alone.
+WRITE_CHARACTER = _CHARACTER_COLUMNS + ", campaign_id = excluded.campaign_id"
+WRITE_CHARACTER_IN_ITS_CAMPAIGN = _CHARACTER_COLUMNS
 
 
 def _write_character(db, key: str, version: int, s: dict, shown: Any = UNKNOWN) -> None:
-    db.conn.execute(WRITE_CHARACTER, (key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"],
-                                      dumps(s["stats"]), version))
-    if (isinstance(shown, dict) and shown.get("changes", []) == s.get("changes", [])
-            and shown.get("campaign_id") == s["campaign_id"]):
+    same_campaign = isinstance(shown, dict) and shown.get("campaign_id") == s["campaign_id"]
+    db.conn.execute(WRITE_CHARACTER_IN_ITS_CAMPAIGN if same_campaign else WRITE_CHARACTER,
+                    (key, s["campaign_id"], s["name"], s["rank"], s["player"], s["notes"], dumps(s["stats"]), version))
+    if same_campaign and shown.get("changes", []) == s.get("changes", []):
         return  # an edit of the sheet: its track changes (and so their totals) are as they were
     # Recoveries and adjustments give points back: they count against the track's running total
     # of what was lost, taken out first and put in again, as a duel's wounds are.
-    _count(db, "track_totals", "character_id, track", "lost", 1,
-           db.execute("SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key]).fetchall())
+    _count_from(db, "track_totals", "character_id, track", "lost", 1,
+                "SELECT character_id, track, amount FROM track_changes WHERE character_id = ?", [key])
     db.execute("DELETE FROM track_changes WHERE character_id = ?", [key])
     rows = [(key, s["campaign_id"], c["ruleset"], c["track"], c["amount"], c["at"], c["kind"], stored(c["note"]), seq)
             for seq, c in enumerate(s.get("changes", []))]
@@ -347,9 +347,9 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
                 stored(module.progress(s)), version])
     results = outcome["results"] if outcome else {}
     if not fresh:
-        _count(db, "records", "character_id, ruleset, result", "count", -1,
-               db.execute("SELECT character_id, ruleset, result FROM duelists WHERE duel_id = ?"
-                          " AND result IS NOT NULL", [key]).fetchall())
+        _count_from(db, "records", "character_id, ruleset, result", "count", -1,
+                    "SELECT character_id, ruleset, result, 1 AS amount FROM duelists WHERE duel_id = ?"
+                    " AND result IS NOT NULL", [key])
         db.execute("DELETE FROM duelists WHERE duel_id = ?", [key])
     db.conn.executemany(
         "INSERT INTO duelists (duel_id, character_id, campaign_id, side, name, ruleset, result)"
@@ -361,9 +361,8 @@ def _write_duel(db, key: str, version: int, s: dict, fresh: bool = False, events
 
     persists = {track["track"]: track["persists"] for track in module.TRACKS}
     if not fresh:
-        _count(db, "track_totals", "character_id, track", "lost", -1,
-               db.execute("SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1",
-                          [key]).fetchall())
+        _count_from(db, "track_totals", "character_id, track", "lost", -1,
+                    "SELECT character_id, track, amount FROM wounds WHERE duel_id = ? AND persists = 1", [key])
         db.execute("DELETE FROM wounds WHERE duel_id = ?", [key])
     # The GM's adjustments in the duel count as wounds of the opposite sign (a heal, a negative
     # wound), so a persisting track leaves the duel with them, and a retraction takes them back.
@@ -392,6 +391,19 @@ def _count(db, table: str, keys: str, column: str, sign: int, rows: list) -> Non
         # A total back at zero is no row at all, exactly as a rebuild would leave it.
         db.conn.executemany(f"DELETE FROM {table} WHERE ({keys}) = ({marks[3:]}) AND {column} = 0",
                             [p[:width] for p in params])
+
+
+def _count_from(db, table: str, keys: str, column: str, sign: int, source: str, params: list) -> None:
+    """``_count`` of the rows ``source`` selects (the keys, then the amount), in the database itself:
+    nothing is read back, so on PostgreSQL the statements wait for the commit's round trip instead
+    of one of their own. Each key's amounts are summed first (PostgreSQL's upsert may not touch a
+    row twice in one statement): the same totals as adding them one by one."""
+    db.conn.execute(f"INSERT INTO {table} ({keys}, {column}) SELECT {keys}, {sign} * SUM(amount)"
+                    f" FROM ({source}) AS counted WHERE true GROUP BY {keys}"
+                    f" ON CONFLICT DO UPDATE SET {column} = {table}.{column} + excluded.{column}", params)
+    # A total back at zero is no row at all, exactly as a rebuild would leave it.
+    db.conn.execute(f"DELETE FROM {table} WHERE ({keys}) IN (SELECT {keys} FROM ({source}) AS counted)"
+                    f" AND {column} = 0", params)
 
 
 WRITERS = {"campaign": _write_campaign, "gm": _write_gm, "character": _write_character,

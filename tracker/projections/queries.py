@@ -11,6 +11,7 @@ from typing import Any
 from tracker import rules
 from tracker.events import EVENT_TYPES
 from tracker.errors import NotFound, no_such
+from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import revived
 from tracker.store import load_state, loads
 
@@ -81,7 +82,7 @@ def recorded_times(db, stream: str, versions) -> dict[int, str]:
     if not versions:
         return {}
     marks = ", ".join("?" * len(versions))
-    return dict(db.execute(f"SELECT version, recorded_at FROM log_entries WHERE stream = ? AND version IN ({marks})",
+    return dict(db.execute(f"SELECT e.version, l.recorded_at FROM {LINES_OF_STREAM} AND e.version IN ({marks})",
                            [stream, *versions]).fetchall())
 
 

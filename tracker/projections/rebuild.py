@@ -49,7 +49,6 @@ from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
 # The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.reading_lines``).
-LOG_STREAM_INDEX = "CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version)"
 # Events the parent folds in the time a part's process takes to start (Python and the rules
 # imported, ~0.5 s): the parent's part is that much larger, so that both end together.
 HEAD_START = 15_000
@@ -65,7 +64,7 @@ MAX_PARTS = 8
 CACHE = -16384
 # Running totals: one row per key in every part that touched it, added up when parts merge.
 TOTALS = {"records": "count", "track_totals": "lost"}  # table -> its total column
-NOT_MERGED = ("checkpoints",)  # set once, from the whole log
+NOT_MERGED: tuple[str, ...] = ()  # tables a part's rows are not copied from
 GC_YOUNGEST = 50_000  # allocations between collections of the youngest objects during a fold (Python's: 700)
 
 Progress = Callable[[int], None]
@@ -77,22 +76,11 @@ class Rebuilder(Projector):
     def __init__(self, db, store: EventStore, last: dict[str, int]):
         super().__init__(db, store, rebuilding=True)
         self.last = last  # stream -> the position of its last event
-        self.lines_indexed = False
 
     def apply(self, rec: Recorded) -> None:
         super().apply(rec)
         if self.last.get(rec.stream) == rec.position:
             self.write_out(rec.stream)
-
-    def reading_lines(self) -> None:
-        """The buffered lines written, and the lines indexed by stream before the first fold that
-        reads or marks them (a retraction, a restore, a command left out): until then no line is
-        read, so the index is left to be built at the end, in one sort, instead of kept up line
-        by line."""
-        super().reading_lines()
-        if not self.lines_indexed:
-            self.db.execute(LOG_STREAM_INDEX)
-            self.lines_indexed = True
 
     def write_out(self, stream: str) -> None:
         """Write a finished stream's read rows and forget its state (nothing reads it again)."""
@@ -119,7 +107,6 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
             schema.drop(db)
             schema.create(db)
             schema.drop_late_indexes(db)
-            db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it, else at the end
             streams = db.execute("SELECT stream, COUNT(*), MIN(position), MAX(position) FROM events"
                                  " GROUP BY stream").fetchall()
             total = sum(count for _, count, _, _ in streams)
@@ -136,8 +123,6 @@ def rebuild(db, store: EventStore, progress: Progress | None = None, parts: int 
                 # Beside the database: the disk that holds the read models has room for a part of them.
                 scratch = tempfile.mkdtemp(prefix=".rebuild-", dir=os.path.dirname(os.path.abspath(_path(db))))
                 _fold_in_parts(db, store, _path(db), dealt, (last_position, total), scratch, attached, progress)
-            db.conn.executemany("INSERT OR REPLACE INTO checkpoints (projection, position) VALUES (?, ?)",
-                                [(name, last_position) for name in ("streams", "log")] if last_position else [])
             schema.create(db)  # the late indexes, each built in one sort
     finally:
         if on_sqlite:
@@ -384,7 +369,6 @@ def fold_part(source: str, target: str, part: dict[str, int], expected: tuple[in
     db = sqlite_utils.Database(conn)
     schema.create(db)
     schema.drop_late_indexes(db)
-    db.execute("DROP INDEX IF EXISTS log_stream")  # built when a fold needs it (a correction)
     conn.execute("ATTACH DATABASE ? AS log", [source])  # ``events`` is read from the log
     conn.execute("BEGIN")
     seen = conn.execute("SELECT COALESCE(MAX(position), 0), COUNT(*) FROM log.events").fetchone()

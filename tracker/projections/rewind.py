@@ -10,6 +10,7 @@ from typing import Any
 from tracker import rules
 from tracker.workspace import UNRETRACTABLE
 from tracker.projections import replay
+from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import read
 from tracker.rules.base import ImpossibleHistory
 from tracker.store import EventStore
@@ -29,7 +30,7 @@ def preview(db, position: int) -> dict[str, Any] | None:
         return None  # the command refuses it, saying why
     taken = {r.version for r in group} | set(carried)
     lines = dict(db.execute(
-        f"SELECT version, summary FROM log_entries WHERE stream = ? AND version IN ({', '.join('?' * len(taken))})",
+        f"SELECT e.version, l.summary FROM {LINES_OF_STREAM} AND e.version IN ({', '.join('?' * len(taken))})",
         [target.stream, *sorted(taken)]).fetchall())
     undone = [{"version": v, "summary": read(lines.get(v, "")), "later": v > target.version}
               for v in sorted(taken) if v != target.version]

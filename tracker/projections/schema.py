@@ -2,7 +2,6 @@
 from tracker.projections import history
 
 READ_MODELS = """
-CREATE TABLE IF NOT EXISTS checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stream_states (
     stream TEXT PRIMARY KEY, category TEXT NOT NULL, campaign_id TEXT NOT NULL,
     version INTEGER NOT NULL, state TEXT NOT NULL);
@@ -31,7 +30,8 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 CREATE TABLE IF NOT EXISTS characters (
     id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, name TEXT NOT NULL, rank TEXT NOT NULL,
     player TEXT NOT NULL, notes TEXT NOT NULL, stats TEXT NOT NULL, version INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS characters_campaign ON characters(campaign_id, name);
+DROP INDEX IF EXISTS characters_campaign;
+CREATE INDEX IF NOT EXISTS characters_of_campaign ON characters(campaign_id);
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, number INTEGER NOT NULL, date TEXT NOT NULL,
     title TEXT NOT NULL, notes TEXT NOT NULL, version INTEGER NOT NULL);
@@ -71,17 +71,22 @@ CREATE TABLE IF NOT EXISTS log_entries (
 CREATE INDEX IF NOT EXISTS log_campaign ON log_entries(campaign_id, position);
 CREATE INDEX IF NOT EXISTS log_campaign_category ON log_entries(campaign_id, category, position);
 CREATE INDEX IF NOT EXISTS log_campaign_type ON log_entries(campaign_id, type, position);
-CREATE INDEX IF NOT EXISTS log_stream ON log_entries(stream, version);
+-- A stream's lines are found through the log's own (stream, version) index: a line sits at its
+-- event's position, so an index of their own cost every command a page for nothing.
+DROP INDEX IF EXISTS log_stream;
 CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-TABLES = ("checkpoints", "stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
+# A stream's log lines, through the events' (stream, version) index: a line sits at its event's position.
+LINES_OF_STREAM = "events e JOIN log_entries l ON l.position = e.position WHERE e.stream = ?"
+
+TABLES = ("stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
           "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
 
 
 # Indexes only reads use, never a fold: a rebuild drops them and builds each once, at the end.
-LATE_INDEXES = ("characters_campaign", "sessions_campaign", "duels_campaign", "duels_session", "duelists_character",
+LATE_INDEXES = ("characters_of_campaign", "sessions_campaign", "duels_campaign", "duels_session", "duelists_character",
                 "wounds_character", "log_campaign", "log_campaign_category", "log_campaign_type") + history.LATE_INDEXES
 
 
@@ -98,6 +103,11 @@ def create(db) -> None:
     history.create(db)
 
 
+# Read models an older Touché kept, dropped by a rebuild: ``checkpoints`` said where each projection
+# stood, always the log's last position, since they are written in the append's transaction.
+FORMER_TABLES = ("checkpoints",)
+
+
 def drop(db) -> None:
-    for table in TABLES:
+    for table in TABLES + FORMER_TABLES:
         db.execute(f"DROP TABLE IF EXISTS {table}")
