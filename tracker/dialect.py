@@ -182,7 +182,10 @@ class PgDatabase:
                 connection.execute("COMMIT")
         except BaseException:
             if not connection.closed and not connection.broken and self.in_transaction:
-                connection.rollback()
+                try:
+                    connection.rollback()
+                except Exception:  # the server went away meanwhile: what the block raised is the news
+                    pass
             raise
 
     _nested = 0

@@ -301,7 +301,7 @@ def _between(db, session: dict, duels: list[dict]) -> list[dict]:
         return []
     people = sorted({d["id"] for duel in duels for d in duel["duelists"]})
     start = db.execute("SELECT MIN(position) FROM events WHERE stream = ?", [f"duel-{duels[0]['id']}"]).fetchone()[0]
-    later = db.execute("SELECT MIN(l.position) FROM events l JOIN duels d ON l.stream = 'duel-' || d.id"
+    later = db.execute("SELECT MIN(e.position) FROM events e JOIN duels d ON e.stream = 'duel-' || d.id"
                        " JOIN sessions s ON s.id = d.session_id WHERE s.campaign_id = ? AND s.number > ?",
                        [session["campaign_id"], session["number"]]).fetchone()[0]
     before = " AND e.position < ?" if later is not None else ""

@@ -78,8 +78,7 @@ class Projector:
 
     def apply(self, rec: Recorded) -> None:
         """Fold one recorded event into its stream's state and add its log line. The one path
-        of every event, live and in a rebuild (``Rebuilder`` only writes streams out as they end,
-        and builds the lines' stream index in ``reading_lines``)."""
+        of every event, live and in a rebuild (``Rebuilder`` only writes streams out as they end)."""
         stream = rec.stream
         kind = stream.split("-", 1)[0]
         known = self.states.get(stream)

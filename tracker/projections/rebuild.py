@@ -48,7 +48,6 @@ from tracker.projections.engine import Projector, write_stream
 from tracker.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
-# The log lines' index by stream: only a correction's fold reads it (see ``Rebuilder.reading_lines``).
 # Events the parent folds in the time a part's process takes to start (Python and the rules
 # imported, ~0.5 s): the parent's part is that much larger, so that both end together.
 HEAD_START = 15_000

@@ -71,14 +71,13 @@ CREATE TABLE IF NOT EXISTS log_entries (
 CREATE INDEX IF NOT EXISTS log_campaign ON log_entries(campaign_id, position);
 CREATE INDEX IF NOT EXISTS log_campaign_category ON log_entries(campaign_id, category, position);
 CREATE INDEX IF NOT EXISTS log_campaign_type ON log_entries(campaign_id, type, position);
--- A stream's lines are found through the log's own (stream, version) index: a line sits at its
--- event's position, so an index of their own cost every command a page for nothing.
 DROP INDEX IF EXISTS log_stream;
 CREATE TABLE IF NOT EXISTS log_subjects (
     subject TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (subject, position)) WITHOUT ROWID;
 """
 
-# A stream's log lines, through the events' (stream, version) index: a line sits at its event's position.
+# A stream's log lines, through the events' (stream, version) index: a line sits at its event's
+# position, so an index of the lines' own (``log_stream``, dropped above) cost every command a page.
 LINES_OF_STREAM = "events e JOIN log_entries l ON l.position = e.position WHERE e.stream = ?"
 
 TABLES = ("stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
