@@ -1,6 +1,6 @@
 """A track is named as its ruleset's sheet names it, and by its ruleset where a character has sheets
 in several: Rocèt's PG and PF2e's HP are both "PG" in Spanish, so a bare "PG" twice on one page
-would not say which is which (the sheet's losses, the record's totals and its chart)."""
+would not say which is which (the sheet's losses, the record's totals and its chart, the seat's header)."""
 from __future__ import annotations
 
 import html
@@ -8,6 +8,7 @@ import re
 
 from tests.integration.test_seats import SHEET
 from tests.web.test_display import gm_service  # noqa: F401 (fixture)
+from tests.web.test_seats import issue_seat
 from tracker.rules.pf2e.samples import DUELISTS
 
 
@@ -15,7 +16,7 @@ def text(client, url: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(client.get(url).text)))
 
 
-def test_a_character_with_rocet_and_pf2e_sheets_says_which_pg_is_which(client, gm_service):
+def test_a_character_with_rocet_and_pf2e_sheets_says_which_pg_is_which(client, anonymous, gm_service):
     gm = gm_service
     campaign = gm.handle({"type": "CreateCampaign", "name": "Both worlds", "ruleset": "rocet"}).key
     ines = gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": "Inés", "rank": "pj",
@@ -42,6 +43,11 @@ def test_a_character_with_rocet_and_pf2e_sheets_says_which_pg_is_which(client, g
     assert caption == "PG (Rocèt) PG (Pathfinder 2e)"  # the chart's key, oldest first
     english = text(client, f"/characters/{ines}/record?lang=en")
     assert "−9 HP (Pathfinder 2e) in 1 duel" in english and "−4 PG (Rocèt) in 1 duel" in english
+
+    gm.handle({"type": "SetCampaignLanguage", "campaign_id": campaign, "language": "es",
+               "expected_version": gm.version(f"campaign-{campaign}")})
+    seat = text(anonymous, issue_seat(client, session, ines))
+    assert "Rocèt: PG 26 /30" in seat and "Pathfinder 2e: PG 59 /68" in seat  # the seat's sheet, in the header
 
     only_rocet = gm.handle({"type": "CreateCharacter", "campaign_id": campaign, "name": "Lope", "rank": "pj",
                             "stats": SHEET}).key
