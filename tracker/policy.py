@@ -294,6 +294,13 @@ def seated_sides(db, state: Mapping[str, Any]) -> dict[str, str]:
     return sides
 
 
+def as_seated(db, state: Mapping[str, Any]) -> dict:
+    """The duel's state as a live read of it stands now: with ``seated``, the sides a live seat
+    plays (``seated_sides``), for a ruleset whose own secrets follow the seats (Rocèt hides from
+    the GM only the hand of a side a player's seat plays)."""
+    return {**state, "seated": sorted(seated_sides(db, state))}
+
+
 def offered_to_the_gm(db, state: Mapping[str, Any], actions: list[dict]) -> list[dict]:
     """The legal actions less those this table would refuse the GM: a seated side's own choices
     (the player makes them on their phone until the GM takes the seat over)."""

@@ -302,7 +302,8 @@ def play_rocet(gm, players, watched, shots=False) -> dict:
         expect(players[first].locator(f".seat-reveal[data-turn='{turn}']")).to_have_count(1)
         latencies.append(time.perf_counter() - tapped)
         expect(players[second].locator(f".seat-reveal[data-turn='{turn}']")).to_have_count(1)
-        if shots and turn == 1:
+        if shots and turn == 1:  # once both cards have turned over (a shot mid-turn shows them ghosted)
+            players["a"].evaluate("Promise.all(document.getAnimations().map(a => a.finished)).then(() => true)")
             players["a"].screenshot(path=str(RESULTS / "evening-reveal.png"))
         watched.check(players["a"], "seat reveal")
         while True:  # what the turn left to decide, each on its own phone, or the end, or the next turn
@@ -322,6 +323,7 @@ def play_rocet(gm, players, watched, shots=False) -> dict:
             break
     winner = seen_the_end(players, watched, "rocet")
     if shots:
+        players[winner].evaluate("Promise.all(document.getAnimations().map(a => a.finished)).then(() => true)")
         players[winner].screenshot(path=str(RESULTS / "evening-win.png"))
     return {"gm_per_turn": gm_per_turn, "latencies": latencies, "winner": winner}
 

@@ -50,6 +50,27 @@ def test_the_gm_sees_the_npc_hand_but_not_the_players():
     assert rocet.seen_by(unsealed.state, "gm")["sides"]["a"]["hand"] == [EA, FINTA, INSULTO]
 
 
+def test_a_players_hand_is_hidden_from_the_gm_only_while_a_live_seat_plays_the_side():
+    """The reader that knows the seats says which sides a live seat plays (``seated``): a player
+    character without one is the GM's to play, hand and choice; a reader that does not know the
+    seats (the log, time travel) keeps a player character's hand hidden."""
+    state = sealed().state
+    assert rocet.played_on_a_seat(state, "a") and not rocet.played_on_a_seat(state, "b")  # no reader's word
+    nobody = dict(state, seated=[])
+    assert not rocet.played_on_a_seat(nobody, "a")
+    assert rocet.seen_by(nobody, "gm")["sides"]["a"]["hand"] == [EA, FINTA, INSULTO]
+    chooser = next(a for a in rocet.legal_actions(rocet.seen_by(nobody, "gm"), "gm") if a["type"] == "ChooseCard")
+    assert chooser["fields"]["side"]["choices"] == ["a", "b"]
+    seated = dict(state, seated=["a"])
+    assert rocet.played_on_a_seat(seated, "a")
+    assert "hand" not in rocet.seen_by(seated, "gm")["sides"]["a"]
+    chooser = next(a for a in rocet.legal_actions(rocet.seen_by(seated, "gm"), "gm") if a["type"] == "ChooseCard")
+    assert chooser["fields"]["side"]["choices"] == ["b"] and chooser["fields"]["card"]["choices"] == [EP, TC, TRETA]
+    taken = dict(seated, taken_over=["a"])
+    assert not rocet.played_on_a_seat(taken, "a") and "hand" in rocet.seen_by(taken, "gm")["sides"]["a"]
+    assert not rocet.played_on_a_seat(dict(Table({"kind": "relojes"}, piles=[PILE]).state, seated=["a"]), "a")
+
+
 def test_a_player_may_change_their_choice_until_the_reveal():
     t = sealed()
     t.do(ChooseCard(side="a", card=INSULTO))

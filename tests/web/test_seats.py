@@ -192,6 +192,36 @@ def test_the_npc_is_chosen_on_the_gms_page_under_the_same_sealing(client, anonym
     assert state(gm_service, d)["turn"] == 1  # the seat's choice revealed both
 
 
+def test_a_player_character_is_the_gms_to_choose_for_while_no_live_seat_plays_them(client, anonymous, gm_service):
+    """Rocèt's sides go by a live seat, as the other rulesets': a player character with no seat,
+    or whose seat was revoked, is chosen for on the GM's page, from their hand; while a seat plays
+    them their hand stays on the seat (the GM's page and the API alike)."""
+    duel, card = secret_card(gm_service)
+    d = duel["duel"]
+
+    def offered():
+        page = html.unescape(client.get(f"/duels/{d}").text)
+        api = next(a for a in client.get(f"/api/duels/{d}").json["legal_actions"] if a["type"] == "ChooseCard")
+        chooser = "".join(re.findall(r'<form[^>]*action="[^"]*/do/ChooseCard"[^>]*>(.*?)</form>', page, re.S))
+        sides = set(re.findall(r'<input type="hidden" name="side" value="([ab])"', chooser))
+        assert sides == set(api["fields"]["side"]["choices"])
+        return page, sides
+
+    page, sides = offered()
+    assert sides == {"a", "b"} and "is choosing on their seat" not in page
+    assert f'name="card" value="{card}"' in page  # Inés's own card: the GM plays her side
+    issue_seat(client, duel["session"], duel["people"][0])
+    page, sides = offered()
+    assert sides == {"b"} and "Inés is choosing on their seat…" in page and card not in page
+    link_id = gm_service.db.execute("SELECT link_id FROM seats ORDER BY rowid").fetchone()[0]
+    client.post(f"/sessions/{duel['session']}/seats/{link_id}/revoke")
+    page, sides = offered()
+    assert sides == {"a", "b"} and "is choosing on their seat" not in page
+    answer = client.post(f"/duels/{d}/do/ChooseCard", headers={"HX-Request": "true"},
+                         data={"side": "a", "card": card, "turn": 1, "expected_version": gm_service.version(f"duel-{d}")})
+    assert answer.status_code == 200 and "Inés has chosen." in answer.text
+
+
 def test_a_reveal_on_the_gms_press_with_the_tables_dice(client, anonymous, gm_service):
     duel = setup_duel(gm_service, dice_by="table")
     d = duel["duel"]

@@ -6,6 +6,8 @@ it), so the API never shows what the page would not: no hand, no hidden initiati
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tracker import rules
 from tracker.projections import queries
 from tracker.rules import legal
@@ -18,14 +20,16 @@ def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | Non
     return read_and_state(db, duel_id, audience, steps_since)[0]
 
 
-def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> tuple[dict, dict]:
+def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None,
+                   seated: Callable[[dict], dict] = lambda state: state) -> tuple[dict, dict]:
     """``duel_read`` and the whole state it was drawn from (its history trimmed as the read's),
-    for the policy's narrowing without a second read of the duel."""
+    for the policy's narrowing without a second read of the duel. ``seated``: the state as it
+    stands with its live seats (``policy.as_seated``, which this layer may not call)."""
     row = queries.duel_to_read(db, duel_id)
     module = rules.get(row["ruleset"])
     # Trimmed before anything reads it (nothing but the steps reads the history), so a read with
     # ``steps_since`` late in a long duel copies and sends only what is new.
-    state = history_since(row.pop("state"), steps_since)
+    state = seated(history_since(row.pop("state"), steps_since))
     # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
     shown = module.seen_by(state, "api") if audience == legal.GM else rules.table_view(module, state)
     return {**row, "audience": audience, "steps_since": steps_since,
@@ -40,13 +44,14 @@ def offered(module, shown: dict, audience: str) -> list[dict]:
     return module.legal_actions(shown, audience)
 
 
-def next_actions(db, duel_id: str) -> tuple[dict, list[dict], dict]:
+def next_actions(db, duel_id: str,
+                 seated: Callable[[dict], dict] = lambda state: state) -> tuple[dict, list[dict], dict]:
     """The duel's row (its version, status), its legal next actions for the GM through the API as
     its read gives them (the GM's view, no steps: what a command's answer carries) and its whole
-    state (for the policy's narrowing)."""
+    state (for the policy's narrowing); ``seated`` as ``read_and_state``'s."""
     row = queries.duel(db, duel_id)
     module = rules.get(row["ruleset"])
-    state = row.pop("state")
+    state = seated(row.pop("state"))
     return row, offered(module, module.seen_by(state, "api"), legal.GM), state
 
 

@@ -232,8 +232,9 @@ def character_record(db, character_id: str, recent: int = 50) -> dict:
                        " h.started_at FROM wounds w JOIN duels d ON d.id = w.duel_id"
                        " JOIN history_duels h ON h.duel_id = w.duel_id WHERE w.character_id = ?"
                        " GROUP BY w.duel_id, w.track, d.title, d.ruleset, h.started, h.started_at HAVING SUM(w.amount) > 0 ORDER BY h.started DESC LIMIT ?", [character_id, recent])
-    totals = _rows(db, "SELECT track, SUM(amount) AS amount, COUNT(DISTINCT duel_id) AS duels FROM wounds"
-                       " WHERE character_id = ? GROUP BY track ORDER BY track", [character_id])
+    totals = _rows(db, "SELECT w.track, d.ruleset, SUM(w.amount) AS amount, COUNT(DISTINCT w.duel_id) AS duels"
+                       " FROM wounds w JOIN duels d ON d.id = w.duel_id WHERE w.character_id = ?"
+                       " GROUP BY w.track, d.ruleset ORDER BY d.ruleset, w.track", [character_id])
     rivals = _rows(db, "SELECT o.character_id AS id, COALESCE(MAX(c.name), MAX(o.name)) AS name, COUNT(*) AS duels,"
                        " COUNT(CASE p.result WHEN 'win' THEN 1 END) AS won, COUNT(CASE p.result WHEN 'loss' THEN 1 END) AS lost"
                        " FROM duelists p"

@@ -118,7 +118,7 @@ def _next_step(outcome) -> dict:
     if not outcome.stream or not outcome.stream.startswith("duel-"):
         return current
     try:
-        row, actions, state = next_actions(db, outcome.key)
+        row, actions, state = next_actions(db, outcome.key, lambda state: policy.as_seated(db, state))
     except NotFound:  # a duel no more (its start retracted): its stream's version alone
         return current
     return {"current_version": row["version"], "status": row["status"],
@@ -311,7 +311,7 @@ def session(session_id):
 def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> dict:
     """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
     choices are the player's): the same list the duel page draws."""
-    read, whole = read_and_state(db, duel_id, audience, steps_since)
+    read, whole = read_and_state(db, duel_id, audience, steps_since, lambda state: policy.as_seated(db, state))
     if audience == legal.GM:
         read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
     return read

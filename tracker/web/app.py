@@ -42,7 +42,8 @@ def init_web(app: Flask) -> None:
     app.jinja_env.globals["csrf_field"] = lambda: Markup(
         f'<input type="hidden" name="csrf_token" value="{generate_csrf()}">')
     app.jinja_env.filters["as_lines"] = as_lines
-    app.jinja_env.filters.update(day=inputs.day, moment=inputs.moment, ending=labels.ending, result=labels.result)
+    app.jinja_env.filters.update(day=inputs.day, moment=inputs.moment, ending=labels.ending, result=labels.result,
+                                 track_label=labels.track_label)
     app.jinja_env.tests["startswith"] = lambda value, prefix: str(value).startswith(prefix)
     app.jinja_env.filters["session_title"] = _session_title
     app.jinja_env.filters["ruleset_title"] = lambda name: rules.RULESETS[name].TITLE if name in rules.RULESETS else name

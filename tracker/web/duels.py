@@ -21,7 +21,7 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
     db = get_db()
     duel = queries.duel(db, duel_id)
     module = rules.get(duel["ruleset"])
-    whole = duel["state"]
+    whole = policy.as_seated(db, duel["state"])  # a hand a live seat holds stays on that seat
     state = duel["state"] = module.seen_by(whole, "gm")
     seated = queries.seats_of_session(db, duel["session_id"])
     # The same list the API answers: a side a player's seat plays decides on the phone.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker import rules
 from tracker.rules import duel
 from tracker.rules.text import t
 
@@ -58,3 +59,10 @@ def result(key: Any) -> Any:
 def rank_short(rank: Any) -> Any:
     """A character's rank as a list shows it: PC (PJ in Spanish), Villain, Elite…"""
     return RANK_SHORT.get(rank, rank)
+
+
+def track_label(track: str, ruleset: str) -> Any:
+    """A track's name as its ruleset's sheet says it, in the reader's language (PF2e's ``HP`` is
+    "PG" in Spanish, as Rocèt's ``PG`` is): the data keeps the key."""
+    module = rules.RULESETS.get(ruleset)
+    return next((entry["label"] for entry in getattr(module, "TRACKS", ()) if entry["track"] == track), track)

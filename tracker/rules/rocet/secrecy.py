@@ -66,11 +66,17 @@ def _sealed_mode(state: dict) -> bool:
 
 
 def played_on_a_seat(state: dict, side: str) -> bool:
-    """True when ``side`` chooses on a player's seat (a player character in a sealed duel), until
-    the GM takes the seat over (the duel skeleton's ``taken_over``): then the GM holds the hand."""
-    if side in state.get("taken_over", ()):
+    """True when a player's live seat makes ``side``'s choices in a sealed duel, as the other
+    rulesets' sides in ``policy.seated_sides``: the reader that knows the seats says which sides
+    (``state["seated"]``, from ``policy.as_seated``), so a player character with no seat, or whose
+    seat was revoked, is the GM's to play, hand and all. Until the GM takes the seat over (the duel
+    skeleton's ``taken_over``): then the GM holds the hand. A reader that does not know the seats
+    (the log, time travel, the recap) keeps every player character's hand hidden."""
+    if side in state.get("taken_over", ()) or not _sealed_mode(state):
         return False
-    return _sealed_mode(state) and any(d["side"] == side and d.get("rank") == "pj" for d in state["duelists"])
+    if "seated" in state:
+        return side in state["seated"]
+    return any(d["side"] == side and d.get("rank") == "pj" for d in state["duelists"])
 
 
 def _may_see_hand(state: dict, audience: str, side: str) -> bool:
