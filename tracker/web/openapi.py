@@ -64,7 +64,9 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "CloseSession": (("session_id",), {"session_id": ID}),
     "EndAllSessions": ((), {}),
     "ChangePassword": (("current_password", "new_password"), {"current_password": STRING, "new_password": STRING}),
-    "IssueApiToken": ((), {"label": {"type": "string", "maxLength": 100}}),
+    "IssueApiToken": ((), {"label": {"type": "string", "maxLength": 100},
+                           "read_only": {"type": "boolean", "description": "the token reads, and sends no command"},
+                           "campaign_id": {**ID, "description": "the one campaign the token reaches"}}),
     "RevokeApiToken": (("token_id",), {"token_id": ID}),
     "ShareCampaign": (("campaign_id", "username"), {"campaign_id": ID, "username": STRING}),
     "UnshareCampaign": (("campaign_id", "gm_id"), {"campaign_id": ID, "gm_id": ID}),
@@ -365,8 +367,10 @@ def schemas() -> dict[str, dict]:
         "Me": {"type": "object", "required": ["gm", "token", "campaigns"],
                "properties": {"gm": {"type": "object", "required": ["id", "username"],
                                      "properties": {"id": STRING, "username": STRING}},
-                              "token": {"type": "object", "required": ["id", "label"],
-                                        "properties": {"id": STRING, "label": STRING}},
+                              "token": {"type": "object", "required": ["id", "label", "read_only", "campaign_id"],
+                                        "properties": {"id": STRING, "label": STRING, "read_only": BOOLEAN,
+                                                       "campaign_id": {"type": ["string", "null"], "description":
+                                                                       "the one campaign the token reaches"}}},
                               "campaigns": {"type": "array", "items": {
                                   "type": "object", "required": ["id", "name", "ruleset", "role"],
                                   "properties": {"id": STRING, "name": STRING, "ruleset": STRING,
