@@ -396,6 +396,26 @@ def schemas() -> dict[str, dict]:
     }
 
 
+RATE_HEADERS = {name: {"description": said, "schema": INTEGER if name != "RateLimit-Policy" else STRING} for name, said in (
+    ("RateLimit-Limit", "requests this token (or client address) may make in the window"),
+    ("RateLimit-Remaining", "requests left in this window"),
+    ("RateLimit-Reset", "seconds until the window starts again"),
+    ("RateLimit-Policy", "the quota and its window in seconds, e.g. `3000;w=60`"))}
+
+
+def _rate_limited(paths: dict) -> None:
+    """Every operation's answers name the rate limit (tracker.web.ratelimits); past it, a 429."""
+    for operations in paths.values():
+        for operation in operations.values():
+            for status, answer in operation["responses"].items():
+                if status[0] in "23":
+                    answer["headers"] = {**answer.get("headers", {}), **RATE_HEADERS}
+            refused = _problem("too many requests (`too_many_requests`), or too many failed password checks"
+                               " (`too_many_attempts`): nothing was run", **{"Retry-After": "seconds to wait"})
+            refused["headers"].update(RATE_HEADERS)
+            operation["responses"]["429"] = refused
+
+
 def description() -> dict:
     """The whole OpenAPI 3.1 document."""
     paths = {
@@ -450,6 +470,7 @@ def description() -> dict:
     }
     paths["/api/v1/campaigns"]["get"]["responses"]["200"]["headers"] = LINK
     paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
+    _rate_limited(paths)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Touché JSON API", "version": "1",
