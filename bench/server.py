@@ -39,10 +39,13 @@ def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
 
 class Server:
     """``python -m tracker.serve`` (waitress, as `make run` starts it) on 127.0.0.1, on the given
-    database; waitress's 4 threads unless told."""
+    database; waitress's 4 threads unless told. ``api_limit``: the API's rate limit per token
+    (``TOUCHE_API_LIMIT``); unless told, one no benchmark or load test reaches, for they measure the
+    server, not its limit (the limit's own tests set theirs)."""
 
-    def __init__(self, database: str, port: int | None = None, threads: int | None = None):
-        self.database, self.port, self.threads = database, port or free_port(), threads
+    def __init__(self, database: str, port: int | None = None, threads: int | None = None,
+                 api_limit: str = "1000000 per minute"):
+        self.database, self.port, self.threads, self.api_limit = database, port or free_port(), threads, api_limit
         # Beside a database file, or (a PostgreSQL URL) in the temporary directory.
         self.log_path = (database + ".server.log" if "://" not in database
                          else os.path.join(tempfile.gettempdir(), f"touche-server-{self.port}.log"))
@@ -50,7 +53,7 @@ class Server:
 
     def start(self, timeout: float = 15) -> "Server":
         env = dict(os.environ, FLASK_DATABASE=self.database, SECRET_KEY="loopback", TOUCHE_INSECURE_COOKIES="1",
-                   PYTHONPATH=ROOT)
+                   PYTHONPATH=ROOT, TOUCHE_API_LIMIT=self.api_limit)
         command = [sys.executable, "-m", "tracker.serve", "--host", "127.0.0.1", f"--port={self.port}"]
         command.append(f"--threads={self.threads or 4}")
         self.log = open(self.log_path, "wb")  # this run's tracebacks, if any

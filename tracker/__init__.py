@@ -36,6 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         LOGIN_LIMIT_PER_ADDRESS=os.environ.get("TOUCHE_LOGIN_LIMIT_ADDRESS") or "30 per 10 minutes",
         LOGIN_LIMIT_PER_ACCOUNT=os.environ.get("TOUCHE_LOGIN_LIMIT_ACCOUNT") or "10 per 10 minutes",
         RATELIMIT_STORAGE_URI=os.environ.get("TOUCHE_RATELIMIT_STORAGE") or "memory://",
+        # Requests one API token (or, without one, one client address) may make to /api/ in a window.
+        API_LIMIT=os.environ.get("TOUCHE_API_LIMIT") or "3000 per minute",
         # The longest a long-poll ("changed since version N") holds a request before answering
         # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one server thread.
         LONG_POLL_MAX=float(os.environ.get("TOUCHE_LONG_POLL_MAX") or 30),

@@ -75,6 +75,8 @@ class ApiTokenIssued:
     token_id: str
     token_hash: str
     label: str = ""
+    read_only: bool = False  # the token reads and sends no command
+    campaign_id: str = ""  # the one campaign the token reaches ("" for every one its GM may open)
 
 
 @event
@@ -196,7 +198,8 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
         return update(state, ended_sessions={**ended, ev.session_id: ev.expires_at})
     if isinstance(ev, ApiTokenIssued):
         return update(state, tokens={**state["tokens"], ev.token_id: {"hash": ev.token_hash, "label": ev.label,
-                                                                      "revoked": False}})
+                                                                      "revoked": False, "read_only": ev.read_only,
+                                                                      "campaign_id": ev.campaign_id}})
     if isinstance(ev, ApiTokenRevoked):
         token = dict(state["tokens"].get(ev.token_id, {}), revoked=True)
         return update(state, tokens={**state["tokens"], ev.token_id: token})

@@ -193,13 +193,15 @@ def setup_code_command(url: str) -> None:
 @with_appcontext
 @click.argument("username")
 @click.argument("label", default="")
+@click.option("--read-only", is_flag=True, help=gettext("the token reads, and sends no command"))
+@click.option("--campaign", "campaign_id", default="", help=gettext("the one campaign (its id) the token reaches"))
 @in_cli_language
-def issue_token_command(username: str, label: str) -> None:
+def issue_token_command(username: str, label: str, read_only: bool, campaign_id: str) -> None:
     """Make an API token for a GM and print it once (a script's first token, without a browser)."""
     from dataclasses import replace
 
     from tracker import bootstrap
-    from tracker.errors import Rejected
+    from tracker.errors import NotFound, Rejected
     from tracker.services import Context
 
     db = _db()
@@ -208,9 +210,12 @@ def issue_token_command(username: str, label: str) -> None:
         raise click.ClickException(str(t("no GM has the username {username}", username=repr(username))))
     context = replace(current_app.config.get("SERVICE_CONTEXT") or Context(), actor=row[0])
     try:
-        token = bootstrap.service(db, context).handle({"type": "IssueApiToken", "label": label}).secret
+        token = bootstrap.service(db, context).handle({"type": "IssueApiToken", "label": label, "read_only": read_only,
+                                                       "campaign_id": campaign_id}).secret
     except Rejected as no:
         raise click.ClickException(str(no.message)) from None
+    except NotFound as no:
+        raise click.ClickException(str(no)) from None
     click.echo(token)
 
 

@@ -5,6 +5,10 @@ One table, ``POLICY``, one row per command type (a duel's own commands share the
 door as the command comes in, and who may write to the stream inside the write transaction, so
 what it reads (the campaign's owner, whether any GM exists yet) cannot change before the append.
 A command type missing from the table is refused. Adding a command means adding its row here.
+
+An API token may be scoped (``Scope``): a read-only token is in no row, so it sends nothing and
+only reads; a token for one campaign sends only the rows that name ``CAMPAIGN_TOKEN``, on that
+campaign's streams, and reads only that campaign (``may_read``): any other is not found.
 """
 from __future__ import annotations
 
@@ -26,6 +30,19 @@ class Context(Protocol):
     open_signup: bool
     setup_code_ok: bool
     seat: str  # the seat link's id, when a player's seat is acting
+    scope: "Scope"  # what the API token acting may do (an unscoped token, a page or the CLI: ``FULL``)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What an API token may do: everything its GM may (the default), or only read, and/or only
+    in one campaign. Kept in the token's own event (``ApiTokenIssued``)."""
+
+    read_only: bool = False
+    campaign_id: str = ""  # "" for every campaign the GM may open
+
+
+FULL = Scope()
 
 # Who acts.
 ANONYMOUS = "anonymous visitor"
@@ -37,7 +54,9 @@ SEAT = "player seat"  # a player's seat link: their own duelist's choices, nothi
 COMMAND_LINE = "command line"
 TOUCHE = "Touché itself"  # what the install decides as a consequence of another command, never from outside
 STRANGER = "stranger"  # a GM with no part in the campaign: it does not exist for them
-PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, PLAYER_LINK, SEAT, COMMAND_LINE, TOUCHE)
+CAMPAIGN_TOKEN = "one-campaign token"  # an API token limited to one campaign: that campaign's commands only
+READ_ONLY_TOKEN = "read-only token"  # an API token that only reads: in no row, it sends nothing
+PRINCIPALS = (ANONYMOUS, GM, OWNER, CO_GM, CAMPAIGN_TOKEN, READ_ONLY_TOKEN, PLAYER_LINK, SEAT, COMMAND_LINE, TOUCHE)
 
 # Where a command comes in.
 SETUP_PAGE = "set-up page"  # /setup
@@ -66,7 +85,7 @@ def rule(streams: str, who: set[str], doors: set[str], note: str = "") -> Rule:
     return Rule(tuple(streams.split()), frozenset(who), frozenset(doors), note)
 
 
-TEAM = {OWNER, CO_GM, COMMAND_LINE}
+TEAM = {OWNER, CO_GM, CAMPAIGN_TOKEN, COMMAND_LINE}
 EVERYWHERE = {PAGES, API, COMMAND_LINE}
 
 POLICY: dict[str, Rule] = {
@@ -119,6 +138,7 @@ POLICY: dict[str, Rule] = {
 # Who acts and through which door, as a refusal names them to the reader (the table above keeps
 # the English names docs/security.md shows).
 SAID = {ANONYMOUS: t("anonymous visitor"), GM: t("logged-in GM"), OWNER: t("campaign owner"), CO_GM: t("co-GM"),
+        CAMPAIGN_TOKEN: t("one-campaign token"), READ_ONLY_TOKEN: t("read-only token"),
         PLAYER_LINK: t("player link"), SEAT: t("player seat"), COMMAND_LINE: t("command line"),
         TOUCHE: t("Touché itself"), STRANGER: t("stranger"), SETUP_PAGE: t("set-up page"), PAGES: t("GM pages"),
         DUEL_PAGE: t("duel action route"), API: t("JSON API"), SEAT_PAGE: t("seat page"),
@@ -174,7 +194,40 @@ def check_door(kind: str, context: Context) -> Rule:
         raise Invalid({"type": t("unknown command {command}", command=repr(kind))})
     if context.door not in found.doors:
         raise Denied(t("{command} cannot be sent through the {door}", command=kind, door=_said(context.door)))
+    _check_token(context, found, kind)
     return found
+
+
+def _scope(context: Context) -> Scope:
+    """The scope of the API token acting; ``FULL`` for everyone else (a token scopes only its GM)."""
+    if principal_of(context) != GM:
+        return FULL
+    return getattr(context, "scope", None) or FULL
+
+
+def _check_token(context: Context, found: Rule, kind: str) -> None:
+    """A read-only token sends nothing; a one-campaign token only the rows naming it."""
+    scope = _scope(context)
+    if scope.read_only:
+        raise Denied(t("this API token is read-only: it reads, and sends no command ({command})", command=kind))
+    if scope.campaign_id and CAMPAIGN_TOKEN not in found.who:
+        raise Denied(t("this API token is for one campaign: it cannot send {command}", command=kind))
+
+
+def in_scope(scope: Scope, campaign_id: str) -> bool:
+    """True when a token of ``scope`` reaches the campaign (every one, unless it is for one)."""
+    return not scope.campaign_id or campaign_id == scope.campaign_id
+
+
+def may_read(db, gm_id: str, campaign_id: str, scope: Scope = FULL) -> bool:
+    """True when the GM owns or co-GMs the campaign (or it belongs to the whole instance), and the
+    token reading, if it is for one campaign, is for this one: else the campaign does not exist."""
+    return in_scope(scope, campaign_id) and role_in(db, gm_id, campaign_id) != STRANGER
+
+
+def may_scope(db, gm_id: str, campaign_id: str) -> bool:
+    """True when the GM may make a token for the campaign: one they may open."""
+    return role_in(db, gm_id, campaign_id) not in (None, STRANGER)
 
 
 def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str, creating: bool,
@@ -201,6 +254,8 @@ def check_stream(db, context: Context, kind: str, stream: str, campaign_id: str,
         if GM not in found.who or stream != f"gm-{context.actor}":
             raise Forbidden(t("not your account"))
         return
+    if not in_scope(_scope(context), campaign_id):
+        raise NotFound(t("no such campaign"))
     role = role_in(db, context.actor, campaign_id)
     if role is None:
         if creating and stream == f"campaign-{campaign_id}" and GM in found.who:
@@ -234,7 +289,8 @@ def check_named(db, context: Context, command: Any) -> None:
                        else queries.campaign_of(db, name, value))
         if campaign_id == "":  # an event of no campaign (the GM's own account): the command says what it may do
             continue
-        if campaign_id is None or role_in(db, context.actor, campaign_id) in (None, STRANGER):
+        if campaign_id is None or role_in(db, context.actor, campaign_id) in (None, STRANGER) \
+                or not in_scope(_scope(context), campaign_id):
             raise NotFound(no_such(name.removesuffix("_id")))
 
 

@@ -48,6 +48,7 @@ class Context:
     open_signup: bool = False
     setup_code_ok: bool = False
     seat: str = ""  # a player's seat acting (its link id), through the seat page
+    scope: policy.Scope = policy.FULL  # what the API token acting may do (``policy.Scope``)
     now: Callable[[], str] = lambda: dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
     new_id: Callable[[], str] = lambda: secrets.token_hex(6)
     rng: random.Random = field(default_factory=random.SystemRandom)

@@ -22,12 +22,6 @@ KINDS = [(module.NAME, i) for module in rules.shipped() for i in range(len(SETUP
 # so the property test stays strict about everything else. None is left: PF2e's seat d20 is set
 # aside with its sealed skill, and Rocèt's seat dice are checked against the side's own dice.
 OPEN_LIES: tuple[str, ...] = ()
-# Kinds the first-action policy does not finish yet (issue 28): a pirate war of words whose seats
-# roll. ChooseInsult there has no server roll, so the policy types each seat's d20 as its lowest face,
-# a 1 that always misses, and a points duel tied at 0 goes to sudden death for ever. Left: let the
-# GM's choice for a side no seat plays offer server_roll (the command, its form and the reveal).
-UNFINISHED = {("pirate", 12): "sealed insults where the seats roll: a typed 1 never hits, no server roll offered",
-              ("pirate", 15): "the same, revealed on the GM's press"}
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -55,9 +49,7 @@ def test_every_offered_step_is_accepted(kind, seats, seed):
     assert not lies, "\n".join(lies[:10])
 
 
-@pytest.mark.parametrize("name,index", [
-    pytest.param(*kind, marks=pytest.mark.xfail(strict=True, reason=UNFINISHED[kind])) if kind in UNFINISHED else kind
-    for kind in KINDS])
+@pytest.mark.parametrize("name,index", KINDS)
 def test_the_first_action_with_its_first_choices_finishes_every_kind(name, index):
     module = rules.get(name)
     state, at = start(module, SETUPS[name][index], seats=False, seed=index), 100

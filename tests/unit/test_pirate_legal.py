@@ -107,8 +107,9 @@ def test_each_sealed_insult_refusal_says_why_at_its_field(side):
         ("exchange 1 is under way: choose for the next one once it is over", "insult")
     d.state = before
     seats = sealed(dice_by="seats")
-    for dice in (None, (), (0,), (21,), (5, 6)):
+    for dice in ((), (0,), (21,), (5, 6)):
         assert refusal(seats, ChooseInsult(side=side, insult="Provocación", dice=dice)) == \
             ("type the d20 you rolled for your insult, e.g. 14", "dice")
+    assert seats.run(ChooseInsult(side=side, insult="Provocación"))[0].die == 0  # the server rolls it at the throw
     for die in (1, 20):
         assert seats.run(ChooseInsult(side=side, insult="Provocación", dice=(die,)))[0].die == die

@@ -51,12 +51,21 @@ def test_both_chosen_throws_the_exchange_in_initiative_order_quoting_the_line():
 
 def test_each_seat_types_its_insults_d20_and_the_server_rolls_the_rest():
     d = sealed(dice_by="seats")
-    assert "type the d20 you rolled" in d.refused(ChooseInsult(side="a", insult="Burla ingeniosa")).reason
+    assert "type the d20 you rolled" in d.refused(ChooseInsult(side="a", insult="Burla ingeniosa", dice=(21,))).reason
     d.run(ChooseInsult(side="a", insult="Burla ingeniosa", dice=(19,)))
     assert pirate.seen_by(d.state, "gm")["sealed"] == {"a": {}}
     assert pirate.seen_by(d.state, "seat:a")["sealed"]["a"]["die"] == 19
     # Typed here: initiative (Lope 18, Inés 3), then Lope's damage after his own d20 (2), Inés's damage.
     events = d.run(ChooseInsult(side="b", insult="Insulto directo", dice=(2,)), b=[18], a=[3, 3])
+    traded = {e.side: e for e in events if type(e).__name__ == "PirateInsultTraded"}
+    assert (traded["a"].d20, traded["b"].d20) == (19, 2)
+
+
+def test_a_d20_left_blank_where_the_seats_roll_is_rolled_at_the_throw_into_the_insults_event():
+    d = sealed(dice_by="seats")
+    d.run(ChooseInsult(side="a", insult="Burla ingeniosa", dice=(19,)))
+    chosen, *events = d.run(ChooseInsult(side="b", insult="Insulto directo"), b=[18, 2], a=[3, 3])
+    assert chosen.die == 0  # nothing rolled at the choice: the NPC's d20 is the throw's
     traded = {e.side: e for e in events if type(e).__name__ == "PirateInsultTraded"}
     assert (traded["a"].d20, traded["b"].d20) == (19, 2)
 

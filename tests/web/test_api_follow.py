@@ -101,7 +101,7 @@ def test_me_names_the_tokens_gm_its_label_and_its_campaigns(client, anonymous):
     me = client.get(f"{V1}/me")
     assert me.status_code == 200, me.get_data(as_text=True)
     assert me.json["gm"] == {"id": GM_ID, "username": "gm"}
-    assert me.json["token"] == {"id": f"{GM_ID}tok", "label": "tests"}
+    assert me.json["token"] == {"id": f"{GM_ID}tok", "label": "tests", "read_only": False, "campaign_id": None}
     assert {"id": campaign, "name": "Season", "ruleset": "rocet", "role": "owner"} in me.json["campaigns"]
     from tests.web.test_api_v1 import described
 

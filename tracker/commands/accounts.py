@@ -70,16 +70,22 @@ class AssignOwnerlessCampaigns(Command):
     """Touché's own consequence of the first GM registering: never sent from outside."""
 
 
-TOKEN_FIELDS = (Field("label", t("Label"), "text", required=False, maximum=100),)
+TOKEN_FIELDS = (Field("label", t("Label"), "text", required=False, maximum=100),
+                Field("read_only", t("Read-only (reads, sends no command)"), "bool", default=False),
+                Field("campaign_id", t("Only this campaign"), "text", required=False, maximum=64))
 
 
 @dataclass(frozen=True)
 class IssueApiToken(Command):
     label: str
+    read_only: bool = False
+    campaign_id: str = ""  # "" for every campaign the GM may open
 
     @classmethod
     def parse(cls, raw):
-        return cls(parse_fields(TOKEN_FIELDS, raw)["label"] or "")
+        clean = parse_fields(TOKEN_FIELDS, raw)
+        campaign_id = clean["campaign_id"] or ""
+        return cls(clean["label"] or "", bool(clean["read_only"]), key(campaign_id, "campaign_id") if campaign_id else "")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from tracker import accounts
+from tracker import accounts, policy
 from tracker.accounts import token_digest
 from tracker.commands import (AssignOwnerlessCampaigns, ChooseLanguage, IssueApiToken, IssuePlayerLink, RegisterGM, RevokeApiToken,
                               RevokePlayerLink, ShareCampaign, UnshareCampaign)
@@ -56,7 +56,10 @@ def choose_language(service: Service, command: ChooseLanguage) -> Outcome:
 
 
 def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:
-    """Make an API token for the acting GM; the token itself is returned once, never stored."""
+    """Make an API token for the acting GM, read-only and/or for one of their campaigns if asked; the
+    token itself is returned once, never stored."""
+    if command.campaign_id and not policy.may_scope(service.db, service.context.actor, command.campaign_id):
+        raise NotFound(t("no such campaign"))
     token = secrets.token_urlsafe(32)
     token_id = service.context.new_id()
     outcome = service.append(
@@ -64,7 +67,8 @@ def issue_api_token(service: Service, command: IssueApiToken) -> Outcome:
         "",
         None,
         command,
-        lambda _: [accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=command.label)],
+        lambda _: [accounts.ApiTokenIssued(token_id=token_id, token_hash=token_digest(token), label=command.label,
+                                           read_only=command.read_only, campaign_id=command.campaign_id)],
     )
     return Outcome(outcome.stream, outcome.events, outcome.replayed, secret="" if outcome.replayed else token)
 

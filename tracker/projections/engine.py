@@ -292,6 +292,10 @@ def _write_gm(db, key: str, version: int, s: dict) -> None:
     db.conn.executemany("INSERT OR REPLACE INTO api_tokens (token_id, gm_id, token_hash, label, revoked)"
                         " VALUES (?, ?, ?, ?, ?)",
                         [(t, key, v["hash"], v["label"], int(v["revoked"])) for t, v in s["tokens"].items()])
+    # A scope in a table of its own: a database made before scopes gains it empty, as its tokens are unscoped.
+    db.conn.executemany("INSERT OR REPLACE INTO api_token_scopes (token_id, read_only, campaign_id) VALUES (?, ?, ?)",
+                        [(t, int(v.get("read_only", False)), v.get("campaign_id", "")) for t, v in s["tokens"].items()
+                         if v.get("read_only") or v.get("campaign_id")])
     db.execute("INSERT OR REPLACE INTO session_generations (gm_id, generation) VALUES (?, ?)",
                [key, s.get("sessions_generation", 0)])
     db.execute("DELETE FROM ended_sessions WHERE gm_id = ?", [key])

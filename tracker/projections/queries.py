@@ -318,9 +318,20 @@ def gm_version(db, gm_id: str) -> int:
 
 
 def gm_of_token(db, token_hash: str) -> dict | None:
-    """The GM an API token in force (given by its digest) acts for."""
-    return next(db.query("SELECT g.id, g.username FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
+    """The GM an API token in force (given by its digest) acts for, with the token's scope
+    (``read_only``, ``campaign_id``: 0 and "" for a token that may do all its GM may)."""
+    return next(db.query("SELECT g.id, g.username, COALESCE(s.read_only, 0) AS read_only,"
+                         " COALESCE(s.campaign_id, '') AS campaign_id FROM api_tokens t JOIN gms g ON g.id = t.gm_id"
+                         " LEFT JOIN api_token_scopes s ON s.token_id = t.token_id"
                          " WHERE t.token_hash = ? AND t.revoked = 0", [token_hash]), None)
+
+
+def token_scopes(db, gm_id: str) -> dict[str, dict]:
+    """The scoped tokens of the GM, by token id: ``read_only`` and ``campaign_id`` (with its name)."""
+    return {row["token_id"]: row for row in db.query(
+        "SELECT s.token_id, s.read_only, s.campaign_id, COALESCE(c.name, '') AS campaign FROM api_token_scopes s"
+        " JOIN api_tokens t ON t.token_id = s.token_id LEFT JOIN campaigns c ON c.id = s.campaign_id"
+        " WHERE t.gm_id = ?", [gm_id])}
 
 
 def token_in_force(db, token_hash: str) -> dict | None:

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS ended_sessions (
 CREATE TABLE IF NOT EXISTS api_tokens (
     token_id TEXT PRIMARY KEY, gm_id TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, label TEXT NOT NULL,
     revoked INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS api_token_scopes (
+    token_id TEXT PRIMARY KEY, read_only INTEGER NOT NULL, campaign_id TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS characters (
     id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, name TEXT NOT NULL, rank TEXT NOT NULL,
     player TEXT NOT NULL, notes TEXT NOT NULL, stats TEXT NOT NULL, version INTEGER NOT NULL);
@@ -80,7 +82,7 @@ CREATE TABLE IF NOT EXISTS log_subjects (
 # position, so an index of the lines' own (``log_stream``, dropped above) cost every command a page.
 LINES_OF_STREAM = "events e JOIN log_entries l ON l.position = e.position WHERE e.stream = ?"
 
-TABLES = ("stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "characters", "sessions", "duels",
+TABLES = ("stream_states", "campaigns", "campaign_access", "player_links", "seats", "gms", "session_generations", "ended_sessions", "api_tokens", "api_token_scopes", "characters", "sessions", "duels",
           "duelists", "records", "wounds", "track_totals", "track_changes", "log_entries", "log_subjects") + history.TABLES
 
 

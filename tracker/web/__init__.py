@@ -65,6 +65,7 @@ def service(door: str = policy.PAGES, **signup: bool):
     gm = g.get("gm")
     guesses = current_app.extensions.get("touche.guesses")  # tracker.web.throttle's
     return Service(get_db(), dataclasses.replace(context, actor=gm["id"] if gm else "", door=door, guesses=guesses,
+                                                 scope=g.get("scope") or policy.FULL,
                                                  fingerprint_key=fingerprint_key(), **signup),
                    current_app.extensions[HANDLERS])
 

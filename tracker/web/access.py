@@ -59,8 +59,14 @@ def unauthorized():
 
 
 def may_open(gm_id: str, campaign_id: str) -> bool:
-    """True when the GM owns or co-GMs the campaign, or it belongs to the whole instance."""
-    return policy.role_in(get_db(), gm_id, campaign_id) != policy.STRANGER
+    """True when the GM owns or co-GMs the campaign, or it belongs to the whole instance, and the
+    API token asking (if it is for one campaign) is for this one (``policy.may_read``)."""
+    return policy.may_read(get_db(), gm_id, campaign_id, scope())
+
+
+def scope() -> policy.Scope:
+    """What the API token of this request may do (``policy.FULL`` on a page)."""
+    return g.get("scope") or policy.FULL
 
 
 def gm_of_session():
@@ -80,10 +86,15 @@ def _gm_from_session():
 
 
 def _gm_from_token():
+    """The GM the request's API token acts for; the token's scope is kept on ``g.scope``."""
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    return queries.gm_of_token(get_db(), token_digest(header[7:].strip()))
+    found = queries.gm_of_token(get_db(), token_digest(header[7:].strip()))
+    if found is None:
+        return None
+    g.scope = policy.Scope(read_only=bool(found["read_only"]), campaign_id=found["campaign_id"])
+    return {"id": found["id"], "username": found["username"]}
 
 
 SECURITY_HEADERS = {

@@ -204,16 +204,23 @@ def _player_url(link: dict) -> str:
 
 @bp.get("/me")
 def me():
-    """Who this token acts for: the GM (id, username), the token (id, label) and the campaigns it
-    may open, each with the GM's role there (``owner`` or ``co-gm``)."""
+    """Who this token acts for: the GM (id, username), the token (id, label, scope) and the
+    campaigns it may open, each with the GM's role there (``owner`` or ``co-gm``)."""
     db = get_db()
     token = queries.token_in_force(db, token_digest(request.headers["Authorization"][7:].strip()))
     roles = {policy.OWNER: "owner", policy.CO_GM: "co-gm"}
+    scope = access.scope()
     return {"gm": {"id": g.gm["id"], "username": g.gm["username"]},
-            "token": {"id": token["id"], "label": token["label"]} if token else None,
+            "token": {"id": token["id"], "label": token["label"], "read_only": scope.read_only,
+                      "campaign_id": scope.campaign_id or None} if token else None,
             "campaigns": [{"id": c["id"], "name": c["name"], "ruleset": c["ruleset"],
                            "role": roles.get(policy.role_in(db, g.gm["id"], c["id"]), "co-gm")}
-                          for c in queries.campaigns(db, g.gm["id"])]}
+                          for c in _campaigns(db)]}
+
+
+def _campaigns(db) -> list[dict]:
+    """The campaigns the GM may open that this token reaches (``policy.in_scope``)."""
+    return [c for c in queries.campaigns(db, g.gm["id"]) if policy.in_scope(access.scope(), c["id"])]
 
 
 @bp.get("/rulesets")
@@ -239,7 +246,7 @@ def _ruleset(module) -> dict:
 @bp.get("/campaigns")
 def campaigns():
     """List the campaigns, a page at a time (``_paged``)."""
-    return _paged("campaigns", queries.campaigns(get_db(), g.gm["id"]))
+    return _paged("campaigns", _campaigns(get_db()))
 
 
 @bp.get("/campaigns/<campaign_id>/characters")

@@ -10,7 +10,7 @@ from tracker.errors import Denied, NotFound
 from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import (access, api, as_lines, cors, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
-                         is_htmx, labels, language, limits, log, player, problems, recaps, recovery, rejections, seat_links, seats, sessions, theme,
+                         is_htmx, labels, language, limits, log, player, problems, ratelimits, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)
 
 csrf = CSRFProtect()
@@ -34,6 +34,7 @@ def init_web(app: Flask) -> None:
     csrf.exempt(api.bp)  # the API authenticates by token, never by cookie, so CSRF cannot reach it
     throttle.init_app(app)
     app.before_request(access.guard)
+    ratelimits.init_app(app)  # after the guard, which finds the token the API's requests count under
     app.before_request(i18n.gm_language)  # after the guard, which finds the GM
     app.after_request(access.secure_headers)
 

@@ -112,7 +112,9 @@ def settings():
 
 
 def _settings_page(new_token: str = "", status: int = 200, errors: dict | None = None):
-    return render_template("auth/settings.html", tokens=queries.api_tokens(get_db(), g.gm["id"]), new_token=new_token,
+    db = get_db()
+    return render_template("auth/settings.html", tokens=queries.api_tokens(db, g.gm["id"]), new_token=new_token,
+                           scopes=queries.token_scopes(db, g.gm["id"]), campaigns=queries.campaigns(db, g.gm["id"]),
                            changed=request.args.get("changed"),
                            chosen_language=queries.gm_language(get_db(), g.gm["id"]), errors=errors or {},
                            version=queries.gm_version(get_db(), g.gm["id"])), status
@@ -155,7 +157,7 @@ def end_all_sessions():
 
 @bp.post("/settings/tokens")
 def create_token():
-    """Create an API token (shown once)."""
+    """Create an API token (shown once), read-only and/or for one campaign as ticked."""
     outcome = service().handle({**form_data(), "type": "IssueApiToken"})
     return _settings_page(new_token=outcome.secret, status=201)
 

@@ -12,7 +12,7 @@ from flask import current_app, request
 
 METHODS = "GET, POST, OPTIONS"
 HEADERS = "Authorization, Content-Type, If-None-Match, Accept-Language"
-EXPOSED = "ETag, Link, WWW-Authenticate, Retry-After"
+EXPOSED = "ETag, Link, WWW-Authenticate, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy"
 MAX_AGE = "600"
 
 

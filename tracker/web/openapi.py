@@ -67,7 +67,9 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "CloseSession": (("session_id",), {"session_id": ID}),
     "EndAllSessions": ((), {}),
     "ChangePassword": (("current_password", "new_password"), {"current_password": STRING, "new_password": STRING}),
-    "IssueApiToken": ((), {"label": {"type": "string", "maxLength": 100}}),
+    "IssueApiToken": ((), {"label": {"type": "string", "maxLength": 100},
+                           "read_only": {"type": "boolean", "description": "the token reads, and sends no command"},
+                           "campaign_id": {**ID, "description": "the one campaign the token reaches"}}),
     "RevokeApiToken": (("token_id",), {"token_id": ID}),
     "ShareCampaign": (("campaign_id", "username"), {"campaign_id": ID, "username": STRING}),
     "UnshareCampaign": (("campaign_id", "gm_id"), {"campaign_id": ID, "gm_id": ID}),
@@ -400,8 +402,10 @@ def schemas() -> dict[str, dict]:
         "Me": {"type": "object", "required": ["gm", "token", "campaigns"],
                "properties": {"gm": {"type": "object", "required": ["id", "username"],
                                      "properties": {"id": STRING, "username": STRING}},
-                              "token": {"type": "object", "required": ["id", "label"],
-                                        "properties": {"id": STRING, "label": STRING}},
+                              "token": {"type": "object", "required": ["id", "label", "read_only", "campaign_id"],
+                                        "properties": {"id": STRING, "label": STRING, "read_only": BOOLEAN,
+                                                       "campaign_id": {"type": ["string", "null"], "description":
+                                                                       "the one campaign the token reaches"}}},
                               "campaigns": {"type": "array", "items": {
                                   "type": "object", "required": ["id", "name", "ruleset", "role"],
                                   "properties": {"id": STRING, "name": STRING, "ruleset": STRING,
@@ -437,6 +441,26 @@ def schemas() -> dict[str, dict]:
         "Command": {"anyOf": [_ref(name) for name in commands]},
         **commands,
     }
+
+
+RATE_HEADERS = {name: {"description": said, "schema": INTEGER if name != "RateLimit-Policy" else STRING} for name, said in (
+    ("RateLimit-Limit", "requests this token (or client address) may make in the window"),
+    ("RateLimit-Remaining", "requests left in this window"),
+    ("RateLimit-Reset", "seconds until the window starts again"),
+    ("RateLimit-Policy", "the quota and its window in seconds, e.g. `3000;w=60`"))}
+
+
+def _rate_limited(paths: dict) -> None:
+    """Every operation's answers name the rate limit (tracker.web.ratelimits); past it, a 429."""
+    for operations in paths.values():
+        for operation in operations.values():
+            for status, answer in operation["responses"].items():
+                if status[0] in "23":
+                    answer["headers"] = {**answer.get("headers", {}), **RATE_HEADERS}
+            refused = _problem("too many requests (`too_many_requests`), or too many failed password checks"
+                               " (`too_many_attempts`): nothing was run", **{"Retry-After": "seconds to wait"})
+            refused["headers"].update(RATE_HEADERS)
+            operation["responses"]["429"] = refused
 
 
 def description() -> dict:
@@ -510,6 +534,7 @@ def description() -> dict:
             if name in examples:
                 operation["responses"]["200"]["content"]["application/json"]["example"] = examples[name]
     paths["/api/v1/campaigns/{campaign_id}/log"]["get"]["responses"]["200"]["headers"] = LINK
+    _rate_limited(paths)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Touché JSON API", "version": "1",

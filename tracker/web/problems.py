@@ -32,6 +32,7 @@ TITLES = {
     "invalid": t("Invalid command"),
     "refused": t("Refused by the rules"),
     "too_many_attempts": t("Too many attempts"),
+    "too_many_requests": t("Too many requests"),
     "unavailable": t("Try again in a moment"),
 }
 

@@ -20,12 +20,14 @@ from tracker.web import problems
 
 MESSAGE = t("Too many failed logins. Wait a few minutes, then try again.")
 GUESSES = "touche.guesses"  # the app's extension holding its Guesses
+STORAGE = "touche.rate_storage"  # the counters' storage, shared with the API's rate limit (tracker.web.ratelimits)
 
 
 def init_app(app: Flask) -> None:
     """Count this app's password guesses (each app counts on its own)."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     limiter = Limiter(get_remote_address, app=app)
+    app.extensions[STORAGE] = limiter.storage
     app.extensions[GUESSES] = Guesses(limiter.storage, lambda: current_app.config["LOGIN_LIMIT_PER_ACCOUNT"],
                                       lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"])
     app.register_error_handler(TooManyGuesses, _too_many)

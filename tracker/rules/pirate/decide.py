@@ -217,11 +217,14 @@ def _choose_insult(state: dict, cmd: ChooseInsult, dice: Dice) -> list:
         raise Refused(t("that choice was for exchange {chosen}, and the duel is now at exchange {coming}: "
                         "choose again", chosen=cmd.round, coming=coming), field="insult")
     entry = _entry(state, cmd.insult)
-    by_seat = state["settings"].get("dice_by") == "seats"
-    if by_seat and (len(cmd.dice or ()) != 1 or not 1 <= cmd.dice[0] <= 20):
+    # Where the seats roll, a side's d20 is typed with its choice and sealed in it; left blank (an NPC
+    # the GM chooses for, a player with no die at hand) the server rolls it at the throw, into the
+    # insult's own event: either way the roll is in the log, and a replay never rolls.
+    typed = state["settings"].get("dice_by") == "seats" and cmd.dice is not None
+    if typed and (len(cmd.dice) != 1 or not 1 <= cmd.dice[0] <= 20):
         raise Refused(t("type the d20 you rolled for your insult, e.g. 14"), field="dice")
     chosen = PirateInsultChosen(round=coming, side=cmd.side, insult=entry["name"], line=cmd.line or "",
-                                die=cmd.dice[0] if by_seat else 0)
+                                die=cmd.dice[0] if typed else 0)
     after = evolve(state, chosen, 0)
     settings = state["settings"]
     if len(after["sealed"]) < 2 or settings.get("reveal", "auto") != "auto" or settings.get("dice_by") == "table":
@@ -258,7 +261,7 @@ def _thrown(state: dict, dice: Dice) -> list:
     by_seat = state["settings"].get("dice_by") == "seats"
     for side in state["order"][state["turn"]:]:
         chosen = state["sealed"][side]
-        if by_seat:  # the seat's own d20 comes first for its insult; the server rolls the rest
+        if by_seat and chosen["die"]:  # the seat's own d20 comes first for its insult; the server rolls the rest
             dice = dice.with_typed({side: [chosen["die"]]})
         thrown = _insult(state, Insult(side=side, insult=chosen["insult"], line=chosen["line"] or None), dice,
                          sealed=True)

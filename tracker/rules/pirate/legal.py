@@ -17,10 +17,11 @@ def legal_actions(state: dict, audience: str) -> list[dict]:
 
 
 def _seat_die(state: dict) -> dict:
-    """Where the seats roll, the chooser types their insult's d20 with the choice."""
+    """Where the seats roll, the chooser may type their insult's d20 with the choice (left out, the
+    server rolls it at the throw)."""
     if state["settings"].get("dice_by") != "seats":
         return {}
-    return {"needed": ("dice",), "dice": {"dice": [20]}, "rolls": {"dice": [roll("attack", "1d20")]}}
+    return {"dice": {"dice": [20]}, "rolls": {"dice": [roll("attack", "1d20")]}}
 
 
 def _offer(state: dict, name: str) -> dict:
