@@ -9,30 +9,38 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracker import rules
-from tracker.projections import queries
+from tracker.projections import queries, windows
 from tracker.rules import legal
 
 
-def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None) -> dict:
+def duel_read(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None,
+              history_before: int | None = None) -> dict:
     """The duel for ``audience`` (``legal.GM`` or ``legal.TABLE``); with ``steps_since``, only the
     steps (and the state's history lines, wounds and adjustments) logged after that version, so a client that follows a
-    long duel is sent what is new, not the whole duel again (``steps_since`` in the read says so)."""
-    return read_and_state(db, duel_id, audience, steps_since)[0]
+    long duel is sent what is new, not the whole duel again (``steps_since`` in the read says so).
+    Without it, the history lines and steps of the latest ``windows.SPAN`` versions (of those before
+    version ``history_before``), and ``earlier`` the version to ask the lines before them with."""
+    return read_and_state(db, duel_id, audience, steps_since, history_before)[0]
 
 
 def read_and_state(db, duel_id: str, audience: str = legal.GM, steps_since: int | None = None,
+                   history_before: int | None = None,
                    seated: Callable[[dict], dict] = lambda state: state) -> tuple[dict, dict]:
     """``duel_read`` and the whole state it was drawn from (its history trimmed as the read's),
     for the policy's narrowing without a second read of the duel. ``seated``: the state as it
     stands with its live seats (``policy.as_seated``, which this layer may not call)."""
-    row = queries.duel_to_read(db, duel_id)
+    # Trimmed as it is read back (nothing but the steps reads the history), so a read late in a
+    # long duel revives, copies and sends only a window of it, or what is new.
+    if steps_since is not None:
+        row = queries.duel_to_read(db, duel_id, since=steps_since)
+    else:
+        row = queries.duel_to_read(db, duel_id, before=history_before, span=windows.SPAN)
     module = rules.get(row["ruleset"])
-    # Trimmed before anything reads it (nothing but the steps reads the history), so a read with
-    # ``steps_since`` late in a long duel copies and sends only what is new.
-    state = seated(history_since(row.pop("state"), steps_since))
+    state, window = seated(dict(row.pop("state"))), row.pop("window")  # a copy: the state read is shared
     # The ruleset's one say on who sees what: the GM through the API never sees a sealed choice.
     shown = module.seen_by(state, "api") if audience == legal.GM else rules.table_view(module, state)
-    return {**row, "audience": audience, "steps_since": steps_since,
+    return {**row, "audience": audience, "steps_since": steps_since, "history_before": history_before,
+            "earlier": window.earlier,
             "steps": steps(shown, steps_since), "legal_actions": offered(module, shown, audience),
             "adjustable_tracks": module.adjustable_tracks(state)
             if audience == legal.GM and not state.get("outcome") else [],
@@ -75,11 +83,3 @@ def dated_since(shown: dict, since: int | None) -> dict:
     return {**shown, **{name: [entry for entry in shown[name] if not isinstance(entry, dict)
                                or not isinstance(entry.get("at"), int) or entry["at"] > since]
                         for name in DATED if isinstance(shown.get(name), list)}}
-
-
-def history_since(state: dict, since: int | None) -> dict:
-    """The state with only the history lines logged after version ``since`` (all of it without)."""
-    if since is None or not isinstance(state.get("history"), list):
-        return dict(state)  # a copy: the state read may be shared with other reads
-    return {**state, "history": [line for line in state["history"]
-                                 if not isinstance(line.get("at"), int) or line["at"] > since]}

@@ -12,6 +12,7 @@ from tracker import rules
 from tracker.events import EVENT_TYPES
 from tracker.errors import NotFound, no_such
 from tracker.projections.schema import LINES_OF_STREAM
+from tracker.projections import windows
 from tracker.projections.words import revived
 from tracker.store import load_state, loads
 
@@ -166,22 +167,35 @@ def duel(db, duel_id: str) -> dict:
     return revived([row], *DUEL_WORDS)[0]
 
 
-def duel_to_read(db, duel_id: str) -> dict:
+def duel_to_read(db, duel_id: str, before: int | None = None, since: int | None = None,
+                 span: int | None = None) -> dict:
     """``duel``, its state shared with the reads before it while the stored state is the same
     (``_shared_state``): for reads only, which never change it. A long duel's state is parsed once
-    per version, not on every read of a follower."""
+    per version, not on every read of a follower. Its history is the window ``windows.load_window``
+    reads (all of it by default), and ``window`` says which."""
     row = _one(db, "SELECT d.*, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
                    " WHERE d.id = ?", [duel_id], "duel")
     raw = row.pop("state")
-    row["state"] = _shared_state(raw if isinstance(raw, (str, bytes)) else bytes(raw))
+    row["state"], row["window"] = _shared_state(raw if isinstance(raw, (str, bytes)) else bytes(raw),
+                                                before, since, span)
     return revived([row], *DUEL_WORDS)[0]
 
 
 @functools.lru_cache(maxsize=32)
-def _shared_state(raw: str | bytes) -> dict:
-    """A stored state parsed, keyed by its very text: a rebuild that refolds it differently makes
-    another key, so what is shared is never stale. Never to be changed by whoever reads it."""
-    return load_state(raw)
+def _shared_state(raw: str | bytes, before: int | None, since: int | None, span: int | None) -> tuple:
+    """A stored state parsed (its history window and the ``Window``), keyed by its very text: a
+    rebuild that refolds it differently makes another key, so what is shared is never stale. Never
+    to be changed by whoever reads it."""
+    return windows.load_window(raw, None, before, since, span)
+
+
+def duel_window(db, duel_id: str, last: int | None = windows.LATEST, before: int | None = None) -> dict:
+    """``duel`` with only the latest ``last`` history lines (those before version ``before``), its
+    own copy to change, and ``window`` saying which lines it holds: what a duel's page draws."""
+    row = _one(db, "SELECT d.*, s.state FROM duels d JOIN stream_states s ON s.stream = 'duel-' || d.id"
+                   " WHERE d.id = ?", [duel_id], "duel")
+    row["state"], row["window"] = windows.load_window(row.pop("state"), last, before)
+    return revived([row], *DUEL_WORDS)[0]
 
 
 def stream_state(db, stream: str) -> dict | None:
@@ -428,7 +442,7 @@ def running_duels_of(db, session_id: str, character_id: str) -> list[dict]:
                          " WHERE d.session_id = ? AND p.character_id = ? AND d.status = 'running'"
                          " ORDER BY d.rowid", [session_id, character_id]))
     for row in rows:
-        row["state"] = load_state(row["state"])
+        row["state"] = windows.load_window(row["state"])[0]  # a seat draws the latest lines at most
     return revived(rows, *DUEL_WORDS)
 
 
@@ -441,7 +455,7 @@ def ended_duel_of(db, session_id: str, character_id: str) -> dict | None:
                          [session_id, character_id]))
     if not rows or rows[0]["status"] == "running":
         return None
-    rows[0]["state"] = load_state(rows[0]["state"])
+    rows[0]["state"] = windows.load_window(rows[0]["state"])[0]
     return revived(rows, *DUEL_WORDS)[0]
 
 

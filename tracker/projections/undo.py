@@ -15,25 +15,32 @@ CORRECTIONS = ("EventRetracted", "RetractionRestored")
 SCAN = 200  # lines read back at most: past that, the log page and the event pages still serve
 
 
-def _lines(db, stream: str) -> list[dict]:
-    return revived(list(db.query("SELECT position, version, type, summary, retracted_by FROM log_entries"
-                                 " WHERE stream = ? ORDER BY version DESC LIMIT ?", [stream, SCAN])), "summary")
+def _lines(db, stream: str):
+    """The duel's log lines, newest first, as they are read (their words still data: only the lines
+    a page shows are read back as words, so a long duel's page costs what a short one's does)."""
+    return db.query("SELECT position, version, type, summary, retracted_by FROM log_entries"
+                    " WHERE stream = ? ORDER BY version DESC LIMIT ?", [stream, SCAN])
 
 
 def last_action(db, duel_id: str) -> dict | None:
     """The duel's last command still standing: the position to retract, and its lines in order;
     None when only the start stands (a start is abandoned, not undone)."""
     stream = f"duel-{duel_id}"
-    standing = [line for line in _lines(db, stream) if line["type"] not in CORRECTIONS and not line["retracted_by"]]
-    if not standing:
-        return None
-    row = db.execute("SELECT metadata FROM events WHERE stream = ? AND version = ?",
-                     [stream, standing[0]["version"]]).fetchone()
-    first = loads(row[0]).get("decision", standing[0]["version"])
-    group = [line for line in standing if line["version"] >= first]
-    if first <= 1 or any(line["type"] == "DuelStarted" for line in group):
+    group, first = [], None
+    for line in _lines(db, stream):
+        if line["type"] in CORRECTIONS or line["retracted_by"]:
+            continue
+        if first is None:  # the last line standing: its command decided at this version
+            row = db.execute("SELECT metadata FROM events WHERE stream = ? AND version = ?",
+                             [stream, line["version"]]).fetchone()
+            first = loads(row[0]).get("decision", line["version"])
+        if line["version"] < first:
+            break  # newest first: every line after this one is older than the command
+        group.append(line)
+    if not group or first <= 1 or any(line["type"] == "DuelStarted" for line in group):
         return None
     group.reverse()
+    revived(group, "summary")
     return {"position": group[0]["position"], "lines": [line["summary"] for line in group],
             "versions": [line["version"] for line in group],
             "ends": any(line["type"] in ("DuelWon", "DuelDrawn", "DuelYielded", "DuelDisqualified", "DuelAbandoned")
@@ -47,6 +54,6 @@ def last_undo(db, duel_id: str) -> dict | None:
         if line["type"] == "RetractionRestored" or (line["type"] == "EventRetracted" and line["retracted_by"]):
             continue
         if line["type"] == "EventRetracted":
-            return {"position": line["position"], "summary": retracted_line(line["summary"])}
+            return {"position": line["position"], "summary": retracted_line(revived([line], "summary")[0]["summary"])}
         return None
     return None

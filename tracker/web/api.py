@@ -315,10 +315,12 @@ def session(session_id):
     return {"session": queries.session(db, session_id), "duels": queries.duels_of_session(db, session_id)}
 
 
-def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> dict:
+def _read(db, duel_id: str, audience: str, steps_since: int | None = None,
+          history_before: int | None = None) -> dict:
     """The duel read, its legal actions as the policy lets the GM send them (a seated side's own
     choices are the player's): the same list the duel page draws."""
-    read, whole = read_and_state(db, duel_id, audience, steps_since, lambda state: policy.as_seated(db, state))
+    read, whole = read_and_state(db, duel_id, audience, steps_since, history_before,
+                                 lambda state: policy.as_seated(db, state))
     if audience == legal.GM:
         read["legal_actions"] = policy.offered_to_the_gm(db, whole, read["legal_actions"])
     return read
@@ -327,7 +329,8 @@ def _read(db, duel_id: str, audience: str, steps_since: int | None = None) -> di
 @bp.get("/duels/<duel_id>")
 def duel(duel_id):
     """A duel as the GM sees it through the API: its row, state (nothing sealed), steps, legal next
-    actions and assumptions; with ``steps_since``, only the steps after it. ETag and If-None-Match
+    actions and assumptions; the latest history lines and their steps (``history_before`` pages back,
+    ``earlier`` says from where); with ``steps_since``, every step after it. ETag and If-None-Match
     as ``_tagged_read`` says."""
     return _tagged_read(duel_id, legal.GM)
 
@@ -338,21 +341,21 @@ def _tagged_read(duel_id: str, audience: str):
     The tag is derived from versions, never from the body, so a 304 costs three small lookups and
     no read: the duel stream's version and the campaign log's position (a seat taken or a link
     revoked changes what the GM is offered without moving the duel), the audience, the language
-    (the assumptions are in words) and the ``steps_since`` asked for. Weak (``W/``): the same tag
+    (the assumptions are in words) and the ``steps_since`` or ``history_before`` asked for. Weak (``W/``): the same tag
     promises the same meaning, not the same bytes."""
     db = get_db()
-    since = int_arg("steps_since")
+    since, before = int_arg("steps_since"), int_arg("history_before")
     found = queries.duel_ruleset(db, duel_id)
     if found is None:
         queries.duel(db, duel_id)  # its 404
     version = queries.stream_version(db, f"duel-{duel_id}")
     position = queries.campaign_position(db, found[0])
     tag = f"duel-{duel_id}.v{version}.p{position}.{audience}.{current_language()}" + (
-        "" if since is None else f".s{since}")
+        "" if since is None else f".s{since}") + ("" if before is None else f".b{before}")
     if request.if_none_match.contains_weak(tag):
         response = Response(status=304)
     else:
-        response = jsonify(_read(db, duel_id, audience, since))
+        response = jsonify(_read(db, duel_id, audience, since, before))
     response.set_etag(tag, weak=True)
     response.vary.add("Accept-Language")
     response.headers["Cache-Control"] = "private, no-cache"  # keep it, but ask again every time

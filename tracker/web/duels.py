@@ -10,7 +10,7 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.store import Conflict
-from tracker.web import form_data, is_htmx, service
+from tracker.web import form_data, is_htmx, page_or_fragment, service
 from tracker.web.inputs import int_arg
 from tracker.web.rejections import shows_form
 
@@ -19,7 +19,9 @@ bp = Blueprint("duels", __name__)
 
 def _render(duel_id, status=200, errors=None, failed=None, form=None, message=None):
     db = get_db()
-    duel = queries.duel(db, duel_id)
+    # The latest lines of its history only (the earlier ones load on demand): the page of a long
+    # duel costs what a short one's does.
+    duel = queries.duel_window(db, duel_id)
     module = rules.get(duel["ruleset"])
     whole = policy.as_seated(db, duel["state"])  # a hand a live seat holds stays on that seat
     state = duel["state"] = module.seen_by(whole, "gm")
@@ -38,7 +40,8 @@ def _render(duel_id, status=200, errors=None, failed=None, form=None, message=No
                    character_names={d["id"]: d["name"] for d in state["duelists"]},
                    next=url_for("duels.show", duel_id=duel_id),
                    adjustable=[] if state.get("outcome") else module.adjustable_tracks(state),
-                   assumptions=module.assumptions(state), errors=errors or {}, failed=failed,
+                   assumptions=module.assumptions(state), window=duel.pop("window"),
+                   errors=errors or {}, failed=failed,
                    form=form or {}, message=message, rest_command_id=secrets.token_hex(8),
                    session=queries.session(db, duel["session_id"]),
                    campaign=queries.campaign(db, duel["campaign_id"]))
@@ -67,6 +70,17 @@ def live(duel_id):
     if seen is not None and seen == queries.stream_version(get_db(), f"duel-{duel_id}"):
         return "", 204, {"Cache-Control": "no-store"}
     return _render(duel_id)
+
+
+@bp.get("/duels/<duel_id>/earlier")
+def earlier(duel_id):
+    """Show the duel's history lines logged before version ``before``: htmx gets them as list items in
+    place of the link that asked, a plain link a page of them."""
+    db = get_db()
+    duel = queries.duel_window(db, duel_id, before=int_arg("before"))
+    state = rules.get(duel["ruleset"]).seen_by(duel["state"], "gm")
+    return page_or_fragment("duels/earlier.html", "duels/_history_lines.html", duel=duel,
+                            lines=state.get("history", []), window=duel.pop("window"))
 
 
 def _rejected_action(form, rejected, duel_id, command):

@@ -306,18 +306,20 @@ def _list(summary: str, name: str, parameters: list) -> dict:
     return path
 
 
-STEPS_SINCE = _query("steps_since", "only the steps (and the state's history lines) logged after this version:"
-                     " a follower sends the version it last read, and is sent only what is new")
+STEPS_SINCE = _query("steps_since", "every step (and state history line) logged after this version:"
+                     " a follower sends the version it last read, and is sent only what is new; 0: the whole history")
+HISTORY_BEFORE = _query("history_before", "without steps_since: the steps and history lines of the versions"
+                        " just before this one (the read's `earlier`), to page back through a long duel")
 IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": STRING,
                  "description": "the ETag of the read the client holds: 304 and no body while it is current"}
 ETAG = {"ETag": {"description": "a weak tag derived from the duel's version, the campaign log's position,"
-                                " the audience, the language and steps_since", "schema": STRING}}
+                                " the audience, the language, steps_since and history_before", "schema": STRING}}
 
 
 def _tagged(path: dict) -> dict:
-    """A duel read's operation with its ETag, If-None-Match and 304, and ``steps_since``."""
+    """A duel read's operation with its ETag, If-None-Match and 304, ``steps_since`` and ``history_before``."""
     operation = path["get"]
-    operation["parameters"] = [*operation.get("parameters", []), STEPS_SINCE, IF_NONE_MATCH]
+    operation["parameters"] = [*operation.get("parameters", []), STEPS_SINCE, HISTORY_BEFORE, IF_NONE_MATCH]
     operation["responses"]["200"]["headers"] = ETAG
     operation["responses"]["304"] = {"description": "the read named by If-None-Match is current: no body",
                                      "headers": ETAG}
@@ -385,7 +387,13 @@ def schemas() -> dict[str, dict]:
                                     "version": INTEGER, "audience": {**STRING, "description": "gm or table"}, "state": OBJECT,
                                     "steps_since": {"type": ["integer", "null"], "description":
                                                     "the steps_since asked for: steps and state.history hold"
-                                                    " only what was logged after it; null: all of them"},
+                                                    " everything logged after it; null: those of the latest"
+                                                    " versions only (see earlier)"},
+                                    "history_before": {"type": ["integer", "null"], "description":
+                                                       "the history_before asked for"},
+                                    "earlier": {"type": ["integer", "null"], "description":
+                                                "without steps_since: the history_before that reads the steps"
+                                                " and lines before these; null when these reach the duel's start"},
                                     "steps": {"type": "array", "items": _ref("Step")},
                                     "legal_actions": {"type": "array", "items": _ref("LegalAction")},
                                     "adjustable_tracks": {"type": "array", "items": OBJECT, "description":
@@ -510,8 +518,9 @@ def description() -> dict:
         "/api/v1/sessions/{session_id}": _read("A session and its duels", _ref("SessionRead"),
                                                [_path("session_id", "the session")]),
         "/api/v1/duels/{duel_id}": _tagged(_read(
-            "A duel as the GM sees it: its row, state, every step's numbers (with `steps_since`, only the "
-            "new ones), the legal next actions, the assumptions in force", _ref("DuelRead"),
+            "A duel as the GM sees it: its row, state, the numbers of its latest versions' steps (with "
+            "`steps_since`, every one after it; `history_before` pages back), the legal next actions, the "
+            "assumptions in force", _ref("DuelRead"),
             [_path("duel_id", "the duel")])),
         "/api/v1/duels/{duel_id}/changes": _read(
             "The duel once its version passed `since`, waiting up to `wait` seconds for it",

@@ -62,7 +62,7 @@ def recap(token):
 def _display(token: str) -> dict:
     """What the display draws: the duel's row and its public state, never the GM's state."""
     link = open_link(token, "display")
-    duel = queries.duel(get_db(), link["target"])
+    duel = queries.duel_window(get_db(), link["target"])  # the latest lines: the display shows a few
     module = rules.get(duel["ruleset"])
     state = module.seen_by(duel.pop("state"), "display")
     return dict(token=token, duel=duel, ruleset=module, state=state, public_view=True,

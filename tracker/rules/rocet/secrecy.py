@@ -7,7 +7,6 @@ sees it, so the player knows what they picked).
 """
 from __future__ import annotations
 
-import copy
 from tracker.rules.text import join, t
 
 # Every reader asks with one of these names; "seat:a" and "seat:b" are the duellists' seats.
@@ -25,10 +24,12 @@ def seen_by(state: dict, audience: str) -> dict:
     """The state as ``audience`` may see it: sealed cards only as "has chosen", and each hand only
     to whoever may hold it (its own seat; the GM the NPCs' hands, or every hand when the GM records
     the cards)."""
-    shown = copy.deepcopy(state)
+    # Only what changes is copied (the sides, the decks, the sealed choices); the rest, the history
+    # above all, is shared with ``state``: a long duel's read must not cost a copy of every line.
+    shown = dict(state, sides={side: dict(duelist) for side, duelist in state["sides"].items()})
     seat = audience.removeprefix("seat:") if audience.startswith("seat:") else None
     sealed = shown.get("sealed") or {}
-    shown["sealed"] = {side: ({"card": choice["card"], "dice": choice.get("dice", [])} if side == seat else {})
+    shown["sealed"] = {side: ({"card": choice["card"], "dice": list(choice.get("dice", []))} if side == seat else {})
                        for side, choice in sealed.items()}
     shown["chosen"] = sorted(sealed)
     if shown.get("mode") != "virtual":
@@ -39,8 +40,8 @@ def seen_by(state: dict, audience: str) -> dict:
             if not _may_see_hand(shown, audience, side):
                 duelist.pop("hand", None)
         if not _may_see_pile(shown, audience):
-            for deck in shown["decks"].values():
-                deck.pop("pile", None)
+            shown["decks"] = {name: {k: v for k, v in deck.items() if k != "pile"}
+                              for name, deck in shown["decks"].items()}
     return shown
 
 
