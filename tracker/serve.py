@@ -16,6 +16,7 @@ from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
 from tracker import create_app
+from tracker.web.longpoll import Gate
 
 # The requests that follow something live (docs/architecture.md, § Live follow): the API's
 # long-polls and event streams, and the short polls of the seat, display and duel pages.
@@ -75,8 +76,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=16, help="threads serving pages, commands and reads")
     parser.add_argument("--follow-threads", type=int, default=256,
                         help="threads for live followers (long-polls, event streams, the pages' polls)")
+    parser.add_argument("--follow-workers", type=int, default=4,
+                        help="follow requests that may work (read, render) at once; any number wait")
     args = parser.parse_args(argv)
     app = create_app(follow_caps(args.follow_threads))
+    app.wsgi_app = Gate(app.wsgi_app, follows, args.follow_workers)
     server = create_server(app, host=args.host, port=args.port, threads=args.threads,
                            connection_limit=max(CONNECTIONS, 2 * args.follow_threads), asyncore_use_poll=True,
                            max_request_body_size=body_limit(app.config),

@@ -2,9 +2,11 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
+import threading
+from collections import OrderedDict
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from tracker.i18n import current_language
 
@@ -378,8 +380,34 @@ def _follow_duel(duel_id: str, audience: str):
         return refused
     if not changed:
         return hint({"changed": False, "version": since, "duel": None})
-    read = _read(get_db(), duel_id, audience, steps_since)
+    read = _followed_read(duel_id, audience, steps_since)
     return {"changed": True, "version": read["version"], "duel": read}
+
+
+# The reads followers were last sent, by what they are drawn from: when a command wakes the
+# twenty followers of a duel, they all ask for the same read (most were at the same version), and
+# it is drawn once. The key holds everything a read depends on (as the ETag's: the duel's
+# version, its campaign's log position, audience, language, steps_since), so a hit is the read
+# itself, never an older one. Never mutated once drawn.
+_drawn: "OrderedDict[tuple, dict]" = OrderedDict()
+_drawn_lock = threading.Lock()
+DRAWN = 256
+
+
+def _followed_read(duel_id: str, audience: str, steps_since: int | None) -> dict:
+    db = get_db()
+    campaign = queries.duel_ruleset(db, duel_id)[0]
+    key = (current_app.config["DATABASE"], duel_id, queries.stream_version(db, f"duel-{duel_id}"),
+           queries.campaign_position(db, campaign), audience, current_language(), steps_since)
+    with _drawn_lock:
+        read = _drawn.get(key)
+    if read is None:
+        read = _read(db, duel_id, audience, steps_since)
+        with _drawn_lock:
+            _drawn[key] = read
+            while len(_drawn) > DRAWN:
+                _drawn.popitem(last=False)
+    return read
 
 
 def _whole() -> bool:
@@ -401,7 +429,7 @@ def _stream_duel(duel_id: str, audience: str):
     def changes(after):
         if after is not None and queries.stream_version(get_db(), stream) <= after:
             return
-        read = _read(get_db(), duel_id, audience, None if whole else after)
+        read = _followed_read(duel_id, audience, None if whole else after)
         yield read["version"], "duel", {"version": read["version"], "duel": read}
 
     return streams.event_stream(stream, changes, streams.resume_point(), _still_allowed)

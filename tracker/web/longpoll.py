@@ -114,9 +114,17 @@ class following:
         self.watcher.unregister(self.key, self.woken)
 
     def sleep(self, seconds: float) -> None:
-        """Up to ``seconds``, with no database connection held; less once the key moved."""
+        """Up to ``seconds``, with no database connection held (nor a place at the gate); less
+        once the key moved."""
         close_db()
-        self.woken.wait(min(seconds, self.watcher.step if self.watcher.blind else CHECK_ANYWAY))
+        gate = request.environ.get(Gate.KEY)
+        if gate is not None:
+            gate.release()
+        try:
+            self.woken.wait(min(seconds, self.watcher.step if self.watcher.blind else CHECK_ANYWAY))
+        finally:
+            if gate is not None:
+                gate.acquire()
         self.woken.clear()
 
 
@@ -196,3 +204,45 @@ def watching(app) -> Watcher:
         if watcher is None:
             watcher = _watchers[database] = Watcher(database, float(app.config.get("LONG_POLL_STEP", 0.1)))
         return watcher
+
+
+class Gate:
+    """WSGI middleware: at most ``workers`` follow requests *work* at once (read, render, send);
+    any number may wait. When a command wakes twenty followers, they take turns on the gate, so
+    the GM's request competes for the interpreter with two of them, not twenty."""
+
+    KEY = "touche.follow_gate"
+
+    def __init__(self, app, follows: Callable[[str, str], bool], workers: int):
+        self.app, self.follows, self.places = app, follows, threading.BoundedSemaphore(workers)
+
+    def __call__(self, environ, start_response):
+        if not self.follows(environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")):
+            return self.app(environ, start_response)
+        self.places.acquire()
+        environ[self.KEY] = self.places
+        try:
+            body = self.app(environ, start_response)
+        except BaseException:
+            self.places.release()
+            raise
+        return _Released(body, self.places)
+
+
+class _Released:
+    """A response body that gives its place at the gate back once sent (or abandoned)."""
+
+    def __init__(self, body, places):
+        self.body, self.places, self.given = body, places, False
+
+    def __iter__(self):
+        return iter(self.body)
+
+    def close(self):
+        try:
+            if hasattr(self.body, "close"):
+                self.body.close()
+        finally:
+            if not self.given:
+                self.given = True
+                self.places.release()
