@@ -276,7 +276,10 @@ def _stream(summary: str, parameters: list, secured: bool = True) -> dict:
     path["get"]["responses"]["200"] = {
         "description": "server-sent events, each `id:` the version (or log position) it brings the client to,"
                        " `data:` one line of JSON; `retry:` says when to reconnect once the stream ends",
-        "content": {"text/event-stream": {"schema": STRING}}}
+        "content": {"text/event-stream": {"schema": {
+            "type": "object", "description": "one event",
+            "properties": {"id": STRING, "event": STRING, "retry": {"type": ["integer", "string"]},
+                           "data": {"type": "string", "description": "one line of JSON"}}}}}}
     return path
 
 
