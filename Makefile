@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
-# Server threads: each client following a duel live (a long-poll) holds one while it waits.
+# Server threads for pages and commands; live followers wait on a pool of their own (tracker/serve.py).
 THREADS ?= 16
 export FLASK_APP := tracker
 

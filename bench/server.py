@@ -39,13 +39,15 @@ def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
 
 class Server:
     """``python -m tracker.serve`` (waitress, as `make run` starts it) on 127.0.0.1, on the given
-    database; waitress's 4 threads unless told. ``api_limit``: the API's rate limit per token
-    (``TOUCHE_API_LIMIT``); unless told, one no benchmark or load test reaches, for they measure the
-    server, not its limit (the limit's own tests set theirs)."""
+    database; waitress's 4 threads for pages unless told (and its default pool for followers).
+    ``api_limit``: the API's rate limit per token (``TOUCHE_API_LIMIT``); unless told, one no
+    benchmark or load test reaches, for they measure the server, not its limit (the limit's own
+    tests set theirs)."""
 
     def __init__(self, database: str, port: int | None = None, threads: int | None = None,
-                 api_limit: str = "1000000 per minute"):
+                 api_limit: str = "1000000 per minute", follow_threads: int | None = None):
         self.database, self.port, self.threads, self.api_limit = database, port or free_port(), threads, api_limit
+        self.follow_threads = follow_threads
         # Beside a database file, or (a PostgreSQL URL) in the temporary directory.
         self.log_path = (database + ".server.log" if "://" not in database
                          else os.path.join(tempfile.gettempdir(), f"touche-server-{self.port}.log"))
@@ -56,6 +58,8 @@ class Server:
                    PYTHONPATH=ROOT, TOUCHE_API_LIMIT=self.api_limit)
         command = [sys.executable, "-m", "tracker.serve", "--host", "127.0.0.1", f"--port={self.port}"]
         command.append(f"--threads={self.threads or 4}")
+        if self.follow_threads:
+            command.append(f"--follow-threads={self.follow_threads}")
         self.log = open(self.log_path, "wb")  # this run's tracebacks, if any
         self.process = subprocess.Popen(command, env=env, cwd=ROOT,
                                         stdout=subprocess.DEVNULL, stderr=self.log)

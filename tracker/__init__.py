@@ -39,7 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Requests one API token (or, without one, one client address) may make to /api/ in a window.
         API_LIMIT=os.environ.get("TOUCHE_API_LIMIT") or "3000 per minute",
         # The longest a long-poll ("changed since version N") holds a request before answering
-        # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one server thread.
+        # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one thread of the followers' pool (tracker/serve.py).
         LONG_POLL_MAX=float(os.environ.get("TOUCHE_LONG_POLL_MAX") or 30),
         # The origins whose browser scripts may call /api/ (CORS), e.g. a VTT module's: none unless listed.
         CORS_ORIGINS=tuple((os.environ.get("TOUCHE_CORS_ORIGINS") or "").replace(",", " ").split()),

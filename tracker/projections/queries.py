@@ -395,6 +395,20 @@ def campaign_position(db, campaign_id: str) -> int:
     return row[0] or 0
 
 
+def log_head(db) -> int:
+    """The position of the log's latest event (0 before any): what the live follow watches."""
+    return db.execute("SELECT MAX(position) FROM events").fetchone()[0] or 0
+
+
+def moved_after(db, position: int) -> set[str]:
+    """What the events after ``position`` moved: each stream written (``duel-…``, …) and each
+    campaign whose log grew (``campaign:<id>``), the keys live followers wait on."""
+    streams = {row[0] for row in db.execute("SELECT DISTINCT stream FROM events WHERE position > ?", [position])}
+    campaigns = {f"campaign:{row[0]}" for row in
+                 db.execute("SELECT DISTINCT campaign_id FROM log_entries WHERE position > ?", [position])}
+    return streams | campaigns
+
+
 def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dict]:
     """The campaign's log entries after ``position``, oldest first (at most ``limit``)."""
     return revived(list(db.query("SELECT position, stream, version, type, category, summary, recorded_at,"

@@ -21,7 +21,7 @@ from tracker.web import problems
 # With, under both API prefixes, the API's own description and the table display's JSON (whose
 # player link checks itself, as the display page's does).
 OPEN_ENDPOINTS = {"static", "auth.login", "auth.setup", "health", "theme.choose", "language.choose",
-                  *(f"{api}.{view}" for api in ("api", "api_v1") for view in ("openapi_description", "display"))}
+                  *(f"{api}.{view}" for api in ("api", "api_v1") for view in ("openapi_description", "display", "display_stream"))}
 
 
 def guard():

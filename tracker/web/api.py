@@ -2,9 +2,11 @@
 as aliases): one endpoint takes any command; every projection is readable as JSON; a duel read
 carries each step's numbers, the legal next actions and the assumptions; a duel, a campaign and a
 table display can be followed by long-polling "changed since version N"."""
+import threading
+from collections import OrderedDict
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from tracker.i18n import current_language
 
@@ -20,9 +22,9 @@ from tracker.rules.base import Invalid
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
 from tracker.strictjson import BadJSON
-from tracker.web import access, openapi, problems, service
+from tracker.web import access, openapi, problems, service, streams
 from tracker.web.inputs import int_arg, json_body
-from tracker.web.longpoll import requested_wait, wait_for
+from tracker.web.longpoll import hint, requested_wait, wait_for
 from tracker.web.player import open_link, shared_url, sign
 
 bp = Blueprint("api", __name__)
@@ -368,19 +370,41 @@ def duel_changes(duel_id):
     return _follow_duel(duel_id, legal.GM)
 
 
+@bp.get("/duels/<duel_id>/stream")
+def duel_stream(duel_id):
+    """The duel's changes as server-sent events, as the GM sees them through the API."""
+    return _stream_duel(duel_id, legal.GM)
+
+
 @bp.get("/campaigns/<campaign_id>/changes")
 def campaign_changes(campaign_id):
     """The campaign's log entries after position ``since`` (waiting up to ``wait`` seconds for one)."""
-    db = get_db()
-    queries.campaign(db, campaign_id)
+    queries.campaign(get_db(), campaign_id)
     since, wait = int_arg("since", default=0), requested_wait()
-    changed = wait_for(lambda: queries.campaign_position(db, campaign_id) > since, wait)
+    changed = wait_for(lambda: queries.campaign_position(get_db(), campaign_id) > since, wait, f"campaign:{campaign_id}")
     refused = _access_after_the_wait()
     if refused is not None:
         return refused
-    entries = queries.log_since(db, campaign_id, since) if changed else []
+    entries = queries.log_since(get_db(), campaign_id, since) if changed else []
     # At most a page of entries: ``position`` is the last one sent, so the next call gets the rest.
-    return {"changed": changed, "position": max([since] + [e["position"] for e in entries]), "entries": entries}
+    return hint({"changed": changed, "position": max([since] + [e["position"] for e in entries]), "entries": entries})
+
+
+@bp.get("/campaigns/<campaign_id>/stream")
+def campaign_stream(campaign_id):
+    """The campaign's new log entries as server-sent events, ``id:`` the log position."""
+    queries.campaign(get_db(), campaign_id)
+
+    def changes(after):
+        after = after or 0
+        while True:
+            entries = queries.log_since(get_db(), campaign_id, after)
+            if not entries:
+                return
+            after = entries[-1]["position"]
+            yield after, "entries", {"position": after, "entries": entries}
+
+    return streams.event_stream(f"campaign:{campaign_id}", changes, streams.resume_point(), _still_allowed)
 
 
 @bp.get("/display/<token>")
@@ -393,28 +417,95 @@ def display(token):
     return _follow_duel(duel_id, legal.TABLE)
 
 
-def _follow_duel(duel_id: str, audience: str) -> dict:
-    db = get_db()
+@bp.get("/display/<token>/stream")
+def display_stream(token):
+    """The duel's changes as server-sent events, as its table display shows them."""
+    return _stream_duel(open_link(token, "display")["target"], legal.TABLE)
+
+
+def _follow_duel(duel_id: str, audience: str):
+    """The long-poll's answer: once the version passed ``since``, the read with only the steps
+    after it (``steps_since`` = ``since`` unless asked otherwise; ``whole=true``: the whole read)."""
     stream = f"duel-{duel_id}"
-    queries.duel(db, duel_id)
+    queries.duel(get_db(), duel_id)
     since, wait = int_arg("since", default=0), requested_wait()
-    changed = wait_for(lambda: queries.stream_version(db, stream) > since, wait)
+    steps_since = None if _whole() else int_arg("steps_since", default=since)
+    changed = wait_for(lambda: queries.stream_version(get_db(), stream) > since, wait, stream)
     refused = _access_after_the_wait()
     if refused is not None:
         return refused
     if not changed:
-        return {"changed": False, "version": since, "duel": None}
-    read = _read(db, duel_id, audience, int_arg("steps_since"))
+        return hint({"changed": False, "version": since, "duel": None})
+    read = _followed_read(duel_id, audience, steps_since)
     return {"changed": True, "version": read["version"], "duel": read}
+
+
+# The reads followers were last sent, by what they are drawn from: when a command wakes the
+# twenty followers of a duel, they all ask for the same read (most were at the same version), and
+# it is drawn once. The key holds everything a read depends on (as the ETag's: the duel's
+# version, its campaign's log position, audience, language, steps_since), so a hit is the read
+# itself, never an older one. Never mutated once drawn.
+_drawn: "OrderedDict[tuple, dict]" = OrderedDict()
+_drawn_lock = threading.Lock()
+DRAWN = 256
+
+
+def _followed_read(duel_id: str, audience: str, steps_since: int | None) -> dict:
+    db = get_db()
+    campaign = queries.duel_ruleset(db, duel_id)[0]
+    key = (current_app.config["DATABASE"], duel_id, queries.stream_version(db, f"duel-{duel_id}"),
+           queries.campaign_position(db, campaign), audience, current_language(), steps_since)
+    with _drawn_lock:
+        read = _drawn.get(key)
+    if read is None:
+        read = _read(db, duel_id, audience, steps_since)
+        with _drawn_lock:
+            _drawn[key] = read
+            while len(_drawn) > DRAWN:
+                _drawn.popitem(last=False)
+    return read
+
+
+def _whole() -> bool:
+    """``whole=true`` asks a follow for the whole read (every step), not only what is new."""
+    asked = request.args.get("whole", "false")
+    if asked not in ("true", "false"):
+        raise Invalid({"whole": t("is true or false")})
+    return asked == "true"
+
+
+def _stream_duel(duel_id: str, audience: str):
+    """A duel's server-sent events: each ``duel`` event is ``{"version", "duel"}``, the read with only
+    the steps after the version the client had (the first, with no ``Last-Event-ID`` nor ``since``,
+    the whole read), ``id:`` its version."""
+    stream = f"duel-{duel_id}"
+    queries.duel(get_db(), duel_id)
+    whole = _whole()
+
+    def changes(after):
+        if after is not None and queries.stream_version(get_db(), stream) <= after:
+            return
+        read = _followed_read(duel_id, audience, None if whole else after)
+        yield read["version"], "duel", {"version": read["version"], "duel": read}
+
+    return streams.event_stream(stream, changes, streams.resume_point(), _still_allowed)
 
 
 def _access_after_the_wait():
     """A wait may outlast the access it began with (a link, a token or a co-GM revoked meanwhile):
     checked again, as at the start, before anything is answered."""
-    if request.endpoint.endswith(".display"):
+    if request.endpoint.endswith((".display", ".display_stream")):
         open_link(request.view_args["token"], "display")  # NotFound once revoked
         return None
     return access.guard()
+
+
+def _still_allowed() -> bool:
+    """For a stream, between two events: the access it began with still holds."""
+    try:
+        return _access_after_the_wait() is None
+    except NotFound:  # a revoked link, a campaign no longer shared (Forbidden is a NotFound)
+        return False
 
 
 @bp.get("/openapi.json")

@@ -287,6 +287,27 @@ FOLLOW = [_query("since", "the version (or position) the client last saw; the an
           _query("wait", "seconds to wait for a change (0 to 30; the server may cut it)", maximum=30)]
 
 
+WHOLE = {"name": "whole", "in": "query", "required": False, "schema": {"enum": ["true", "false"]},
+         "description": "true: the whole read (every step), not only the steps after `since`"}
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False, "schema": STRING,
+                 "description": "the id of the last event the client holds (an EventSource sends it when it"
+                                " reconnects): the stream starts after it, as `since` does"}
+
+
+def _stream(summary: str, parameters: list, secured: bool = True) -> dict:
+    """A ``text/event-stream`` follow: each event's ``id:`` the version (or position) it brings."""
+    path = _read(summary, OBJECT, [*parameters, _query("since", "the version (or position) the client holds"),
+                                   LAST_EVENT_ID], secured)
+    path["get"]["responses"]["200"] = {
+        "description": "server-sent events, each `id:` the version (or log position) it brings the client to,"
+                       " `data:` one line of JSON; `retry:` says when to reconnect once the stream ends",
+        "content": {"text/event-stream": {"schema": {
+            "type": "object", "description": "one event",
+            "properties": {"id": STRING, "event": STRING, "retry": {"type": ["integer", "string"]},
+                           "data": {"type": "string", "description": "one line of JSON"}}}}}}
+    return path
+
+
 PAGED = [{"name": "limit", "in": "query", "required": False, "description": "rows a page (default 100)",
           "schema": {"type": "integer", "minimum": 1, "maximum": 1000}},
          {"name": "cursor", "in": "query", "required": False, "schema": {**STRING, "maxLength": 64},
@@ -524,7 +545,17 @@ def description() -> dict:
             [_path("duel_id", "the duel")])),
         "/api/v1/duels/{duel_id}/changes": _read(
             "The duel once its version passed `since`, waiting up to `wait` seconds for it",
-            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW, STEPS_SINCE]),
+            _ref("DuelChanges"), [_path("duel_id", "the duel"), *FOLLOW, STEPS_SINCE, WHOLE]),
+        "/api/v1/duels/{duel_id}/stream": _stream(
+            "The duel's changes as server-sent events: each `duel` event `{version, duel}`, the read with only"
+            " the steps after the version the client held", [_path("duel_id", "the duel"), WHOLE]),
+        "/api/v1/campaigns/{campaign_id}/stream": _stream(
+            "The campaign's new log entries as server-sent events: each `entries` event `{position, entries}`",
+            [_path("campaign_id", "the campaign")]),
+        "/api/v1/display/{token}/stream": _stream(
+            "The duel's changes as server-sent events, as its table display shows them (no API token)",
+            [{"name": "token", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}],
+            secured=False),
         "/api/v1/display/{token}": _tagged(_read(
             "A duel as its table display shows it (a player link's token, no API token): the public "
             "view, no action; with `since`, the DuelChanges answer", {"anyOf": [_ref("DuelRead"), _ref("DuelChanges")]},
