@@ -286,12 +286,16 @@ def forms_of(fragment: str) -> list[tuple[str, str, dict, list[dict]]]:
     return found
 
 
-def sealed_turn(fragment: str) -> str | None:
-    """The turn (or exchange, or round) the seat's sealed choice form is for, if it shows one."""
+def sealed_turn(fragment: str) -> tuple[str, str] | None:
+    """The duel and turn (or exchange, or round) the seat's sealed choice form is for, if it shows one."""
     for _action, command, hidden, _buttons in forms_of(fragment):
         if command in SEALED_CHOICES:
-            return hidden.get("turn") or hidden.get("round") or ""
+            return turn_of(hidden)
     return None
+
+
+def turn_of(hidden: dict) -> tuple[str, str]:
+    return hidden.get("duel_id", ""), hidden.get("turn") or hidden.get("round") or ""
 
 
 def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableState, tally: Tally,
@@ -348,7 +352,7 @@ def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableSta
                 fields["line"] = rng.choice(LINES)
             if command in SEALED_CHOICES and rival_chosen not in fragment:  # a choice the rival waits to see
                 with shared.lock:
-                    shared.posted[mine] = (time.monotonic(), hidden.get("turn") or hidden.get("round") or "")
+                    shared.posted[mine] = (time.monotonic(), turn_of(hidden))
             try:
                 status, answer, _ = http.post_form(action, fields, {"HX-Request": "true"})
             except Exception as error:  # noqa: BLE001
