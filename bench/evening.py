@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import report  # noqa: E402
 from bench.server import Server, Table, gm_with_token, shipped_rulesets, start_duel  # noqa: E402
 
-SECRET = "loopback"  # the SECRET_KEY bench.server.Server gives the app: seat and display links are signed with it
+SECRET = "loopback"  # the SECRET_KEY bench.server.Server gives the app (FLASK_SECRET_KEY wins, as in tracker): links are signed with it
 SEALED_CHOICES = {"ChooseCard", "ChooseInsult", "ChooseSkill"}
 ROCET = {"rocet": {"des": "d8", "int": "d8", "pg_max": 30, "pm_max": 20, "weapons": "Ropera | Espada | 3"}}
 PIRATE = [{"pirate": {"atq": "5", "def": "13", "pv": "12", "comunicacion": "4", "sab": "12", "car": "10",
@@ -61,7 +61,7 @@ SEAT_POLL, DISPLAY_POLL = 0.5, 1.0  # as templates/seats/_seat.html and player/_
 def sign(link_id: str) -> str:
     from itsdangerous import URLSafeSerializer
 
-    return URLSafeSerializer(SECRET, salt="player-link").dumps(link_id)
+    return URLSafeSerializer(os.environ.get("FLASK_SECRET_KEY") or SECRET, salt="player-link").dumps(link_id)
 
 
 # --- HTTP: one keep-alive connection from one loopback address, with a cookie jar ---------------
@@ -155,6 +155,7 @@ class Tally:
         self.refused = 0  # a seat's tap the duel had moved past (409 or 422): a race, not an error
         self.requests = 0
         self.rematches = 0
+        self.cut_short = 0  # a follower's long-poll answered at once: over the server's long-poll caps
 
     def count(self, what: str, status: int) -> None:
         key = f"{what} {status}"
@@ -445,6 +446,7 @@ def follower_loop(http: Http, campaign: str, tally: Tally, deadline: float) -> N
             continue
         position = body["position"]
         if not body["changed"] and time.monotonic() - asked < wait - 1:
+            tally.cut_short += 1
             time.sleep(1)  # cut short by a cap: a polite client waits before asking again
 
 
@@ -595,7 +597,7 @@ def evening(database: str, servers: int, tables: int, seconds: float, pace: floa
             server.stop()
     tracebacks = sum(server.errors().count("Traceback") for server in running)
     merged = {"gm_ms": [], "chosen_s": [], "errors": [], "acked_gm": [], "acked_seat": [], "statuses": {},
-              "unseen": 0, "refused": 0, "requests": 0, "rematches": 0}
+              "unseen": 0, "refused": 0, "requests": 0, "rematches": 0, "cut_short": 0}
     for answer in answers:
         for table in answer["tables"]:
             for name, value in table.items():
@@ -662,8 +664,10 @@ def verdict(label: str, tables: int, result: dict, pace: float, print_it: bool =
         cpu = " + ".join(f"{key} {value:.1f}" for key, value in result["cpu"].items())
         report(f"{name}: server CPU s / wall s", f"{cpu} / {result['wall']:.1f}",
                f"(clients {result['client_cpu']:.1f} CPU s)")
-        report(f"{name}: refused taps (raced), unseen choices, rematches",
+        report(f"{name}: refused taps, unseen choices, rematches",
                f"{result['refused']}, {result['unseen']}, {result['rematches']}", "—")
+        follows = result["statuses"].get("follower 200", 0)
+        report(f"{name}: follower long-polls cut short by the caps", f"{result['cut_short']} of {follows:,}", "—")
         rate = result["requests"] / result["wall"] if result["wall"] else 0
         print(f"    {rate:,.0f} requests/s; " + ", ".join(f"{k}: {v:,}" for k, v in sorted(result["statuses"].items())),
               flush=True)
