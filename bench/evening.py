@@ -71,6 +71,7 @@ class Http:
         self.port, self.source, self.token, self.timeout = port, source, token, timeout
         self.cookies: dict[str, str] = {}
         self.connection: http.client.HTTPConnection | None = None
+        self.last_ms = 0.0  # the last request's wall time, sent to answered
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict | None = None) -> tuple[int, str, object]:
@@ -82,6 +83,7 @@ class Http:
             headers["Authorization"] = f"Bearer {self.token}"
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        started = time.perf_counter()
         try:
             self.connection.request(method, path, body, headers)
             response = self.connection.getresponse()
@@ -89,6 +91,7 @@ class Http:
         except BaseException:
             self.close()
             raise
+        self.last_ms = (time.perf_counter() - started) * 1000
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
@@ -146,6 +149,7 @@ class Tally:
 
     def __init__(self):
         self.statuses: dict[str, int] = {}
+        self.times: dict[str, list[float]] = {}  # milliseconds of each kind of request, by answer
         self.errors: list[str] = []
         self.gm_ms: list[float] = []
         self.chosen_s: list[float] = []
@@ -157,10 +161,12 @@ class Tally:
         self.rematches = 0
         self.cut_short = 0  # a follower's long-poll answered at once: over the server's long-poll caps
 
-    def count(self, what: str, status: int) -> None:
+    def count(self, what: str, status: int, ms: float | None = None) -> None:
         key = f"{what} {status}"
         self.statuses[key] = self.statuses.get(key, 0) + 1
         self.requests += 1
+        if ms is not None:
+            self.times.setdefault(key, []).append(ms)
 
     def as_dict(self) -> dict:
         return dict(vars(self))
@@ -260,7 +266,7 @@ def gm_loop(http: Http, table: dict, shared: TableState, tally: Tally, rng: rand
             continue
         if shared.timed():
             tally.gm_ms.append((time.perf_counter() - started) * 1000)
-        tally.count("GM command", status)
+        tally.count(f"GM {command['type']}", status, (time.perf_counter() - started) * 1000)
         if status == 201:
             tally.acked_gm.append((command["command_id"], len(body["events"])))
         else:
@@ -307,7 +313,7 @@ def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableSta
     rival_chosen = f"{html.escape(rival['name'])} has chosen."
     mine, theirs = person["side"] + str(pair), rival["side"] + str(pair)
     status, fragment, _ = http.get(seat)
-    tally.count("seat page", status)
+    tally.count("seat page", status, http.last_ms)
     if status != 200:
         tally.errors.append(f"seat page: {status}")
         return
@@ -359,7 +365,7 @@ def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableSta
             except Exception as error:  # noqa: BLE001
                 tally.errors.append(f"seat {command}: {error!r}")
                 continue
-            tally.count(f"seat {command}", status)
+            tally.count(f"seat {command}", status, http.last_ms)
             if status == 200:
                 tally.acked_seat.append(f"{drawn}-{tap}-")
             elif status in (409, 422, 403):  # the duel moved on under the tap: look again
@@ -383,7 +389,7 @@ def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableSta
         except Exception as error:  # noqa: BLE001
             tally.errors.append(f"seat poll: {error!r}")
             continue
-        tally.count("seat poll", status)
+        tally.count("seat poll", status, http.last_ms)
         if status == 200:
             fragment = answer
             live = LIVE.search(fragment) or live
@@ -407,10 +413,10 @@ def display_loop(http: Http, pair: int, shared: TableState, tally: Tally, deadli
             if current != token:
                 token = current
                 status, page, _ = http.get(f"/play/{token}/display")
-                tally.count("display page", status)
+                tally.count("display page", status, http.last_ms)
             else:
                 status, page, _ = http.get(live, {"HX-Request": "true"})
-                tally.count("display poll", status)
+                tally.count("display poll", status, http.last_ms)
         except Exception as error:  # noqa: BLE001
             tally.errors.append(f"display: {error!r}")
             time.sleep(DISPLAY_POLL)
@@ -505,9 +511,12 @@ def run_table(index: int, ports: list[int], token: str, seats: int, pace: float,
         for name, value in vars(own).items():
             if isinstance(value, list):
                 getattr(merged, name).extend(value)
-            elif isinstance(value, dict):
+            elif name == "statuses":
                 for key, count in value.items():
                     merged.statuses[key] = merged.statuses.get(key, 0) + count
+            elif name == "times":
+                for key, times in value.items():
+                    merged.times.setdefault(key, []).extend(times)
             else:
                 setattr(merged, name, getattr(merged, name) + value)
     merged.errors += tally.errors
@@ -596,16 +605,19 @@ def evening(database: str, servers: int, tables: int, seconds: float, pace: floa
         for server in running:
             server.stop()
     tracebacks = sum(server.errors().count("Traceback") for server in running)
-    merged = {"gm_ms": [], "chosen_s": [], "errors": [], "acked_gm": [], "acked_seat": [], "statuses": {},
+    merged = {"gm_ms": [], "chosen_s": [], "errors": [], "acked_gm": [], "acked_seat": [], "statuses": {}, "times": {},
               "unseen": 0, "refused": 0, "requests": 0, "rematches": 0, "cut_short": 0}
     for answer in answers:
         for table in answer["tables"]:
             for name, value in table.items():
                 if isinstance(value, list):
                     merged[name] += value
-                elif isinstance(value, dict):
+                elif name == "statuses":
                     for key, count in value.items():
                         merged["statuses"][key] = merged["statuses"].get(key, 0) + count
+                elif name == "times":
+                    for key, times in value.items():
+                        merged["times"].setdefault(key, []).extend(times)
                 else:
                     merged[name] += value
     merged["client_cpu"] = sum(answer["cpu"] for answer in answers)
@@ -669,11 +681,105 @@ def verdict(label: str, tables: int, result: dict, pace: float, print_it: bool =
         follows = result["statuses"].get("follower 200", 0)
         report(f"{name}: follower long-polls cut short by the caps", f"{result['cut_short']} of {follows:,}", "—")
         rate = result["requests"] / result["wall"] if result["wall"] else 0
-        print(f"    {rate:,.0f} requests/s; " + ", ".join(f"{k}: {v:,}" for k, v in sorted(result["statuses"].items())),
+        print(f"    {rate:,.0f} requests/s; by kind, seen from the client (count, p50, p99 ms; warm-up included):",
               flush=True)
+        times = result["times"]
+        gm_kinds = sorted((k for k in times if k.startswith("GM ")), key=lambda k: -max(times[k]))
+        rows = [k for k in sorted(times) if not k.startswith("GM ")] + gm_kinds[:4]
+        for kind in rows:
+            values = times[kind]
+            print(f"      {kind:<34} {len(values):>6,} {statistics.median(values):>8.1f} "
+                  f"{percentile(values, 0.99):>8.1f}", flush=True)
+        others = {k: v for k, v in result["statuses"].items() if k not in times}
+        if others:
+            print("      " + ", ".join(f"{k}: {v:,}" for k, v in sorted(others.items())), flush=True)
         for error in result["errors"][:5]:
             print(f"    error: {error}", flush=True)
     return held
+
+
+# --- what each kind of request costs the server, in-process (``--costs``) ------------------------
+
+class TestApi:
+    """A Flask test client carrying a GM's API token, speaking as Http.command and Api.get do."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def command(self, body: dict):
+        answer = self.client.post("/api/commands", json=body)
+        return answer.status_code, answer.get_json()
+
+    def get(self, path: str):
+        answer = self.client.get(path)
+        return answer.status_code, answer.get_json()
+
+
+def costs(reads: int = 40) -> dict[str, float]:
+    """The CPU milliseconds (this thread's, median of ``reads``) each kind of request of the evening
+    costs the app, served in-process by the test client (no HTTP, no waitress): what N tables
+    cost a server follows from them and the evening's request mix."""
+    from bench.follow import api_client
+    from tracker import create_app
+
+    def cpu_ms(call, times: int = reads) -> float:
+        spent = []
+        for _ in range(times):
+            started = time.thread_time()
+            call()
+            spent.append((time.thread_time() - started) * 1000)
+        return statistics.median(spent)
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "costs.db")
+        app = create_app({"DATABASE": path, "SECRET_KEY": os.environ.get("FLASK_SECRET_KEY") or SECRET,
+                          "WTF_CSRF_ENABLED": False, "BASE_URL": "http://localhost"})
+        client = api_client(app, path)
+        api = TestApi(client)
+        table = table_setup(api, 0, 2)  # a Rocèt table
+        pair = table["pairs"][0]
+        pair["duel"], display = sealed_duel(api, table, pair)
+        own = Table(api, start_duel(api, table["campaign"], table["session"], "rocet"), random.Random(5))
+        seat = f"/seat/{pair['people'][0]['token']}"
+        anonymous = app.test_client()
+        page = anonymous.get(seat).text
+        current = html.unescape(LIVE.search(page).group(1))
+        shown = anonymous.get(f"/play/{display}/display").text
+        display_live = html.unescape(LIVE.search(shown).group(1))
+        position = api.get(f"/api/campaigns/{table['campaign']}/changes?since=0")[1]["position"]
+        figures = {
+            "seat poll 204 (nothing moved)": cpu_ms(lambda: anonymous.get(current)),
+            "seat poll 200 (the fragment drawn again)": cpu_ms(lambda: anonymous.get(current.split("?")[0] + "?v=0")),
+            "seat page": cpu_ms(lambda: anonymous.get(seat)),
+            "display poll 204": cpu_ms(lambda: anonymous.get(display_live)),
+            "display poll 200": cpu_ms(lambda: anonymous.get(display_live.split("?")[0] + "?v=0")),
+            "follower /changes, nothing new (wait=0)": cpu_ms(lambda: client.get(
+                f"/api/campaigns/{table['campaign']}/changes?since={position}&wait=0")),
+            "follower /changes, 3 entries": cpu_ms(lambda: client.get(
+                f"/api/campaigns/{table['campaign']}/changes?since={position - 3}&wait=0")),
+        }
+        hand = re.findall(r'name="card" value="([^"]+)"', page)
+
+        def tap():
+            fields = {**forms_of(page)[0][2], "card": random.choice(hand), "command_id": uuid.uuid4().hex[:24],
+                      "tap": uuid.uuid4().hex[:16]}
+            answer = anonymous.post(forms_of(page)[0][0], data=fields, headers={"HX-Request": "true"})
+            assert answer.status_code == 200, answer.text[:300]
+
+        figures["seat ChooseCard (a change of mind each time)"] = cpu_ms(tap, min(reads, 20))
+
+        spent = []
+        while len(spent) < min(reads, 30):
+            command = None if own.over else own.next_command()
+            if command is None:  # the duel is over: the next one, not timed
+                own = Table(api, start_duel(api, table["campaign"], table["session"], "rocet"), random.Random(6))
+                continue
+            started = time.thread_time()
+            status, _ = own.send({**command, "command_id": uuid.uuid4().hex})
+            spent.append((time.thread_time() - started) * 1000)
+            assert status == 201
+        figures["GM command (a Rocèt turn of its own duel)"] = statistics.median(spent)
+    return figures
 
 
 class Store:
@@ -722,7 +828,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warm-up", type=float, default=5.0,
                         help="first seconds of each evening not timed (errors and losses still counted)")
     parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--costs", action="store_true",
+                        help="only the CPU ms each kind of request costs the app, in-process")
     args = parser.parse_args(argv)
+    if args.costs:
+        print(f"CPU ms a request costs the app in-process (median; load average {os.getloadavg()[0]:.1f})")
+        for kind, ms in costs().items():
+            report(kind, f"{ms:.2f} CPU ms", "—")
+        return 0
     seat_counts = [int(s) for s in args.seats.split(",")]
     if any(s not in (2, 4) for s in seat_counts):
         parser.error("--seats: 2 or 4 a table")
@@ -736,22 +849,34 @@ def main(argv: list[str] | None = None) -> int:
         stores = Store(args.postgresql, folder)
         try:
             steps = [int(n) for n in args.steps.split(",")] if args.find_max else [args.tables]
-            largest, failed = 0, False
+            largest, failed, outcomes = 0, False, []
             for tables in steps:
                 result = evening(stores.fresh(), servers, tables, args.seconds, args.pace, seat_counts,
                                  args.client_processes, args.warm_up, postmaster=stores.postmaster())
                 held = verdict(label, tables, result, args.pace)
-                if not held:
-                    failed = True
-                    if args.find_max:
-                        break
-                else:
+                outcomes.append((tables, held, result))
+                if held and not failed:
                     largest = tables
+                if not held:
+                    if failed:
+                        break  # two steps in a row missed: the trend is shown, no need to go on
+                    failed = True  # one more step, to tell a loaded moment from the ceiling
             if args.find_max:
-                report(f"{label}: the largest N that held", f"{largest} tables", ">= 50", largest >= 50)
+                print(f"\n| {label}: tables | GM p50 | GM p99 | 'has chosen' p50 | p90 | errors | lost | "
+                      "server CPU s / wall s | held |\n|---|---|---|---|---|---|---|---|---|", flush=True)
+                for tables, held, r in outcomes:
+                    gm, chosen = r["gm_ms"], r["chosen_s"]
+                    cpu = sum(r["cpu"].values())
+                    print(f"| {tables} | {statistics.median(gm) if gm else float('nan'):.0f} ms | "
+                          f"{percentile(gm, 0.99):.0f} ms | "
+                          f"{(statistics.median(chosen) if chosen else float('nan')) * 1000:.0f} ms | "
+                          f"{percentile(chosen, 0.9) * 1000:.0f} ms | {len(r['errors']) + r['tracebacks']} | "
+                          f"{r['lost']} | {cpu:.1f} / {r['wall']:.1f} | {'yes' if held else 'no'} |", flush=True)
+                report(f"{label}: the largest N that held (every smaller step held too)", f"{largest} tables",
+                       ">= 50", largest >= 50)
         finally:
             stores.stop()
-    return 1 if failed and not args.find_max else 0
+    return 1 if failed and not args.find_max else 0  # a find-max that ran reports; it does not fail
 
 
 if __name__ == "__main__":
