@@ -41,6 +41,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The longest a long-poll ("changed since version N") holds a request before answering
         # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one thread of the followers' pool (tracker/serve.py).
         LONG_POLL_MAX=float(os.environ.get("TOUCHE_LONG_POLL_MAX") or 30),
+        # How long a server-sent events follow stays open before its client reconnects (tracker/web/streams.py).
+        SSE_MAX=float(os.environ.get("TOUCHE_SSE_MAX") or 300),
         # The origins whose browser scripts may call /api/ (CORS), e.g. a VTT module's: none unless listed.
         CORS_ORIGINS=tuple((os.environ.get("TOUCHE_CORS_ORIGINS") or "").replace(",", " ").split()),
         # Links given to players are built on this, never on the Host header a request claims.

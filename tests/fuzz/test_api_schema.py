@@ -26,6 +26,7 @@ def server(tmp_path, monkeypatch):
     path = str(tmp_path / "fuzz.db")
     _, token = gm_with_token(path)
     monkeypatch.setenv("TOUCHE_LONG_POLL_MAX", "0.3")  # a fuzzed `wait` never holds the run up
+    monkeypatch.setenv("TOUCHE_SSE_MAX", "0.3")  # nor does a stream: it ends, and says when to come back
     with Server(path, threads=4) as running:
         running.token = token
         yield running

@@ -449,6 +449,8 @@ def get(world, path, query, who="gm", htmx=False):
         assert response.json["error"] and (response.json.get("message") or response.json.get("errors")), path
     elif response.status_code >= 400:
         assert response.get_data(), f"GET {path}: an error without a message"
+    if response.mimetype == "text/event-stream":
+        response.close()  # a follow's stream stays open for minutes: closed, as a browser leaves it
     return response
 
 

@@ -29,7 +29,7 @@ def test_every_type_of_the_core_and_of_every_shipped_ruleset_has_a_label_that_is
     assert spanish["CampaignCreated"] == "Campaña creada" and english["CampaignCreated"] == "Campaign created"
     assert spanish["DuelWon"] == "Duelo ganado"                                  # the rules' own catalog
     assert spanish["PirateSwordAttacked"] == "Piratas: ataque con espada"        # each ruleset's own
-    assert spanish["Pf2eStrikeRolled"] == "PF2e: Strike tirado" and spanish["RocetCardsPlayed"] == "Rocèt: cartas jugadas"
+    assert spanish["Pf2eStrikeRolled"] == "PF2e: Golpe tirado" and spanish["RocetCardsPlayed"] == "Rocèt: cartas jugadas"
     assert sum(spanish[name] != english[name] for name in ours) > len(ours) * 0.9  # they read in Spanish
 
 
