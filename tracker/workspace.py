@@ -432,6 +432,8 @@ def parse_import(raw: Mapping[str, Any]) -> dict:
         raise refuse("$", t("must be a JSON object"))
     known = importers()
     source = raw.get("source") or ""
+    if not isinstance(source, str):
+        raise Invalid({"source": t("choose one of {choices}", choices=", ".join(known))})
     if source:
         if source not in known:
             raise Invalid({"source": t("choose one of {choices}", choices=", ".join(known))})
@@ -441,7 +443,13 @@ def parse_import(raw: Mapping[str, Any]) -> dict:
             raise refuse("$", t("is none of the formats Touché reads: {formats}",
                                 formats=join([importer.label for _, importer in known.values()])))
     module, importer = known[source]
-    read = importer.read(data)
+    try:
+        read = importer.read(data)
+    except Invalid:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
+        # An export shaped in a way its importer did not foresee: refused, never a server error.
+        raise refuse("$", t("holds a value of a kind the importer does not read")) from None
     try:
         stats = module.validate_stats(read.stats)
     except Invalid as bad:

@@ -199,3 +199,46 @@ def test_a_sheet_value_the_ruleset_refuses_names_where_it_came_from():
     goblin = fixture("goblin-warrior")
     goblin["items"][0]["system"]["damageRolls"]["ey6azuuwlybw1co71ts0"]["damage"] = "lots of damage"
     assert refusal(goblin).startswith("items.0.system.damageRolls.ey6azuuwlybw1co71ts0.damage: must be dice")
+
+
+# --- any export: refused or read, never an error of another kind ---------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=8)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _paths(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _paths(inner, (*prefix, i))
+
+
+def _replaced(document, path, value):
+    if not path:
+        return value
+    copied = copy.deepcopy(document)
+    here = copied
+    for step in path[:-1]:
+        here = here[step]
+    here[path[-1]] = value
+    return copied
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["goblin-warrior", "boggard-swampseer", "valeros-level-1", "pathbuilder-seoni"]),
+       st.integers(0, 10**6), JSON)
+def test_an_export_with_any_value_anywhere_is_read_or_refused_with_a_field(name, pick, value):
+    document = fixture(name)
+    paths = list(_paths(document))
+    mangled = _replaced(document, paths[pick % len(paths)], value)
+    try:
+        workspace.parse_import({"json": json.dumps(mangled)})
+    except Invalid as refused:
+        assert set(refused.errors) <= {"json", "source"}

@@ -102,6 +102,11 @@ class Reader:
         return value.strip()[:maximum]
 
 
+def listed(value: Any) -> list:
+    """A list from an export, or none when the export holds something else there."""
+    return value if isinstance(value, list) else []
+
+
 def checked(path: str, value: Any, minimum: int, maximum: int) -> int:
     """``value`` as an integer between the bounds, or refused naming ``path``."""
     if isinstance(value, bool):

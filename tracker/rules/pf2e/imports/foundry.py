@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.imports import Imported, Reader, bounds, checked, refuse
+from tracker.rules.imports import Imported, Reader, bounds, checked, listed, refuse
 from tracker.rules.text import t
 
 from ..sheet import STATS
@@ -51,7 +51,7 @@ def read(data: Any) -> Imported:
 
 def _items(doc: Reader, kind: str) -> list[tuple[str, dict]]:
     """The actor's items of one type, each with its path."""
-    return [(f"items.{i}", item) for i, item in enumerate(doc.get("items") or [])
+    return [(f"items.{i}", item) for i, item in enumerate(listed(doc.get("items")))
             if isinstance(item, dict) and item.get("type") == kind]
 
 
@@ -97,19 +97,19 @@ def _npc(doc: Reader) -> Imported:
 
 
 def _npc_skills(doc: Reader, stats: dict, paths: dict, left: list) -> None:
-    listed: dict[str, tuple[str, Any]] = {}
+    named: dict[str, tuple[str, Any, str]] = {}
     skills = doc.get("system.skills")
     if isinstance(skills, dict):
         for key, entry in skills.items():
             if isinstance(entry, dict):
                 field = "base" if "base" in entry else "value" if "value" in entry else "mod"
-                listed[key.lower()] = (f"system.skills.{key}.{field}", entry.get(field), key)
+                named[key.lower()] = (f"system.skills.{key}.{field}", entry.get(field), key)
     for path, item in _items(doc, "lore"):
         name = str(item.get("name") or "").strip()
-        listed[name.lower()] = (f"{path}.system.mod.value", Reader(item).get("system.mod.value"), name)
+        named[name.lower()] = (f"{path}.system.mod.value", Reader(item).get("system.mod.value"), name)
     for skill in SHEET_SKILLS:
-        if skill in listed:
-            path, value, _ = listed[skill]
+        if skill in named:
+            path, value, _ = named[skill]
             stats[skill] = _in_range(skill, path, value)
             stats[f"{skill}_rank"] = "trained"
             paths[skill] = path
@@ -117,7 +117,7 @@ def _npc_skills(doc: Reader, stats: dict, paths: dict, left: list) -> None:
             stats[skill] = _in_range(skill, f"system.abilities.{SKILL_ATTRIBUTE[skill]}.mod",
                                      doc.get(f"system.abilities.{SKILL_ATTRIBUTE[skill]}.mod", 0))
             stats[f"{skill}_rank"] = "untrained"
-    left += [("skill", shown) for name, (_, _, shown) in listed.items() if name not in SHEET_SKILLS]
+    left += [("skill", shown) for name, (_, _, shown) in named.items() if name not in SHEET_SKILLS]
 
 
 def _npc_strike(doc: Reader, stats: dict, paths: dict, left: list) -> None:
@@ -149,7 +149,7 @@ def _npc_strike(doc: Reader, stats: dict, paths: dict, left: list) -> None:
 
 
 def _traits(traits: Any, left: list) -> None:
-    for trait in traits or ():
+    for trait in listed(traits):
         if trait in ("agile", "finesse"):
             left.append(("trait", trait))
 
@@ -201,12 +201,12 @@ def _one(doc: Reader, kind: str) -> tuple[str, Reader]:
 def _choices(boosts: Any) -> list[str]:
     """The attributes a set of boosts (or flaws) gives: each one's ``selected``, else its only option."""
     chosen = []
-    for entry in (boosts.values() if isinstance(boosts, dict) else boosts or ()):
+    for entry in (boosts.values() if isinstance(boosts, dict) else listed(boosts)):
         if not isinstance(entry, dict):
             continue
-        options = entry.get("value") or []
+        options = listed(entry.get("value"))
         pick = entry.get("selected") or (options[0] if len(options) == 1 else None)
-        if pick:
+        if isinstance(pick, str):
             chosen.append(pick)
     return chosen
 
@@ -222,14 +222,14 @@ def _character(doc: Reader) -> Imported:
         attrs.flaw(flaw)
     for boost in _choices(ancestry.get("system.boosts")) + _choices(background.get("system.boosts")):
         attrs.boost(boost)
-    key = doc.get("system.details.keyability.value") or next(iter(klass.get("system.keyAbility.value") or []), None)
-    if key:
+    key = doc.get("system.details.keyability.value") or next(iter(listed(klass.get("system.keyAbility.value"))), None)
+    if isinstance(key, str):
         attrs.boost(key)
     levelled = doc.get("system.build.attributes.boosts") or {}
     if isinstance(levelled, dict):
         for at, chosen in sorted(levelled.items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 99):
             if str(at).isdigit() and int(at) <= level:
-                for boost in chosen or ():
+                for boost in listed(chosen):
                     attrs.boost(boost)
     stats: dict[str, Any] = {"level": level}
     paths: dict[str, str] = {"level": "system.details.level.value"}
@@ -245,7 +245,8 @@ def _character(doc: Reader) -> Imported:
     stats["will"] = attrs["wis"] + proficiency(ranks("system.savingThrows.will"), level)
     for save, attr in (("fortitude", "con"), ("reflex", "dex")):
         left.append(("save", f"{save.capitalize()} {attrs[attr] + proficiency(ranks(f'system.savingThrows.{save}'), level):+d}"))
-    trained = set(klass.get("system.trainedSkills.value") or []) | set(background.get("system.trainedSkills.value") or [])
+    trained = {skill for skill in listed(klass.get("system.trainedSkills.value"))
+               + listed(background.get("system.trainedSkills.value")) if isinstance(skill, str)}
     skills = doc.get("system.skills") or {}
     for skill, attr in SKILL_ATTRIBUTE.items():
         rank = 1 if skill in trained else 0
@@ -260,7 +261,7 @@ def _character(doc: Reader) -> Imported:
     def spell_dc(path: str, entry: dict) -> int | None:
         reader = Reader(entry)
         attr = reader.get("system.ability.value") or key
-        if attr not in attrs.mods:
+        if not isinstance(attr, str) or attr not in attrs.mods:
             return None
         rank = reader.get("system.proficiency.value") or klass.get("system.spellcasting") or 0
         rank = checked(f"{path}.system.proficiency.value", rank, 0, 4)
@@ -278,7 +279,7 @@ def _armor_class(doc: Reader, klass: Reader, class_path: str, attrs: Attributes,
             if Reader(a).get("system.equipped.inSlot") and Reader(a).get("system.category") != "shield"]
     if worn:
         path, armor = worn[0]
-        category = armor.get("system.category") or "unarmored"
+        category = armor.get("system.category") if isinstance(armor.get("system.category"), str) else "unarmored"
         bonus = checked(f"{path}.system.acBonus", armor.get("system.acBonus", 0), 0, 20) + \
             checked(f"{path}.system.runes.potency", armor.get("system.runes.potency",
                                                              armor.get("system.potencyRune.value", 0)) or 0, 0, 4)
@@ -304,9 +305,9 @@ def _pc_strike(doc: Reader, klass: Reader, class_path: str, attrs: Attributes, l
         left.append(("trait", "agile"))
         return
     path, weapon = (melee or held)[0]
-    category = weapon.get("system.category") or "simple"
+    category = weapon.get("system.category") if isinstance(weapon.get("system.category"), str) else "simple"
     rank = checked(f"{class_path}.system.attacks.{category}", klass.get(f"system.attacks.{category}", 0), 0, 4)
-    traits = weapon.get("system.traits.value") or []
+    traits = listed(weapon.get("system.traits.value"))
     ranged = bool(weapon.get("system.range"))
     attribute = attrs["dex"] if ranged else max(attrs["str"], attrs["dex"]) if "finesse" in traits else attrs["str"]
     potency = checked(f"{path}.system.runes.potency", weapon.get("system.runes.potency",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rules.imports import Imported, Reader, bounds, checked, refuse
+from tracker.rules.imports import Imported, Reader, bounds, checked, listed, refuse
 from tracker.rules.text import t
 
 from ..sheet import STATS
@@ -65,14 +65,14 @@ def read(data: Any) -> Imported:
         paths[skill] = f"build.proficiencies.{skill}"
     _strike(doc, level, mods, prof, stats, paths, left)
     _spells(doc, level, mods, stats, paths, left)
-    left += [("feat", str(feat[0])) for feat in doc.get("build.feats") or () if isinstance(feat, list) and feat]
-    left += [("skill", str(lore[0])) for lore in doc.get("build.lores") or () if isinstance(lore, list) and lore]
+    left += [("feat", str(feat[0])) for feat in listed(doc.get("build.feats")) if isinstance(feat, list) and feat]
+    left += [("skill", str(lore[0])) for lore in listed(doc.get("build.lores")) if isinstance(lore, list) and lore]
     return Imported(name=doc.text("build.name") or "?", rank="pj", stats=stats, source_id="", paths=paths,
                     left_out=tuple(left))
 
 
 def _strike(doc: Reader, level: int, mods: dict, prof, stats: dict, paths: dict, left: list) -> None:
-    weapons = [w for w in doc.get("build.weapons") or () if isinstance(w, dict)]
+    weapons = [w for w in listed(doc.get("build.weapons")) if isinstance(w, dict)]
     if not weapons:
         bonus, _ = prof("unarmed")
         stats.update(weapon="Fist", attack_bonus=bonus + mods["str"], damage=damage(1, "d4", mods["str"]))
@@ -85,7 +85,7 @@ def _strike(doc: Reader, level: int, mods: dict, prof, stats: dict, paths: dict,
         stats["attack_bonus"] = _in_range("attack_bonus", f"{path}.attack", reader.get("attack"))
         paths["attack_bonus"] = f"{path}.attack"
     else:
-        bonus, _ = prof(reader.text("prof") or "simple")
+        bonus, _ = prof(reader.text("prof", maximum=40) or "simple")
         potency = checked(f"{path}.pot", reader.get("pot", 0) or 0, 0, 4)
         stats["attack_bonus"] = _in_range("attack_bonus", f"{path}.prof", bonus + mods["str"] + potency)
         paths["attack_bonus"] = f"{path}.prof"
@@ -97,17 +97,17 @@ def _strike(doc: Reader, level: int, mods: dict, prof, stats: dict, paths: dict,
     flat = checked(f"{path}.damageBonus", flat, -10, 60) if flat is not None else mods["str"]
     stats["damage"] = damage(1 + extra, die, flat)
     paths["damage"] = f"{path}.die"
-    for extra_damage in reader.get("extraDamage") or ():
+    for extra_damage in listed(reader.get("extraDamage")):
         left.append(("damage", str(extra_damage)))
     left += [("strike", str(w.get("display") or w.get("name") or "")) for w in weapons[1:]]
 
 
 def _spells(doc: Reader, level: int, mods: dict, stats: dict, paths: dict, left: list) -> None:
-    casters = [(f"build.spellCasters.{i}", c) for i, c in enumerate(doc.get("build.spellCasters") or ())
+    casters = [(f"build.spellCasters.{i}", c) for i, c in enumerate(listed(doc.get("build.spellCasters")))
                if isinstance(c, dict)]
     chosen = None
     for path, caster in casters:
-        per_day = caster.get("perDay") or []
+        per_day = listed(caster.get("perDay"))
         slots = [(rank, checked(f"{path}.perDay.{rank}", per_day[rank], 0, 9))
                  for rank in range(1, min(len(per_day), 11)) if per_day[rank]]
         if chosen is None or (slots and not chosen[2]):
@@ -116,7 +116,7 @@ def _spells(doc: Reader, level: int, mods: dict, stats: dict, paths: dict, left:
         return
     path, caster, slots = chosen
     attr = caster.get("ability")
-    if attr not in mods:
+    if not isinstance(attr, str) or attr not in mods:
         raise refuse(f"{path}.ability", t("must be one of str, dex, con, int, wis, cha"))
     value = checked(f"{path}.proficiency", caster.get("proficiency", 0) or 0, 0, 8)
     stats["spell_dc"] = _in_range("spell_dc", f"{path}.proficiency", 10 + mods[attr] + (value + level if value else 0))
