@@ -56,6 +56,9 @@ def test_the_form_takes_a_file_and_the_sheet_shows_its_figures(app, client):
     assert events_of(app, goblin) == ["CharacterCreated", "CharacterImported"]
     shown = text_of(client.get(f"/characters/{goblin}").text)
     assert "Goblin Warrior" in shown and "Import from Foundry / Pathbuilder" in shown
+    assert "Sheet brought in from a Foundry VTT actor (PF2e system). Not imported: saving throw: Fortitude +5" in shown
+    spanish = text_of(client.get(f"/characters/{goblin}?lang=es").text)
+    assert "Hoja traída de: actor de Foundry VTT (sistema PF2e). No importado: tirada de salvación: Fortitude +5" in spanish
     log = text_of(client.get(f"/campaigns/{campaign_id}/log").text)
     assert "brought in from a Foundry VTT actor (PF2e system)" in log and "Strike: Shortbow" in log
 

@@ -9,7 +9,7 @@ from tracker.web.rejections import shows_form
 from tracker.rules.fields import Field
 from tracker.rules.imports import JSON_FIELD
 from tracker.rules.text import t
-from tracker.workspace import CHARACTER_FIELDS, IMPORT_FIELDS, LARGEST_EXPORT, import_choices
+from tracker.workspace import CHARACTER_FIELDS, IMPORT_FIELDS, LARGEST_EXPORT, import_choices, importers, left_out_words
 
 bp = Blueprint("characters", __name__)
 
@@ -49,7 +49,17 @@ def show(character_id):
     db = get_db()
     sheet = queries.character_sheet(db, character_id)
     campaign = queries.campaign(db, sheet["character"]["campaign_id"])
-    return render_template("characters/show.html", campaign=campaign, **sheet)
+    return render_template("characters/show.html", campaign=campaign, imported=_imported(db, character_id), **sheet)
+
+
+def _imported(db, character_id: str) -> dict | None:
+    """Where the sheet was last brought in from, and what it left out, as words (None: typed in)."""
+    past = (queries.stream_state(db, f"character-{character_id}") or {}).get("imported")
+    if not past:
+        return None
+    found = importers().get(past["source"])
+    return {"source": found[1].label if found else past["source"],
+            "left_out": left_out_words(past["left_out"]) if past["left_out"] else None}
 
 
 def _edit_page(form, rejected, character_id):
