@@ -219,8 +219,39 @@ def issue_token_command(username: str, label: str, read_only: bool, campaign_id:
     click.echo(token)
 
 
+@click.command("import-character", help=gettext("Bring a character into a campaign from a Foundry VTT actor or a "
+                                                "Pathbuilder 2e JSON export (a newer export updates it)."))
+@with_appcontext
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--campaign", "campaign_id", required=True, help=gettext("the campaign (its id) the character joins"))
+@click.option("--source", default="", help=gettext("the export's format (foundry, pathbuilder); found from the file "
+                                                   "when not given"))
+@click.option("--rank", default="", help=gettext("the character's rank (pj, villano, elite, campeon, minor); the "
+                                                 "export's when not given"))
+@in_cli_language
+def import_character_command(file: str, campaign_id: str, source: str, rank: str) -> None:
+    """Bring a character into a campaign from a Foundry VTT actor or a Pathbuilder 2e JSON export."""
+    from tracker import bootstrap
+    from tracker.errors import NotFound, Rejected
+
+    with click.open_file(file, "rb") as f:
+        text = f.read().decode("utf-8-sig", errors="replace")
+    try:
+        outcome = bootstrap.service(_db()).handle({"type": "ImportCharacter", "campaign_id": campaign_id,
+                                                   "source": source, "rank": rank, "json": text})
+    except Rejected as no:
+        raise click.ClickException(str(no.message)) from None
+    except NotFound as no:
+        raise click.ClickException(str(no)) from None
+    sheet = outcome.events[0]
+    said = t("Imported {name} into the campaign: /characters/{id}", name=sheet.event.name, id=outcome.key) \
+        if sheet.type == "CharacterCreated" else \
+        t("Updated {name} from the export: /characters/{id}", name=sheet.event.name, id=outcome.key)
+    click.echo(said)
+
+
 def init_app(app: Flask) -> None:
     for command in (rebuild_command, export_log_command, import_log_command, demo_command, create_gm_command,
-                    setup_code_command, issue_token_command):
+                    setup_code_command, issue_token_command, import_character_command):
         app.cli.add_command(command)
     app.cli.add_command(recap_command)

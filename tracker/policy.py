@@ -111,6 +111,8 @@ POLICY: dict[str, Rule] = {
     "RevokePlayerLink": rule("campaign", TEAM, EVERYWHERE),
     "CreateCharacter": rule("character", TEAM, EVERYWHERE),
     "EditCharacter": rule("character", TEAM, EVERYWHERE),
+    "ImportCharacter": rule("character", TEAM, EVERYWHERE,
+                            "a new character of the campaign, or the one the same export (or its page) made before"),
     "PlanSession": rule("session", TEAM, EVERYWHERE),
     "EditSession": rule("session", TEAM, EVERYWHERE),
     "CloseSession": rule("session", TEAM, EVERYWHERE, "the session's seats stop working; retracting it reopens"),

@@ -6,6 +6,7 @@ Stats blocks are defined and validated by the rulesets themselves.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any, Mapping
 
 from tracker import accounts, rules
@@ -13,6 +14,7 @@ from tracker.events import event, upcaster
 from tracker.languages import LANGUAGE_NAMES
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.fields import Field, parse_fields
+from tracker.rules.imports import JSON_FIELD, LEFT_OUT_KINDS, refuse
 from tracker.rules.state import update
 from tracker.rules.text import join, t
 
@@ -110,6 +112,24 @@ class CharacterEdited:
     player: str = ""
     notes: str = ""
     stats: dict = None
+
+
+@event
+class CharacterImported:
+    """The sheet just created or rewritten (the event before this one, of the same command) was
+    brought in from another tool's export: ``source`` names the format (an importer of the
+    ruleset's ``IMPORTERS``: ``foundry``, ``pathbuilder``), ``source_id`` the source's own id for
+    the character ("" when the export has none: then its name is what a newer export is known
+    by), and ``left_out`` each thing the export held that the sheet has no place for, as
+    ``(kind, name)`` (a kind of ``tracker.rules.imports.LEFT_OUT_KINDS``, the name as the export
+    wrote it)."""
+
+    LABEL = t("Character imported")
+
+    ruleset: str
+    source: str
+    source_id: str = ""
+    left_out: tuple = ()
 
 
 @event
@@ -362,6 +382,89 @@ def _blanks(fields) -> list[tuple[str, tuple[str, ...]]]:
     return cached[1]
 
 
+# --- imports ---------------------------------------------------------------------------
+
+IMPORT_RANKS = (("", t("as the export says (PC or NPC)")), *RANKS)
+IMPORT_FIELDS = (
+    Field("rank", t("Player or NPC rank"), "choice", required=False, choices=IMPORT_RANKS),
+    Field("player", t("Player"), "text", required=False, maximum=120, help=t("who plays this PC")),
+)
+LARGEST_EXPORT = 2_000_000  # characters of JSON: a Foundry iconic with its spells is about 200,000
+
+
+def importers() -> dict[str, tuple[Any, Any]]:
+    """Every source a ruleset can import from: its key -> (the ruleset, its importer)."""
+    found = {}
+    for module in rules.RULESETS.values():
+        for key, importer in (getattr(module, "IMPORTERS", None) or {}).items():
+            found.setdefault(key, (module, importer))
+    return found
+
+
+def import_choices() -> tuple[tuple[str, Any], ...]:
+    return (("", t("find out from the file")), *((key, importer.label) for key, (_, importer) in importers().items()))
+
+
+def parse_import(raw: Mapping[str, Any]) -> dict:
+    """An export brought in: which source, and the sheet its importer read from it (validated by
+    the ruleset as a form's would be), or Invalid naming the field, and for a file the JSON path
+    of the value at fault."""
+    clean = parse_fields(IMPORT_FIELDS, raw)
+    data = raw.get(JSON_FIELD)
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise Invalid({JSON_FIELD: t("is not text in UTF-8")}) from None
+    if isinstance(data, str):
+        if not data.strip():
+            raise Invalid({JSON_FIELD: t("is required: choose a file or paste its JSON")})
+        if len(data) > LARGEST_EXPORT:
+            raise Invalid({JSON_FIELD: t("is too long (at most {maximum} characters)", maximum=LARGEST_EXPORT)})
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError) as problem:
+            raise Invalid({JSON_FIELD: t("is not JSON (line {line}, column {column})", line=getattr(problem, "lineno", 1),
+                                         column=getattr(problem, "colno", 1))}) from None
+    if data is None:
+        raise Invalid({JSON_FIELD: t("is required: choose a file or paste its JSON")})
+    if not isinstance(data, dict):
+        raise refuse("$", t("must be a JSON object"))
+    known = importers()
+    source = raw.get("source") or ""
+    if not isinstance(source, str):
+        raise Invalid({"source": t("choose one of {choices}", choices=", ".join(known))})
+    if source:
+        if source not in known:
+            raise Invalid({"source": t("choose one of {choices}", choices=", ".join(known))})
+    else:
+        source = next((key for key, (_, importer) in known.items() if importer.recognises(data)), "")
+        if not source:
+            raise refuse("$", t("is none of the formats Touché reads: {formats}",
+                                formats=join([importer.label for _, importer in known.values()])))
+    module, importer = known[source]
+    try:
+        read = importer.read(data)
+    except Invalid:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
+        # An export shaped in a way its importer did not foresee: refused, never a server error.
+        raise refuse("$", t("holds a value of a kind the importer does not read")) from None
+    try:
+        stats = module.validate_stats(read.stats)
+    except Invalid as bad:
+        field, problem = next(iter(bad.errors.items()))
+        raise refuse(read.paths.get(field, "$"), problem) from None
+    return {"source": source, "ruleset": module.NAME, "name": read.name[:120] or "?",
+            "rank": clean["rank"] or "", "export_rank": read.rank, "player": clean["player"] or "", "stats": stats,
+            "source_id": read.source_id[:120], "left_out": tuple(tuple(item) for item in read.left_out)}
+
+
+def left_out_words(left_out) -> Any:
+    """What an import left out, as words: "Strike: Shortbow, saving throw: Fortitude +5"."""
+    return join([t("{kind}: {name}", kind=LEFT_OUT_KINDS.get(kind, kind), name=name) for kind, name in left_out])
+
+
 def parse_session(raw: Mapping[str, Any], on_the_fly: bool = False) -> dict:
     """A session's page; planned ``on_the_fly`` it takes no title (its title is told when shown)."""
     clean = parse_fields(SESSION_FIELDS, {**raw, "title": "-"} if on_the_fly else raw)
@@ -406,6 +509,9 @@ def evolve(state: dict | None, ev: Any, at: int) -> dict:
     if isinstance(ev, CharacterEdited):
         return update(state, name=ev.name, rank=ev.rank, player=ev.player, notes=ev.notes,
                       stats=dict(ev.stats or {}))
+    if isinstance(ev, CharacterImported):
+        return update(state, imported={"ruleset": ev.ruleset, "source": ev.source, "source_id": ev.source_id,
+                                       "left_out": [list(item) for item in ev.left_out]})
     if isinstance(ev, (CharacterRecovered, TrackAdjusted)):
         return update(state, changes=state.get("changes", []) + _track_changes(ev, at))
     if isinstance(ev, SessionPlanned):
@@ -466,6 +572,13 @@ def describe(state: dict | None, ev: Any) -> Any:
         if state and state["name"] != ev.name:
             return t("{name}'s sheet was edited (was {old}).", name=ev.name, old=state["name"])
         return t("{name}'s sheet was edited.", name=ev.name)
+    if isinstance(ev, CharacterImported):
+        found = importers().get(ev.source)
+        values = dict(name=state["name"], source=found[1].label if found else ev.source)
+        if not ev.left_out:
+            return t("{name}'s sheet was brought in from a {source}.", **values)
+        return t("{name}'s sheet was brought in from a {source}; not imported: {left_out}.",
+                 left_out=left_out_words(ev.left_out), **values)
     if isinstance(ev, CharacterRecovered):
         how = [_result(ev.result)] if ev.result else []
         if ev.rolls:

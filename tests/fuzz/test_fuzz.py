@@ -34,6 +34,9 @@ huge = st.sampled_from([10_000, 200_000, 1_000_000]).map(lambda n: "<b>é</b>" *
 mutations = st.lists(st.tuples(st.sampled_from(["set", "drop", "add", "huge", "target", "version"]),
                                st.integers(0, 50), junk, huge), max_size=3)
 
+# A Foundry NPC's export (tests/fixtures/imports), for ImportCharacter: its fields are mutated as any command's.
+IMPORTED = (Path(__file__).resolve().parents[1] / "fixtures" / "imports" / "goblin-warrior.json").read_text()
+
 
 class World:
     """A GM's campaign with a live duel of each ruleset, finished duels, and another GM's duel."""
@@ -208,6 +211,7 @@ def workspace_commands(world):
         "CreateCharacter": {**demo.CHARACTERS[2], "campaign_id": world.campaign},
         "EditCharacter": {**demo.CHARACTERS[2], "character_id": character,
                           "expected_version": version(f"character-{character}")},
+        "ImportCharacter": {"campaign_id": world.campaign, "json": IMPORTED},
         "PlanSession": {**session, "campaign_id": world.campaign},
         "CloseSession": {"session_id": world.session},
         "EditSession": {**session, "session_id": world.session,

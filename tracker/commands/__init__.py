@@ -21,7 +21,7 @@ from tracker.commands.base import Command, command_id_of, expected, fingerprint_
 from tracker.commands.duels import (ADJUST_IN_DUEL_FIELDS, NOTE_FIELDS, START_FIELDS, AdjustDuelTrack, DuelCommand,
                                     NoteDuel, StartDuel, TakeOverSeat)
 from tracker.commands.workspace import (AdjustTrack, ChangeCampaignRules, CloseSession, CreateCampaign, CreateCharacter,
-                                        EditCampaign, EditCharacter, EditSession, PlanSession, RecoverCharacter,
+                                        EditCampaign, EditCharacter, EditSession, ImportCharacter, PlanSession, RecoverCharacter,
                                         RestoreRetraction, RestParty, RetractEvent, SetCampaignLanguage)
 from tracker.rules.base import Invalid
 from tracker.rules.text import t
@@ -30,12 +30,12 @@ __all__ = ["ADJUST_IN_DUEL_FIELDS", "AdjustDuelTrack", "NOTE_FIELDS", "NoteDuel"
            "AssignOwnerlessCampaigns", "ChangeCampaignRules", "ChangePassword", "ChooseLanguage", "CloseSession", "Command",
            "SetCampaignLanguage",
            "CreateCampaign", "CreateCharacter", "DuelCommand", "EditCampaign", "EditCharacter", "EditSession",
-           "EndAllSessions", "EndSession", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
+           "EndAllSessions", "EndSession", "ImportCharacter", "IssueApiToken", "IssuePlayerLink", "PlanSession", "RegisterGM",
            "RetractEvent", "RevokeApiToken", "RevokePlayerLink", "ShareCampaign", "StartDuel", "TakeOverSeat", "UnshareCampaign",
            "COMMANDS", "expected", "parse"]
 
 COMMANDS: dict[str, type[Command]] = {cls.__name__: cls for cls in (
-    CreateCampaign, EditCampaign, ChangeCampaignRules, SetCampaignLanguage, CreateCharacter, EditCharacter, PlanSession,
+    CreateCampaign, EditCampaign, ChangeCampaignRules, SetCampaignLanguage, CreateCharacter, EditCharacter, ImportCharacter, PlanSession,
     EditSession, CloseSession, RetractEvent, RestoreRetraction, RecoverCharacter, AdjustTrack, RestParty, StartDuel, NoteDuel, TakeOverSeat,
     AdjustDuelTrack, RegisterGM, EndSession, EndAllSessions, ChangePassword, ChooseLanguage, IssueApiToken,
     RevokeApiToken, ShareCampaign, UnshareCampaign, IssuePlayerLink, RevokePlayerLink)}

@@ -102,6 +102,34 @@ class EditCharacter(Command):
 
 
 @dataclass(frozen=True)
+class ImportCharacter(Command):
+    """A character brought in from another tool's export (``source``: one of the rulesets'
+    importers, found from the file when not said; ``json``: the export, as text or as an object).
+    Into ``character_id`` when given (its page's "Import"), else into the campaign's character
+    the same export made before (same source and source id, or name), else a new character."""
+
+    campaign_id: str
+    source: str
+    ruleset: str
+    name: str
+    rank: str  # "" unless the GM chose one: the export's for a new character, else the character's own
+    export_rank: str
+    player: str
+    stats: dict
+    source_id: str
+    left_out: tuple
+    character_id: str | None = None
+    expected_version: int | None = None
+
+    @classmethod
+    def parse(cls, raw):
+        campaign_id = key(raw.get("campaign_id"), "campaign_id")
+        character_id = key(raw.get("character_id"), "character_id") if raw.get("character_id") else None
+        version = expected(raw) if raw.get("expected_version") not in (None, "") else None
+        return cls(campaign_id, **workspace.parse_import(raw), character_id=character_id, expected_version=version)
+
+
+@dataclass(frozen=True)
 class PlanSession(Command):
     campaign_id: str
     number: int

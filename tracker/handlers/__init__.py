@@ -14,6 +14,7 @@ HANDLERS = {
     "SetCampaignLanguage": workspace.set_campaign_language,
     "CreateCharacter": workspace.create_character,
     "EditCharacter": workspace.edit_character,
+    "ImportCharacter": workspace.import_character,
     "PlanSession": workspace.plan_session,
     "EditSession": workspace.edit_session,
     "CloseSession": workspace.close_session,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tracker import workspace
 from tracker.commands import (ChangeCampaignRules, CreateCampaign, CreateCharacter, EditCampaign, EditCharacter,
-                              CloseSession, EditSession, PlanSession, RestoreRetraction, RetractEvent,
+                              CloseSession, EditSession, ImportCharacter, PlanSession, RestoreRetraction, RetractEvent,
                               SetCampaignLanguage)
 from tracker.errors import NotFound
 from tracker.languages import DEFAULT_LANGUAGE
-from tracker.projections import replay
+from tracker.projections import queries, replay
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.text import t
 from tracker.services import Outcome, Service
@@ -68,6 +68,44 @@ def edit_character(service: Service, command: EditCharacter) -> Outcome:
 def _sheet(command: CreateCharacter | EditCharacter) -> dict:
     return {"name": command.name, "rank": command.rank, "player": command.player, "notes": command.notes,
             "stats": command.stats}
+
+
+def import_character(service: Service, command: ImportCharacter) -> Outcome:
+    """Bring a character in from an export: a new character, or the one this export (or the
+    character page it was sent from) made before, rewritten as an edit would rewrite it. Either
+    way the sheet's event is followed by ``CharacterImported``, naming the source."""
+    service.existing(f"campaign-{command.campaign_id}")
+    imported = workspace.CharacterImported(ruleset=command.ruleset, source=command.source,
+                                           source_id=command.source_id, left_out=command.left_out)
+    character_id = command.character_id or _made_before(service, command)
+    if character_id is None:
+        character_id = service.context.new_id()
+        created = workspace.CharacterCreated(
+            character_id=character_id, campaign_id=command.campaign_id, name=command.name,
+            rank=command.rank or command.export_rank, player=command.player, notes="",
+            stats={command.ruleset: command.stats})
+        return service.append(f"character-{character_id}", command.campaign_id, 0, command,
+                              lambda _: [created, imported])
+    stream = f"character-{character_id}"
+    state = service.existing(stream, command.campaign_id)
+    edited = workspace.CharacterEdited(
+        name=command.name, rank=command.rank or state["rank"], player=command.player or state.get("player", ""),
+        notes=state.get("notes", ""), stats={**state.get("stats", {}), command.ruleset: command.stats})
+    return service.append(stream, command.campaign_id, command.expected_version, command,
+                          lambda _: [edited, imported])
+
+
+def _made_before(service: Service, command: ImportCharacter) -> str | None:
+    """The campaign's character an earlier export of the same character made: the same source and
+    the same source id, or, for a source without ids, the same name."""
+    for row in queries.characters(service.db, command.campaign_id):
+        _, state = service.state_of(f"character-{row['id']}")
+        past = (state or {}).get("imported")
+        if not past or past["source"] != command.source or past["ruleset"] != command.ruleset:
+            continue
+        if (past["source_id"] == command.source_id) if command.source_id else (state["name"] == command.name):
+            return row["id"]
+    return None
 
 
 def plan_session(service: Service, command: PlanSession) -> Outcome:

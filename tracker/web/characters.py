@@ -1,12 +1,15 @@
 """Characters: creating, editing, and the character sheet (a projection of the log)."""
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import rules
 from tracker.db import get_db
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.rejections import shows_form
-from tracker.workspace import CHARACTER_FIELDS
+from tracker.rules.fields import Field
+from tracker.rules.imports import JSON_FIELD
+from tracker.rules.text import t
+from tracker.workspace import CHARACTER_FIELDS, IMPORT_FIELDS, LARGEST_EXPORT, import_choices, importers, left_out_words
 
 bp = Blueprint("characters", __name__)
 
@@ -46,7 +49,17 @@ def show(character_id):
     db = get_db()
     sheet = queries.character_sheet(db, character_id)
     campaign = queries.campaign(db, sheet["character"]["campaign_id"])
-    return render_template("characters/show.html", campaign=campaign, **sheet)
+    return render_template("characters/show.html", campaign=campaign, imported=_imported(db, character_id), **sheet)
+
+
+def _imported(db, character_id: str) -> dict | None:
+    """Where the sheet was last brought in from, and what it left out, as words (None: typed in)."""
+    past = (queries.stream_state(db, f"character-{character_id}") or {}).get("imported")
+    if not past:
+        return None
+    found = importers().get(past["source"])
+    return {"source": found[1].label if found else past["source"],
+            "left_out": left_out_words(past["left_out"]) if past["left_out"] else None}
 
 
 def _edit_page(form, rejected, character_id):
@@ -95,3 +108,48 @@ def _as_form(character: dict) -> dict:
         for field in (module.STATS if module else ()):
             form[f"{name}.{field.name}"] = block.get(field.name)
     return form
+
+
+# --- import from another tool's export ------------------------------------------------------
+
+def import_fields() -> tuple[Field, ...]:
+    """The import form: the source (found from the file unless chosen), the pasted JSON (or a
+    file, drawn beside it), the rank and the player."""
+    return (Field("source", t("Exported from"), "choice", required=False, choices=import_choices()),
+            Field(JSON_FIELD, t("Export (JSON)"), "text", required=False, maximum=LARGEST_EXPORT,
+                  help=t("paste the export here, or choose its file below")),
+            *IMPORT_FIELDS)
+
+
+def _import_page(form, rejected, campaign_id):
+    db = get_db()
+    campaign = queries.campaign(db, campaign_id)
+    target = (form or {}).get("character_id") or request.args.get("character_id") or ""
+    character = queries.character_in(db, campaign_id, target) if target else None
+    return render_template("characters/import.html", campaign=campaign, fields=import_fields(), form=form or {},
+                           errors=rejected.fields if rejected else {}, character=character,
+                           rulesets=rules.RULESETS)
+
+
+@bp.get("/campaigns/<campaign_id>/characters/import")
+def import_form(campaign_id):
+    """Show the form bringing a character in from Foundry VTT or Pathbuilder."""
+    form = {}
+    target = request.args.get("character_id")
+    if target:
+        character = queries.character_in(get_db(), campaign_id, target)
+        form = {"character_id": target, "expected_version": character["version"]} if character else {}
+    return _import_page(form, None, campaign_id)
+
+
+@bp.post("/campaigns/<campaign_id>/characters/import")
+@shows_form(_import_page)
+def import_create(campaign_id):
+    """Import a character from an uploaded or pasted export."""
+    queries.campaign(get_db(), campaign_id)  # a 404 before any field
+    form = form_data()
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        form[JSON_FIELD] = upload.read(LARGEST_EXPORT * 4 + 1).decode("utf-8-sig", errors="replace")
+    outcome = service().handle({**form, "type": "ImportCharacter", "campaign_id": campaign_id})
+    return redirect(url_for("characters.show", character_id=outcome.key))

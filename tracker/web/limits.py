@@ -15,7 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from tracker.rules.text import join, t
 from tracker.web import problems
 
-LARGE_BODIES = {"backup.create"}  # the routes that take an upload: the rest take a form or a command
+LARGE_BODIES = {"backup.create", "characters.import_create"}  # the routes that take an upload: the rest take a form or a command
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = {  # what SQLite or PostgreSQL says -> what the user reads
     "database is locked": t("Touché is busy writing something big (an import?)."),

@@ -13,6 +13,7 @@ from tracker.rules.fields import LARGEST_INT, Field
 from tracker.rules.json_schema import field_schema, fields_schema, ruleset_schemas
 from tracker.rules.legal import JSON_TYPES, ROLL_WHEN
 from tracker.web import openapi_links
+from tracker.workspace import importers
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
 OBJECT = {"type": "object"}
@@ -43,6 +44,17 @@ WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
                       {"character_id": ID, "expected_version": VERSION, "name": TEXT,
                        "rank": {"enum": ["pj", "villano", "elite", "campeon", "minor"]}, "player": TEXT,
                        "notes": TEXT, "stats": OBJECT}),
+    "ImportCharacter": (("campaign_id", "json"),
+                        {"campaign_id": ID, "json": {"type": ["object", "string"], "description":
+                                                     "the export: a Foundry VTT actor or a Pathbuilder 2e JSON export, "
+                                                     "as an object or as its text (docs/imports.md)"},
+                         "source": {"enum": []},  # filled from the rulesets' importers
+                         "rank": {"enum": ["", "pj", "villano", "elite", "campeon", "minor"],
+                                  "description": "the export's own (PC or NPC) when empty or absent"},
+                         "player": TEXT,
+                         "character_id": {**ID, "description": "the character a newer export rewrites (else the one "
+                                          "the same export made before, else a new one)"},
+                         "expected_version": VERSION}),
     "PlanSession": (("campaign_id", "number", "date"),
                     {"campaign_id": ID, "number": INTEGER, "date": {**STRING, "description": "YYYY-MM-DD"},
                      "title": {**TEXT, "description": "required unless on_the_fly"}, "notes": TEXT,
@@ -142,6 +154,9 @@ def workspace_properties(name: str) -> dict[str, Any]:
     properties = dict(WORKSPACE[name][1])
     if "ruleset" in properties and name != "StartDuel":
         properties["ruleset"] = {"enum": sorted(rules.RULESETS), "description": "a ruleset's name (GET /api/v1/rulesets)"}
+    if name == "ImportCharacter":
+        properties["source"] = {"enum": ["", *importers()], "description": "the export's format; found from "
+                                "the file when empty or absent"}
     if "stats" in properties:
         # One block per ruleset, each that ruleset's sheet: nothing else is taken.
         properties["stats"] = {"type": "object", "additionalProperties": False,

@@ -17,6 +17,7 @@ from .commands import COMMANDS, SEAT_COMMANDS
 from .decide import decide
 from .describe import describe, ending_detail
 from .fold import evolve
+from .imports import IMPORTERS
 from .invariants import invariants
 from .legal import legal_actions
 from .history import HISTORY_EVENTS, STATISTICS, TURNS_LABEL, count_turns, headline, history_facts, step_of
@@ -35,7 +36,7 @@ retraction_carries = whole_suffix
 __all__ = ["NAME", "TITLE", "KINDS", "GAME_TERMS", "STATS", "TABLE_STATS", "TRACKS", "SETUP", "COMMANDS", "validate_stats", "start",
            "decide", "evolve", "actions", "legal_actions", "describe", "ending_detail", "public", "assumptions", "progress", "TURNS_LABEL", "count_turns",
            "HISTORY_EVENTS", "STATISTICS", "history_facts", "step_of", "headline", "HIDDEN_FROM_PLAYERS", "GM_DETAILS", "secrets", "seen_by", "SEALED", "SEAT_COMMANDS", "seat_actions", "samples", "adjustable_tracks", "set_track", "retraction_carries", "invariants",
-           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings"]
+           "RECOVERIES", "recover", "setup_fields", "setup_defaults", "SEAT_CHOICE_EVENTS", "FOLDED_LABEL", "folded_stats", "CAMPAIGN_SETTINGS", "validate_campaign_settings", "IMPORTERS"]
 
 # What a campaign keeps for every PF2e character: how much a night's rest restores ([assumed]
 # setting "a rest restores all HP", off by default) and whether Treat Wounds' hour may be waived.
