@@ -26,6 +26,9 @@ OPERATION_IDS = {
     "/api/v1/sessions/{session_id}": "readSession",
     "/api/v1/duels/{duel_id}": "readDuel",
     "/api/v1/duels/{duel_id}/changes": "followDuel",
+    "/api/v1/duels/{duel_id}/stream": "streamDuel",
+    "/api/v1/campaigns/{campaign_id}/stream": "streamCampaign",
+    "/api/v1/display/{token}/stream": "streamDisplay",
     "/api/v1/display/{token}": "readDisplay",
     "/api/v1/openapi.json": "readDescription",
 }
@@ -184,7 +187,8 @@ def read_examples() -> dict[str, Any]:
     ruleset = {"name": first.NAME, "title": str(first.TITLE), "kinds": {k: str(v) for k, v in first.KINDS.items()},
                "schemas": {"sheet": {"type": "object"}, "setup": {"type": "object"}}}
     return {
-        "readMe": {"gm": {"id": "77aa88bb99cc", "username": "marta"}, "token": {"id": "c0ffee123456", "label": "my dice bot"},
+        "readMe": {"gm": {"id": "77aa88bb99cc", "username": "marta"}, "token": {"id": "c0ffee123456", "label": "my dice bot", "read_only": False,
+                                                                               "campaign_id": None},
                    "campaigns": [{"id": ids["campaign_id"], "name": campaign["name"], "ruleset": first.NAME,
                                   "role": "owner"}]},
         "listRulesets": {"rulesets": [ruleset]},
