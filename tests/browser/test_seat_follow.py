@@ -49,12 +49,17 @@ def test_a_stale_answer_never_replaces_a_newer_tap_and_the_seat_follows_on(page,
     while len(held) < 2 and time.monotonic() < deadline:  # the fragment the tap drew asks in turn
         phone.wait_for_timeout(50)
     assert len(held) == 2
+    # Every stamp the seat shows from now on (a stale fragment swapped in even for a moment counts).
+    phone.evaluate("""() => { window.shown = []; new MutationObserver(() => {
+        const seat = document.getElementById("seat"); if (seat) window.shown.push(+seat.dataset.stamp);
+    }).observe(document.body, {childList: true, subtree: true, attributes: true}); }""")
     for route in held:  # both come back now, with the page from before the tap
         route.fulfill(status=200, body=before, headers={"Content-Type": "text/html; charset=utf-8",
                                                          "Cache-Control": "no-store"})
     phone.wait_for_timeout(800)
     expect(phone.locator(".seat-status")).to_contain_text(f"Your card: {card}.")
     assert stamp(phone) == tapped
+    assert min(phone.evaluate("window.shown"), default=tapped) == tapped  # never the page before the tap
 
     # And it follows on: the rival's card, tapped on the other phone, reaches this one.
     rival.locator(".seat-ChooseCard button.seat-card").first.click()
