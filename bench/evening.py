@@ -55,7 +55,6 @@ SEALED_SETUPS = {"rocet": {"kind": "relojes", "cards": "virtual", "weapon_type":
 LINES = ("You fight like a dairy farmer.", "I have met sharper spoons.", "Your sword is a butter knife.")
 TARGETS = {"gm_p99": 100.0, "chosen_p90": 1.5}
 STEPS = (10, 20, 35, 50, 70)
-SEAT_POLL, DISPLAY_POLL = 0.5, 1.0  # as templates/seats/_seat.html and player/_display.html poll
 
 
 def sign(link_id: str) -> str:
@@ -72,6 +71,7 @@ class Http:
         self.cookies: dict[str, str] = {}
         self.connection: http.client.HTTPConnection | None = None
         self.last_ms = 0.0  # the last request's wall time, sent to answered
+        self.retry_after = 0  # the last answer's Retry-After, in seconds (0 without one)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict | None = None) -> tuple[int, str, object]:
@@ -92,6 +92,7 @@ class Http:
             self.close()
             raise
         self.last_ms = (time.perf_counter() - started) * 1000
+        self.retry_after = int(response.getheader("Retry-After") or 0)
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
@@ -277,6 +278,7 @@ FORM = re.compile(r'<form method="post" action="([^"]+/do/(\w+))"(.*?)</form>', 
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)"')
 BUTTON = re.compile(r'<button type="submit"([^>]*)>')
 LIVE = re.compile(r'hx-get="([^"]*/live\?v=[^"]*)"')
+STAMP = re.compile(r'data-stamp="(\d+)"')
 
 
 def forms_of(fragment: str) -> list[tuple[str, str, dict, list[dict]]]:
@@ -305,20 +307,33 @@ def turn_of(hidden: dict) -> tuple[str, str]:
     return hidden.get("duel_id", ""), hidden.get("turn") or hidden.get("round") or ""
 
 
+def stamp_of(fragment: str) -> int:
+    found = STAMP.search(fragment)
+    return int(found.group(1)) if found else -1
+
+
+def following(address: str, deadline: float) -> str:
+    """The long-poll a fragment drew, its wait cut to end by the evening's deadline."""
+    wait = max(1, min(25, int(deadline - time.monotonic())))
+    return re.sub(r"wait=\d+", f"wait={wait}", html.unescape(address))
+
+
 def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableState, tally: Tally,
               rng: random.Random, deadline: float) -> None:
-    """A player's phone: the seat page, then its poll twice a second; a choice made after a few
-    seconds' thought; the rival's "has chosen" timed from the rival's POST (for the same turn)."""
+    """A player's phone: the seat page, then its long-poll (on a second connection, as a browser
+    holds one while the player taps, asking again after each answer); a choice made after a few
+    seconds' thought; the rival's "has chosen" timed from the rival's POST (for the same turn). As
+    touche.js does, an answer older than the fragment shown (its data-stamp) is dropped."""
     seat = f"/seat/{person['token']}"
     rival_chosen = f"{html.escape(rival['name'])} has chosen."
     mine, theirs = person["side"] + str(pair), rival["side"] + str(pair)
-    status, fragment, _ = http.get(seat)
+    status, first, _ = http.get(seat)
     tally.count("seat page", status, http.last_ms)
     if status != 200:
         tally.errors.append(f"seat page: {status}")
         return
-    live = LIVE.search(fragment)
-    act_at = None
+    lock = threading.Lock()
+    phone = {"fragment": first, "act_at": None}
 
     def seen(fragment: str) -> None:
         """A fragment drawn (a poll's or a tap's answer): the rival's pending choice, if it shows."""
@@ -343,70 +358,94 @@ def seat_loop(http: Http, person: dict, rival: dict, pair: int, shared: TableSta
     def think() -> float:
         return time.monotonic() + rng.uniform(0.8, 3.0)
 
-    seen(fragment)
-    if actionable(fragment):
-        act_at = think()
-    while time.monotonic() < deadline:
-        time.sleep(SEAT_POLL)
-        offered = actionable(fragment) if act_at is not None and time.monotonic() >= act_at else []
-        if offered:
-            act_at = None
-            action, command, hidden, buttons = rng.choice(offered)
-            fields = {**hidden, **rng.choice(buttons)}
-            drawn, tap = uuid.uuid4().hex[:24], uuid.uuid4().hex[:16]
-            fields.update(command_id=drawn, tap=tap)
-            if command == "ChooseInsult":
-                fields["line"] = rng.choice(LINES)
-            if command in SEALED_CHOICES and rival_chosen not in fragment:  # a choice the rival waits to see
-                with shared.lock:
-                    shared.posted[mine] = (time.monotonic(), turn_of(hidden))
-            try:
-                status, answer, _ = http.post_form(action, fields, {"HX-Request": "true"})
-            except Exception as error:  # noqa: BLE001
-                tally.errors.append(f"seat {command}: {error!r}")
-                continue
-            tally.count(f"seat {command}", status, http.last_ms)
-            if status == 200:
-                tally.acked_seat.append(f"{drawn}-{tap}-")
-            elif status in (409, 422, 403):  # the duel moved on under the tap: look again
-                tally.refused += 1
-                with shared.lock:
-                    shared.posted.pop(mine, None)
-            else:
-                tally.errors.append(f"seat {command}: {status} {answer[:200]}")
-                continue
-            fragment = answer
-            live = LIVE.search(fragment) or live
-            seen(fragment)
-            if actionable(fragment):
-                act_at = think()
-            continue
-        if live is None:
-            tally.errors.append("seat: no live address to poll")
-            return
-        try:
-            status, answer, _ = http.get(html.unescape(live.group(1)), {"HX-Request": "true"})
-        except Exception as error:  # noqa: BLE001
-            tally.errors.append(f"seat poll: {error!r}")
-            continue
-        tally.count("seat poll", status, http.last_ms)
-        if status == 200:
-            fragment = answer
-            live = LIVE.search(fragment) or live
+    def draw(fragment: str) -> bool:
+        """Show a fragment unless it is older than the one shown; True when shown."""
+        with lock:
+            if stamp_of(fragment) < stamp_of(phone["fragment"]):
+                return False
+            phone["fragment"] = fragment
             seen(fragment)
             if not actionable(fragment):
-                act_at = None
-            elif act_at is None:
-                act_at = think()
-        elif status != 204:
-            tally.errors.append(f"seat poll: {status} {answer[:200]}")
+                phone["act_at"] = None
+            elif phone["act_at"] is None:
+                phone["act_at"] = think()
+            return True
+
+    def follow() -> None:
+        poller = Http(http.port, http.source)
+        poller.cookies = dict(http.cookies)
+        while time.monotonic() < deadline - 0.5:
+            with lock:
+                live = LIVE.search(phone["fragment"])
+            if live is None:
+                tally.errors.append("seat: no live address to follow")
+                return
+            try:
+                status, answer, headers = poller.request("GET", following(live.group(1), deadline),
+                                                         headers={"HX-Request": "true"})
+            except Exception as error:  # noqa: BLE001
+                tally.errors.append(f"seat follow: {error!r}")
+                time.sleep(3)
+                continue
+            with lock:
+                tally.count("seat follow", status, poller.last_ms)
+            if status == 200:
+                draw(answer)
+            elif status == 204:
+                if poller.retry_after:
+                    tally.cut_short += 1
+                    time.sleep(poller.retry_after)
+            else:
+                tally.errors.append(f"seat follow: {status} {answer[:200]}")
+                time.sleep(3)
+        poller.close()
+
+    draw(first)
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        with lock:
+            act_at, fragment = phone["act_at"], phone["fragment"]
+            offered = actionable(fragment) if act_at is not None and time.monotonic() >= act_at else []
+            if offered:
+                phone["act_at"] = None
+        if not offered:
+            continue
+        action, command, hidden, buttons = rng.choice(offered)
+        fields = {**hidden, **rng.choice(buttons)}
+        drawn, tap = uuid.uuid4().hex[:24], uuid.uuid4().hex[:16]
+        fields.update(command_id=drawn, tap=tap)
+        if command == "ChooseInsult":
+            fields["line"] = rng.choice(LINES)
+        if command in SEALED_CHOICES and rival_chosen not in fragment:  # a choice the rival waits to see
+            with shared.lock:
+                shared.posted[mine] = (time.monotonic(), turn_of(hidden))
+        try:
+            status, answer, _ = http.post_form(action, fields, {"HX-Request": "true"})
+        except Exception as error:  # noqa: BLE001
+            tally.errors.append(f"seat {command}: {error!r}")
+            continue
+        with lock:
+            tally.count(f"seat {command}", status, http.last_ms)
+        if status == 200:
+            tally.acked_seat.append(f"{drawn}-{tap}-")
+        elif status in (409, 422, 403):  # the duel moved on under the tap: look again
+            tally.refused += 1
+            with shared.lock:
+                shared.posted.pop(mine, None)
+        else:
+            tally.errors.append(f"seat {command}: {status} {answer[:200]}")
+            continue
+        draw(answer)
+    follower.join(30)
 
 
 def display_loop(http: Http, pair: int, shared: TableState, tally: Tally, deadline: float) -> None:
-    """The table display of the sealed duel: its page, then its poll every second; the new duel's
-    display link once the GM started a rematch."""
+    """The table display of the sealed duel: its page, then its long-poll, asked again after each
+    answer; the new duel's display link once the GM started a rematch (seen within a wait)."""
     token, live = None, None
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline - 0.5:
         with shared.lock:
             current = shared.displays.get(pair)
         try:
@@ -415,21 +454,24 @@ def display_loop(http: Http, pair: int, shared: TableState, tally: Tally, deadli
                 status, page, _ = http.get(f"/play/{token}/display")
                 tally.count("display page", status, http.last_ms)
             else:
-                status, page, _ = http.get(live, {"HX-Request": "true"})
-                tally.count("display poll", status, http.last_ms)
+                status, page, _ = http.get(following(live, deadline), {"HX-Request": "true"})
+                tally.count("display follow", status, http.last_ms)
         except Exception as error:  # noqa: BLE001
             tally.errors.append(f"display: {error!r}")
-            time.sleep(DISPLAY_POLL)
+            time.sleep(3)
             continue
         if status == 200:
             found = LIVE.search(page)
-            live = html.unescape(found.group(1)) if found else live
-        elif status != 204:
+            live = found.group(1) if found else live
+        elif status == 204:
+            if http.retry_after:
+                tally.cut_short += 1
+                time.sleep(http.retry_after)
+        else:
             tally.errors.append(f"display: {status} {page[:200]}")
         if live is None:
             tally.errors.append("display: no live address")
             return
-        time.sleep(DISPLAY_POLL)
 
 
 def follower_loop(http: Http, campaign: str, tally: Tally, deadline: float) -> None:
@@ -678,8 +720,10 @@ def verdict(label: str, tables: int, result: dict, pace: float, print_it: bool =
                f"(clients {result['client_cpu']:.1f} CPU s)")
         report(f"{name}: refused taps, unseen choices, rematches",
                f"{result['refused']}, {result['unseen']}, {result['rematches']}", "—")
-        follows = result["statuses"].get("follower 200", 0)
-        report(f"{name}: follower long-polls cut short by the caps", f"{result['cut_short']} of {follows:,}", "—")
+        follows = sum(count for key, count in result["statuses"].items()
+                      if key.startswith(("follower ", "seat follow ", "display follow ")))
+        report(f"{name}: long-polls (API, seats, displays) cut short by the caps",
+               f"{result['cut_short']} of {follows:,}", "—")
         rate = result["requests"] / result["wall"] if result["wall"] else 0
         print(f"    {rate:,.0f} requests/s; by kind, seen from the client (count, p50, p99 ms; warm-up included):",
               flush=True)
@@ -743,9 +787,10 @@ def costs(reads: int = 40) -> dict[str, float]:
         seat = f"/seat/{pair['people'][0]['token']}"
         anonymous = app.test_client()
         page = anonymous.get(seat).text
-        current = html.unescape(LIVE.search(page).group(1))
+        # The follows' questions answered at once (without their wait): a long-poll's work once woken.
+        current = re.sub(r"&wait=\d+", "", html.unescape(LIVE.search(page).group(1)))
         shown = anonymous.get(f"/play/{display}/display").text
-        display_live = html.unescape(LIVE.search(shown).group(1))
+        display_live = re.sub(r"&wait=\d+", "", html.unescape(LIVE.search(shown).group(1)))
         position = api.get(f"/api/campaigns/{table['campaign']}/changes?since=0")[1]["position"]
         figures = {
             "seat poll 204 (nothing moved)": cpu_ms(lambda: anonymous.get(current)),

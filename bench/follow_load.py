@@ -1,6 +1,6 @@
 """Live follow under load, on the production server as `make run` starts it (waitress, 16 threads
 for pages, its followers' pool): 200 followers of 10 duels (API long-polls, event streams, the
-table display's long-poll, and the display and seat pages' polls, as htmx sends them) while a GM
+table display's long-poll, and the display and seat pages' long-polls, as htmx and touche.js send them) while a GM
 sends commands at a steady pace. Prints the GM's command p50/p99 and the worst delay from a
 command to its being seen by each follower, beside the targets (issue 28: p99 < 100 ms, every
 follower sees every change within 2 s), with the CPU seconds of the server and of this bench.
@@ -10,8 +10,8 @@ follower sees every change within 2 s), with the CPU seconds of the server and o
 The followers are asyncio connections of this process (one thread), so that the bench's own
 clients cost as little of the shared cores as they can; the GM is one thread with one keep-alive
 connection. A delay is counted from the moment the GM sent the command (its commit is later), to
-the moment the follower holds an answer that shows it: for a seat page, whose fragment carries no
-version, any answer to a poll sent after the command was answered.
+the moment the follower holds an answer that shows it: for a seat page, the fragment's stamp (the
+sum of its streams' versions, of which only the duel's moves here).
 """
 from __future__ import annotations
 
@@ -38,7 +38,6 @@ MIX = (("api long-poll", 6), ("api stream", 4), ("display long-poll", 2), ("disp
        ("campaign stream", 2))
 if os.environ.get("FOLLOW_MIX"):  # e.g. "display page=4,seat page=2", to see what one kind costs
     MIX = tuple((kind, int(n)) for kind, _, n in (part.partition("=") for part in os.environ["FOLLOW_MIX"].split(",")))
-DISPLAY_POLL, SEAT_POLL = 1.0, 0.5  # the htmx intervals of templates/player/_display.html and seats/_seat.html
 
 
 class Duel:
@@ -66,6 +65,10 @@ class Duel:
                                        "character_id": duelist["id"]}))
             self.seats.append(seat["url"].rstrip("/").rsplit("/", 1)[-1])
         read = gm.get(f"/api/v1/duels/{self.id}")[1]
+        # A seat's fragment carries its stamp (the sum of the versions of the streams it stands
+        # on); here only the duel moves, so the stamp less this offset is the duel's version.
+        self.seat_offsets = {seat: int(re.search(r'data-stamp="(\d+)"', gm.get(f"/seat/{seat}")[1]).group(1))
+                             - read["version"] for seat in self.seats}
         self.now = {"current_version": read["version"], "status": read["status"], "legal_actions": read["legal_actions"]}
         self.start_version = read["version"]
         self.sent: dict[int, float] = {}  # version reached -> when its command was sent
@@ -236,29 +239,38 @@ async def event_stream(port, follower: Follower, path, headers, stop, campaign=F
             await asyncio.sleep(0.5)
 
 
-async def page_poll(port, follower: Follower, path_of, every, stop):
-    """A page's htmx poll: every ``every`` seconds, 204 while nothing changed, the fragment when it did."""
+async def page_follow(port, follower: Follower, path_of, stop, seat: str | None = None):
+    """A page's htmx long-poll, as touche.js drives it: asks ``path_of(v)`` (with its wait), the
+    fragment when something moved (asked again at once, from its new version), 204 after a quiet
+    wait (asked again at once), or over the caps (after its Retry-After); never more often than
+    twice a second. A display's fragment names the duel's version; a seat's, its stamp."""
     connection, mark = None, None
     while not stop.is_set():
         asked = time.monotonic()
         try:
-            connection, (status, _, body) = await _get(port, path_of(mark), {}, connection, follower)
+            connection, (status, headers, body) = await _get(port, path_of(mark), {}, connection, follower)
         except (OSError, asyncio.IncompleteReadError) as error:
             follower.errors, connection = follower.errors + 1, None
             follower.why.append(repr(error)[:60])
-            await asyncio.sleep(every)
+            await asyncio.sleep(3)
             continue
+        delay = 0.0
         if status == 200:
             found = re.search(rb'[?&;]v=([0-9a-f]+)', body)
             mark = found.group(1).decode() if found else None
-            if follower.kind == "display page" and mark is not None:
+            if seat is not None:
+                stamp = re.search(rb'data-stamp="(\d+)"', body)
+                if stamp:
+                    follower.saw(int(stamp.group(1)) - follower.duel.seat_offsets[seat], time.monotonic())
+            elif mark is not None:
                 follower.saw(int(mark), time.monotonic())
-            else:
-                follower.saw_answered_before(asked, time.monotonic())
-        elif status != 204:
+        elif status == 204:
+            delay = float(headers.get("retry-after") or 0)
+        else:
             follower.errors += 1
             follower.why.append(status)
-        await asyncio.sleep(max(0.0, every - (time.monotonic() - asked)))
+            delay = 3
+        await asyncio.sleep(max(delay, 0.5 - (time.monotonic() - asked)))
 
 
 async def followers_run(port, token, duels, stop_after: float, followers: list[Follower]):
@@ -283,12 +295,12 @@ async def followers_run(port, token, duels, stop_after: float, followers: list[F
                     job = event_stream(port, follower, f"/api/v1/campaigns/{duel.campaign}/stream", auth, stop,
                                        campaign=True)
                 elif kind == "display page":
-                    job = page_poll(port, follower, lambda v, d=duel: f"/play/{d.display}/display/live"
-                                    + (f"?v={v}" if v else ""), DISPLAY_POLL, stop)
+                    job = page_follow(port, follower, lambda v, d=duel: f"/play/{d.display}/display/live"
+                                      + (f"?v={v}&wait=25" if v else ""), stop)
                 else:
                     seat = next(seats)
-                    job = page_poll(port, follower, lambda v, s=seat: f"/seat/{s}/live" + (f"?v={v}" if v else ""),
-                                    SEAT_POLL, stop)
+                    job = page_follow(port, follower, lambda v, s=seat: f"/seat/{s}/live"
+                                      + (f"?v={v}&wait=25" if v else ""), stop, seat=seat)
                 tasks.append(asyncio.create_task(job))
     await asyncio.sleep(stop_after)
     stop.set()

@@ -9,6 +9,7 @@
 //   says the duel moved, until the GM sends the form (then a stale one is a conflict they see)
 //   or asks for the new state.
 // - A player's seat never swaps in a polled answer older than what it shows.
+// - A seat or a table display follows by long-poll, asking again after each answer.
 (function () {
   "use strict";
   var wide = window.matchMedia("(min-width: 60rem)");
@@ -154,14 +155,39 @@
     event.detail.parameters["tap"] = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
   });
 
-  // A seat's poll that left before the player's tap may come back after the tap's answer, with
-  // the page as it was: a fragment older than the one shown (its data-stamp only grows) is dropped.
+  // A seat's long-poll that left before the player's tap may come back after the tap's answer,
+  // with the page as it was: a fragment older than the one shown (its data-stamp only grows) is
+  // dropped; so is an answer to a seat already replaced (by the tap's answer: it follows anew).
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var seat = event.detail.target;
-    if (!seat || seat.id !== "seat" || event.detail.xhr.status !== 200) return;
+    var target = event.detail.target;
+    if (!target || target.id !== "seat") return;
+    if (!target.isConnected) { event.detail.shouldSwap = false; return; }
+    if (event.detail.xhr.status !== 200) return;
+    var seat = document.getElementById("seat") || target;
     var shown = parseInt(seat.getAttribute("data-stamp"), 10);
     var found = /data-stamp="(\d+)"/.exec(event.detail.xhr.responseText || "");
     if (found && !isNaN(shown) && parseInt(found[1], 10) < shown) event.detail.shouldSwap = false;
+  });
+
+  // A live fragment ([data-follow]: a seat, a table display) follows by long-poll: it asks once
+  // drawn ("load"); an answer with something new replaces it, and the new one asks in turn. Left
+  // in place (a 204 after a wait with nothing new, an answer dropped above, a lost connection), it
+  // asks again: after the server's Retry-After, a few seconds after an error, and never more
+  // often than twice a second.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.matches && elt.matches("[data-follow]")) elt.toucheAsked = Date.now();
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.matches || !elt.matches("[data-follow]") || !elt.isConnected) return;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    var later = parseInt((xhr && xhr.getResponseHeader("Retry-After")) || "", 10);
+    var delay = !isNaN(later) ? later * 1000 : (status === 0 || status >= 500) ? 3000 : 0;
+    delay = Math.max(delay, 500 - (Date.now() - (elt.toucheAsked || 0)));
+    window.setTimeout(function () { if (elt.isConnected) htmx.trigger(elt, "follow"); }, delay);
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -36,9 +36,11 @@ def display_link(service, target, kind="display"):
         return f"/play/{sign(link_id)}/display", link_id
 
 
-def live(page: str) -> str:
-    """The address the display polls (the duel's version in it)."""
-    return html.unescape(re.search(r'hx-get="([^"]+/display/live\?v=\d+)"', page).group(1))
+def live(page: str, waiting: bool = False) -> str:
+    """The address the display follows (the duel's version in it): its long-poll as the page
+    draws it, or (by default) the same question answered at once, without the wait."""
+    address = html.unescape(re.search(r'hx-get="([^"]+/display/live\?v=\d+[^"]*)"', page).group(1))
+    return address if waiting else re.sub(r"&wait=\d+", "", address)
 
 
 def pf2e_duel(service):

@@ -267,7 +267,7 @@ def test_a_revoked_seat_or_a_closed_session_stops_at_once(client, anonymous, gm_
     assert choose(anonymous, seats[0], d, "a", hands["a"]["hand"][0]).status_code == 404
     client.post(f"/sessions/{duel['session']}/close")
     closed = anonymous.get(seats[1])
-    assert "This session is closed" in closed.text and 'hx-trigger="every' not in closed.text
+    assert "This session is closed" in closed.text and "hx-get" not in closed.text and "data-follow" not in closed.text
     assert choose(anonymous, seats[1], d, "b", hands["b"]["hand"][0]).status_code == 403
     assert [r.type for r in gm_service.store.read_stream(f"duel-{d}")].count("RocetCardChosen") == 0
 

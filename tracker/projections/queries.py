@@ -406,7 +406,22 @@ def moved_after(db, position: int) -> set[str]:
     streams = {row[0] for row in db.execute("SELECT DISTINCT stream FROM events WHERE position > ?", [position])}
     campaigns = {f"campaign:{row[0]}" for row in
                  db.execute("SELECT DISTINCT campaign_id FROM log_entries WHERE position > ?", [position])}
-    return streams | campaigns
+    # ``duelist:<character>`` for each character whose duel moved (or began): what a seat waits on
+    # for its duels, the one starting too, and never for another table's.
+    duel_ids = [stream[5:] for stream in streams if stream.startswith("duel-")]
+    duelists: set[str] = set()
+    for start in range(0, len(duel_ids), 500):
+        chunk = duel_ids[start:start + 500]
+        duelists |= {f"duelist:{row[0]}" for row in db.execute(
+            f"SELECT DISTINCT character_id FROM duelists WHERE duel_id IN ({', '.join('?' * len(chunk))})", chunk)}
+    return streams | campaigns | duelists
+
+
+def seat_keys(seat: dict) -> tuple[str, ...]:
+    """What a seat's live follow waits on (the keys ``moved_after`` names): its campaign (links),
+    its session, its character and the duels its character fights."""
+    return (f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
+            f"character-{seat['character_id']}", f"duelist:{seat['character_id']}")
 
 
 def log_since(db, campaign_id: str, position: int, limit: int = 100) -> list[dict]:
@@ -475,7 +490,8 @@ def ended_duel_of(db, session_id: str, character_id: str) -> dict | None:
 
 def seat_version(db, seat: dict) -> str:
     """What a seat's page stands on, as one short token: it changes whenever the campaign (its
-    links), the session, the character or any duel of the session moves."""
+    links), the session, the character or a duel of the session that the character fights moves
+    (another duel of the session, another table's, leaves it alone)."""
     return seat_mark(db, seat)[0]
 
 
@@ -484,7 +500,8 @@ def seat_mark(db, seat: dict) -> tuple[str, int]:
     of the streams the seat stands on) only grows, so a phone can tell an answer older than what
     it shows (a poll that left before its own tap) and keep the newer one."""
     rows = db.execute("SELECT stream, version FROM stream_states WHERE stream IN (?, ?, ?)"
-                      " OR stream IN (SELECT 'duel-' || id FROM duels WHERE session_id = ?) ORDER BY stream",
+                      " OR stream IN (SELECT 'duel-' || d.id FROM duels d JOIN duelists p ON p.duel_id = d.id"
+                      " WHERE d.session_id = ? AND p.character_id = ?) ORDER BY stream",
                       [f"campaign-{seat['campaign_id']}", f"session-{seat['session_id']}",
-                       f"character-{seat['character_id']}", seat["session_id"]]).fetchall()
+                       f"character-{seat['character_id']}", seat["session_id"], seat["character_id"]]).fetchall()
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16], sum(int(row[1]) for row in rows)

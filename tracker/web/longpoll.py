@@ -69,10 +69,10 @@ def hint(answer):
     return response
 
 
-def wait_for(moved: Callable[[], bool], wait: float, key: str) -> bool:
+def wait_for(moved: Callable[[], bool], wait: float, key: str | tuple[str, ...]) -> bool:
     """True as soon as ``moved()`` is; False once ``wait`` seconds passed without it. ``key`` names
-    what is followed, as ``queries.moved_after`` names it (a stream, ``campaign:<id>``): the
-    watcher wakes the wait when it moves. ``moved`` must read through ``get_db()`` each time (the
+    what is followed, as ``queries.moved_after`` names it (a stream, ``campaign:<id>``,
+    ``duelist:<character>``), or several keys: the watcher wakes the wait when one moves. ``moved`` must read through ``get_db()`` each time (the
     connection is given back while waiting). Over a cap (see above) it does not wait at all."""
     if moved():
         return True
@@ -87,7 +87,7 @@ def wait_for(moved: Callable[[], bool], wait: float, key: str) -> bool:
         give_back(slot)
 
 
-def _wait(moved: Callable[[], bool], deadline: float, key: str) -> bool:
+def _wait(moved: Callable[[], bool], deadline: float, key: str | tuple[str, ...]) -> bool:
     with following(key) as follow:
         while True:
             if moved():
@@ -100,18 +100,21 @@ def _wait(moved: Callable[[], bool], deadline: float, key: str) -> bool:
 
 class following:
     """``with following(key) as follow:`` check, then ``follow.sleep(s)``, and check again: woken as
-    soon as ``key`` moves. Registered before the first check, so no change slips between a check
-    and the sleep after it."""
+    soon as ``key`` (or one of several keys) moves. Registered before the first check, so no change
+    slips between a check and the sleep after it."""
 
-    def __init__(self, key: str):
-        self.key, self.watcher, self.woken = key, watching(current_app), threading.Event()
+    def __init__(self, key: str | tuple[str, ...]):
+        self.keys = (key,) if isinstance(key, str) else tuple(key)
+        self.watcher, self.woken = watching(current_app), threading.Event()
 
     def __enter__(self) -> "following":
-        self.watcher.register(self.key, self.woken)
+        for key in self.keys:
+            self.watcher.register(key, self.woken)
         return self
 
     def __exit__(self, *_exc) -> None:
-        self.watcher.unregister(self.key, self.woken)
+        for key in self.keys:
+            self.watcher.unregister(key, self.woken)
 
     def sleep(self, seconds: float) -> None:
         """Up to ``seconds``, with no database connection held (nor a place at the gate); less
@@ -187,7 +190,7 @@ class Watcher:
             return
         self.head = head
         with self.lock:
-            woken = [event for key in moved for event in self.waiters.get(key, ())]
+            woken = {event for key in moved for event in self.waiters.get(key, ())}
         for event in woken:
             event.set()
 

@@ -319,7 +319,8 @@ def _stream(summary: str, parameters: list, secured: bool = True) -> dict:
         "content": {"text/event-stream": {"schema": {
             "type": "object", "description": "one event",
             "properties": {"id": STRING, "event": STRING, "retry": {"type": ["integer", "string"]},
-                           "data": {"type": "string", "description": "one line of JSON"}}}}}}
+                           "data": {"type": "string", "description": "one line of JSON"}}},
+            "example": {"id": "7", "event": "duel", "data": '{"version":7,"duel":{}}'}}}}
     return path
 
 

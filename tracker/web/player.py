@@ -7,7 +7,7 @@ campaign's language, whatever their browser says: the table is one table.
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, make_response, render_template, request, url_for
 
 from tracker import campaign_language, rules
 from tracker.rules.text import t
@@ -15,10 +15,12 @@ from tracker.db import get_db
 from tracker.projections import queries
 from tracker.services import NotFound
 from tracker.web.inputs import int_arg
+from tracker.web.longpoll import hint, requested_wait, wait_for
 from tracker.web.links import BadSignature, link_id_of, sign  # noqa: F401 (sign: pages import it here)
 
 bp = Blueprint("player", __name__, url_prefix="/play")
 RECENT = 8  # history lines the display shows, newest first
+PAGE_WAIT = 25  # seconds a seat's or display's long-poll waits (under a proxy's usual 30 s or 60 s)
 
 
 @bp.app_template_global()
@@ -26,6 +28,14 @@ def shared_url(endpoint: str, **values) -> str:
     """The address to give players: on the configured base URL (``TOUCHE_BASE_URL``), never on the
     Host header a request claims, which anyone can forge to make the GM hand out a link to them."""
     return current_app.config["BASE_URL"] + url_for(endpoint, **values)
+
+
+@bp.app_template_global()
+def follow_wait() -> int:
+    """The seconds a seat or a display asks its long-poll to wait (``PAGE_WAIT``, or less if the
+    server cuts waits shorter): a change ends the wait at once, so this is only how often a quiet
+    page asks again."""
+    return int(min(PAGE_WAIT, float(current_app.config.get("LONG_POLL_MAX", PAGE_WAIT))))
 
 
 def open_link(token: str, kind: str) -> dict:
@@ -77,15 +87,27 @@ def display(token):
 
 @bp.get("/<token>/display/live")
 def display_live(token):
-    """The display's fragment once the duel has moved past version ``v``; 204 while it has not."""
+    """The display's fragment once the duel has moved past version ``v``; 204 while it has not.
+    With ``wait=`` a long-poll on the followers' pool (see ``seats.live``)."""
     try:
         link = open_link(token, "display")
     except NotFound:
         return _no_store(render_template("player/_display_gone.html"), 404)
-    seen = int_arg("v")
-    if seen is not None and seen == queries.stream_version(get_db(), f"duel-{link['target']}"):
-        return _no_store("", 204)
-    return _no_store(render_template("player/_display.html", **_display(token)), 200)
+    seen, wait = int_arg("v"), requested_wait()
+    stream = f"duel-{link['target']}"
+
+    def moved() -> bool:
+        return seen is None or seen != queries.stream_version(get_db(), stream) \
+            or bool(wait) and queries.live_player_link(get_db(), link["link_id"]) is None
+
+    # With ``wait=`` a long-poll, as the seat's: woken by the duel or the campaign (its links) moving.
+    if not wait_for(moved, wait, (stream, f"campaign-{link['campaign_id']}") if wait else stream):
+        return hint(make_response(_no_store("", 204)))
+    try:
+        fragment = render_template("player/_display.html", **_display(token))
+    except NotFound:  # revoked while it waited
+        return _no_store(render_template("player/_display_gone.html"), 404)
+    return hint(make_response(_no_store(fragment, 200)))
 
 
 def _no_store(body: str, status: int):

@@ -4,7 +4,8 @@ A seat link carries a signed link id, like the table display's. Its page shows t
 while the character fights a running duel of the session, that duel as the ruleset lets this side
 see it (``seen_by(state, "seat:<side>")``: its own hand and sealed choice, never the rival's). The
 seat posts only its duelist's own choices: the policy decides, inside the write transaction. The
-page follows the table by polling, answered 204 while nothing it shows has changed. A seat reads
+page follows the table by long-poll (``/live?v=…&wait=…``, on the followers' pool, woken when one
+of the seat's own streams moves), answered 204 while nothing it shows has changed. A seat reads
 in its campaign's language, like everything players see, unless the player chose theirs on it
 (``?lang=``, remembered in a cookie for the seat's polls and taps).
 """
@@ -25,6 +26,7 @@ from tracker.rules.text import t
 from tracker.store import Conflict
 from tracker.web import fingerprint_key, form_data, is_htmx, service
 from tracker.web.links import BadSignature, link_id_of
+from tracker.web.longpoll import hint, requested_wait, wait_for
 from tracker.web.rejections import shows_form
 
 bp = Blueprint("seats", __name__, url_prefix="/seat")
@@ -112,16 +114,26 @@ def show(token):
 
 @bp.get("/<token>/live")
 def live(token):
-    """The seat's fragment once anything it shows has moved past ``v``; 204 while nothing has."""
+    """The seat's fragment once anything it shows has moved past ``v``; 204 while nothing has.
+    With ``wait=`` (seconds, up to 30) it is a long-poll: held on the followers' pool, woken by the
+    log's watcher when the seat's own streams move, until something moved or the wait ended (then
+    204, and the page asks again; over the followers' caps, 204 at once with a ``Retry-After``)."""
+    from flask import make_response, request
+
     try:
         seat = open_seat(token)
     except NotFound:
         return _no_store(render_template("seats/_gone.html"), 404)
-    from flask import request
-
-    if request.args.get("v") == queries.seat_version(get_db(), seat):
-        return _no_store("", 204)
-    return _no_store(render_template("seats/_seat.html", **_seat_view(token, seat)), 200)
+    seen = request.args.get("v")
+    wait = requested_wait()
+    if not wait_for(lambda: queries.seat_version(get_db(), seat) != seen, wait, queries.seat_keys(seat)):
+        return hint(make_response(_no_store("", 204)))
+    if wait:
+        try:  # a wait woken by the GM revoking the seat or closing the session: say so now
+            seat = open_seat(token)
+        except NotFound:
+            return _no_store(render_template("seats/_gone.html"), 404)
+    return hint(make_response(_no_store(render_template("seats/_seat.html", **_seat_view(token, seat)), 200)))
 
 
 def _refused(form, rejected, token, command):
