@@ -52,26 +52,27 @@ KINDS = {
        for reveal in ("auto", "gm") for dice_by in ("server", "seats", "table")],
 }
 
-# Two duellists per ruleset, their sheets as the commands pages give them: both NPCs, the GM's own,
-# for a bot plays both sides (in a sealed Rocèt duel a player's character chooses on its seat, and
-# its hand is the player's: not the GM's to play).
+# Two duellists per ruleset, their sheets as the commands pages give them: a player's character
+# against an NPC. No player holds a seat here, so the bot plays both sides, as a GM does for a
+# player who has no phone: a player character with no live seat is the GM's to play, sealed
+# duels included (docs/table.md).
 SHEETS = {
     "rocet": [
-        {"name": "Inés de Ayala", "rank": "villano",
+        {"name": "Inés de Ayala", "rank": "pj",
          "stats": {"rocet": {"des": "d10", "int": "d8", "pg_max": 40, "pm_max": 35,
                              "weapons": "Espada ropera | Espada | 3\nDaga de vizcaína | Daga | 1"}}},
         {"name": "Lope Calatrava", "rank": "villano",
          "stats": {"rocet": {"des": "d8", "int": "d8", "pg_max": 45, "pm_max": 30,
                              "weapons": "Espada de lazo | Espada | 2\nPuñal | Daga | 1"}}}],
     "pirate": [
-        {"name": "Capitana Mara Sal", "rank": "villano",
+        {"name": "Capitana Mara Sal", "rank": "pj",
          "stats": {"pirate": {"atq": 5, "def": 14, "pv": 22, "comunicacion": 6, "sab": 13, "car": 16, "iniciativa": 3,
                               "weapons": "Sable | sword | 1d8\nPistola de chispa | pistol | 1d10 | 15"}}},
         {"name": "Barbanegra Jr.", "rank": "villano",
          "stats": {"pirate": {"atq": 4, "def": 13, "pv": 18, "comunicacion": 3, "sab": 11, "car": 12, "iniciativa": 2,
                               "weapons": "Alfanje | sword | 1d8\nPistola larga | pistol | 1d10 | 20"}}}],
     "pf2e": [
-        {"name": "Seelah Ashcourt", "rank": "elite",
+        {"name": "Seelah Ashcourt", "rank": "pj",
          "stats": {"pf2e": {"level": 5, "hp_max": 68, "ac": 22, "attack_bonus": 13, "weapon": "Rapier",
                             "damage": "1d6+4", "deception": 11, "deception_rank": "expert", "intimidation": 9,
                             "intimidation_rank": "trained", "perception": 10, "perception_rank": "trained",

@@ -31,6 +31,10 @@ def test_the_example_client_plays_every_kind_and_imports_nothing_of_touches():
     assert set(kinds) == {name for name in SETUPS if name != "coin"}
     for ruleset, setups in kinds.items():
         assert setups == SETUPS[ruleset], f"the example plays every {ruleset} kind the contract test does"
+    # A player's character with no seat on side A, an NPC on side B: the GM's to play either way,
+    # sealed duels included (once, a sealed Rocèt duel with a seatless PC offered nothing and looped).
+    for ruleset, (pc, npc) in example().SHEETS.items():
+        assert pc["rank"] == "pj" and npc["rank"] != "pj", ruleset
 
 
 def test_the_example_client_finishes_every_duel_kind_with_no_refused_offer(tmp_path):
