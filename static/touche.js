@@ -155,6 +155,36 @@
     event.detail.parameters["tap"] = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
   });
 
+  // What a player is typing on a seat survives the seat's redraws (a rival's choice, a follow's
+  // answer): each field marked data-keep hands its value (and the focus) by id to the field of the
+  // same id in the new seat, unless the server filled that one in. A field's id carries what it
+  // is for (the exchange, the turn), so the words of an exchange thrown never reach the next one.
+  // Not hx-preserve: with moveBefore, htmx 2 parks the kept element aside during the swap, and
+  // two answers swapping the seat close together could leave it there: the field vanished.
+  var typed = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "seat") return;
+    typed = {values: {}, focused: null};
+    target.querySelectorAll("input[data-keep][id]").forEach(function (field) {
+      if (field.value) typed.values[field.id] = field.value;
+      if (field === document.activeElement) typed.focused = field.id;
+    });
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    var seat = document.getElementById("seat");
+    if (!seat || !typed) return;
+    seat.querySelectorAll("input[data-keep][id]").forEach(function (field) {
+      if (!field.value && typed.values[field.id]) field.value = typed.values[field.id];
+      if (field.id === typed.focused) {
+        field.focus();
+        field.setSelectionRange(field.value.length, field.value.length);
+      }
+    });
+    typed = null;
+  });
+
   // A seat's long-poll that left before the player's tap may come back after the tap's answer,
   // with the page as it was: a fragment older than the one shown (its data-stamp only grows) is
   // dropped; so is an answer to a seat already replaced (by the tap's answer: it follows anew).
