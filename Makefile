@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
-# Server threads for pages and commands; live followers wait on a pool of their own (tracker/serve.py).
+# Server threads for pages and commands; live followers wait on a pool of their own (tracker/web/serve.py).
 THREADS ?= 16
 export FLASK_APP := tracker
 
@@ -19,7 +19,7 @@ $(BIN)/flask: pyproject.toml
 
 # The gettext catalogs are compiled at every install: the .mo files are built, never committed.
 install: $(BIN)/flask
-	$(BIN)/python -m tracker.catalogs compile
+	$(BIN)/python -m tracker.i18n.catalogs compile
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser:
@@ -39,7 +39,7 @@ run: install
 	$(BIN)/flask demo --if-empty
 	@$(BIN)/flask setup-code --url http://127.0.0.1:$(PORT)
 	@echo "Touché on http://127.0.0.1:$(PORT)"
-	$(BIN)/python -m tracker.serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS)
+	$(BIN)/python -m tracker.web.serve --host 127.0.0.1 --port $(PORT) --threads $(THREADS)
 
 # Every tier on every core (pytest-xdist): a test module whose tests share a costly module-wide
 # fixture is kept on one worker (its xdist_group), the rest go wherever a worker is free. The

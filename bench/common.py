@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from bench.corpus import copies
-from tracker.db import open_db
-from tracker import bootstrap, logins
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker import bootstrap
+from tracker.application import logins
+from tracker.application.services import Context
 
 INSERT = ("INSERT INTO events (position, stream, version, type, schema, data, metadata, command_id)"
           " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -24,7 +25,7 @@ def write_log(path: str, lines: list[str], events: int) -> None:
     SQLite file or a PostgreSQL database alike."""
     from itertools import islice
 
-    from tracker.store import insert_rows, write_transaction
+    from tracker.eventstore.store import insert_rows, write_transaction
 
     db = open_db(path)
     rows = iter(copies(lines, events))

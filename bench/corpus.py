@@ -7,12 +7,13 @@ import random
 import orjson
 
 from bench.driver import play
-from tracker import demo, rules
+from tracker import rules
+from tracker.cli import demo
 from tracker.backup import export_lines
-from tracker.references import rewrite
-from tracker.db import open_db
+from tracker.backup.references import rewrite
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
-from tracker.services import Context
+from tracker.application.services import Context
 
 # Every sample set-up of every ruleset, with the ruleset's sample pair of duellists.
 SETUPS = [(module.NAME, module.samples.DUELISTS, setup) for module in rules.shipped() for setup in module.samples.SETUPS]

@@ -6,7 +6,7 @@ import random
 
 from tracker import rules
 from tracker.rules.base import Invalid, Refused
-from tracker.services import Service
+from tracker.application.services import Service
 
 ENDINGS = {"Yield", "Disqualify", "Abandon"}
 

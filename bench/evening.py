@@ -2,7 +2,7 @@
 over the JSON API at table pace, two to four players' seats choosing in sealed duels on their seat
 links (Rocèt and pirate wit duels, as on phones), a table display following the sealed duel, and
 one API follower long-polling the campaign's ``/changes``. Every client speaks HTTP to the
-production server (waitress, as `make run` starts it: ``python -m tracker.serve``, 16 threads),
+production server (waitress, as `make run` starts it: ``python -m tracker.web.serve``, 16 threads),
 each table from its own loopback address (127.0.0.x), as each table's phones would be.
 
 Printed beside the targets: the GM's command p50/p99 (p99 < 100 ms), the seat-to-rival "has
@@ -673,7 +673,7 @@ def evening(database: str, servers: int, tables: int, seconds: float, pace: floa
 def lost(database: str, acked_gm: list, acked_seat: list) -> int:
     """Acknowledged commands not in the log, whole: a GM's by its command id and event count, a
     seat's by the id it drew and its tap (the seat route appends a keyed hash of what it said)."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(database)
     missing = 0

@@ -21,8 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import GM_ID, report  # noqa: E402
 from tracker import bootstrap, create_app, rules  # noqa: E402
-from tracker.db import open_db  # noqa: E402
-from tracker.services import Context  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
+from tracker.application.services import Context  # noqa: E402
 
 TARGET_RATIO = 1.3
 BEHIND = 5  # how many versions the follower is behind

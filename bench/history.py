@@ -20,10 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import gm_client, report, write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
-from tracker.db import open_db  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
 from tracker.projections import history  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
-from tracker.store import EventStore  # noqa: E402
+from tracker.eventstore.store import EventStore  # noqa: E402
 
 TARGET_MS = 100
 

@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import report, write_log  # noqa: E402
 from bench.corpus import copies, template  # noqa: E402
 from tracker import backup  # noqa: E402
-from tracker.db import open_db  # noqa: E402
-from tracker.store import loads  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
+from tracker.eventstore.store import loads  # noqa: E402
 
 TARGET_MB = 150
 KINDS = ("export", "import-web", "import-cli")
@@ -53,7 +53,7 @@ def measure(kind: str, database: str, file: str, campaign: str) -> dict:
     """Run one operation in this process; its peak memory growth (MB) and its time."""
     import secrets
 
-    from tracker.campaign_import import import_campaign
+    from tracker.backup.campaign_import import import_campaign
 
     db = open_db(database)
     baseline = _kib("VmRSS")

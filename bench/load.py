@@ -144,7 +144,7 @@ def figures(name: str, result: dict, median_target: float | None = None, p99_tar
 
 def nothing_lost(path: str, results: list[dict]) -> int:
     """Every acknowledged turn is in the log, whole, exactly once."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(path)
     acknowledged = [item for result in results for item in result["acknowledged"]]
@@ -159,7 +159,7 @@ def nothing_lost(path: str, results: list[dict]) -> int:
 
 def pg_store(url: str, events: int) -> None:
     """The same log on PostgreSQL, its read models rebuilt there."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     started = time.perf_counter()
     db = open_db(url)

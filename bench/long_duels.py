@@ -28,7 +28,7 @@ from bench.common import GM_ID, gm_client, report  # noqa: E402
 from tracker import bootstrap, rules  # noqa: E402
 from tracker.projections import queries, windows  # noqa: E402
 from tracker.rules import legal  # noqa: E402
-from tracker.services import Context  # noqa: E402
+from tracker.application.services import Context  # noqa: E402
 
 TARGET_RATIO = 1.3
 # Long duels: Rocèt to the death, PF2e to a knockout, pirate sword to the death; each ending on
@@ -110,7 +110,7 @@ def long_duel_at_once(service, db, ruleset: str, versions: int, name: str = "Lon
     """The same duel decided by the pure rules in memory, its events appended through the service in
     one command: the same log and read models in a fraction of the time (a test's fixture), but
     one command's log entry instead of one per action."""
-    from tracker import commands
+    from tracker.application import commands
     from tracker.rules.dice import Dice
     from tracker.rules.duel import AdjustTrackInDuel, decide_adjustment
     from tracker.rules.fields import parse_command
@@ -209,7 +209,7 @@ def main() -> None:
                         help="decide each duel in memory and append it in one command (faster to build)")
     args = parser.parse_args()
     from tracker import create_app
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared)", flush=True)
     with tempfile.TemporaryDirectory() as folder:

@@ -25,10 +25,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.common import write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
-from tracker import backup, bootstrap, forked, rules  # noqa: E402
-from tracker.db import open_db  # noqa: E402
+from tracker import backup, bootstrap, rules
+from tracker.eventstore import forked  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
-from tracker.store import EventStore, write_transaction  # noqa: E402
+from tracker.eventstore.store import EventStore, write_transaction  # noqa: E402
 
 
 def profiled(title: str, work, top: int) -> None:
@@ -88,7 +89,7 @@ def main() -> None:
 
         # The check and append alone: what bench/run.py's bulk import times against raw sqlite3.
         # In one process, both halves in one profile: past a few thousand lines an import forks
-        # a child to check while it appends (tracker.forked), which cProfile would not see.
+        # a child to check while it appends (tracker.eventstore.forked), which cProfile would not see.
         appended = open_db(os.path.join(workdir, "append.db"))
 
         def append() -> int:

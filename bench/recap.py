@@ -22,11 +22,11 @@ from bench.common import gm_client, report, write_log  # noqa: E402
 from bench.corpus import SETUPS, template  # noqa: E402
 from bench.driver import play  # noqa: E402
 from tracker import create_app  # noqa: E402
-from tracker.db import open_db  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker import bootstrap  # noqa: E402
-from tracker.services import Context  # noqa: E402
-from tracker.store import EventStore  # noqa: E402
+from tracker.application.services import Context  # noqa: E402
+from tracker.eventstore.store import EventStore  # noqa: E402
 
 TARGET_MS = 100
 

@@ -74,9 +74,10 @@ def counting(db) -> Iterator[Counter]:
 def per_command(url: str, n: int = 200) -> dict[str, tuple[float, float]]:
     """Round trips and statements per EditCharacter on the PostgreSQL database at ``url`` (empty):
     sent from the command line, and by a logged-in GM through the JSON API (policy checks too)."""
-    from tracker import bootstrap, policy, rules
-    from tracker.db import open_db
-    from tracker.services import Context
+    from tracker import bootstrap, rules
+    from tracker.application import policy
+    from tracker.bootstrap.db import open_db
+    from tracker.application.services import Context
 
     ruleset = rules.shipped()[0]
     db = open_db(url)

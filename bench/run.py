@@ -25,9 +25,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import INSERT, gm_client, report, write_log  # noqa: E402
 from bench.corpus import copies, template  # noqa: E402
 from tracker import backup, create_app, rules  # noqa: E402
-from tracker.db import open_db  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
 from tracker import bootstrap  # noqa: E402
-from tracker.store import SCHEMA, loads, write_transaction  # noqa: E402
+from tracker.eventstore.store import SCHEMA, loads, write_transaction  # noqa: E402
 
 
 
@@ -272,7 +272,7 @@ def rebuild_in_child(path: str) -> tuple[float, float, float, int, float]:
     inside it as VmHWM: ru_maxrss survives exec on Linux, so it would count the parent's ~400 MB
     of bench data; its parts' peaks are theirs alone (RUSAGE_CHILDREN, after they ended)."""
     code = ("import resource, sys, time; sys.path.insert(0, %r)\n"
-            "from tracker.db import open_db\nfrom tracker.store import EventStore\n"
+            "from tracker.bootstrap.db import open_db\nfrom tracker.eventstore.store import EventStore\n"
             "from tracker.projections import rebuild\n"
             "db = open_db(%r); t, cpu = time.perf_counter(), time.process_time()\n"
             "n = rebuild.rebuild(db, EventStore(db))\n"
@@ -302,7 +302,7 @@ def page_medians(paths: list[str], repeat: int = 200, clock=time.perf_counter) -
     for path in paths:
         # Served as a server serves it: one connection kept and reused, request after request.
         # Under TESTING each request opens the file and runs the schema's statements again
-        # (~3 ms, a third of the target), which no served request pays (tracker/db.py).
+        # (~3 ms, a third of the target), which no served request pays (tracker/bootstrap/db.py).
         app = create_app({"DATABASE": path, "SECRET_KEY": "bench", "SESSION_COOKIE_SECURE": False})
         clients.append(gm_client(app, path))
         db = open_db(path)

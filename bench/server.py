@@ -23,9 +23,9 @@ def free_port() -> int:
 
 def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
     """Register a GM in the database at ``path`` (before the server opens it); their id and API token."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker import bootstrap
-    from tracker.services import Context
+    from tracker.application.services import Context
 
     db = open_db(path)
     try:
@@ -38,7 +38,7 @@ def gm_with_token(path: str, username: str = "bench") -> tuple[str, str]:
 
 
 class Server:
-    """``python -m tracker.serve`` (waitress, as `make run` starts it) on 127.0.0.1, on the given
+    """``python -m tracker.web.serve`` (waitress, as `make run` starts it) on 127.0.0.1, on the given
     database; waitress's 4 threads for pages unless told (and its default pool for followers).
     ``api_limit``: the API's rate limit per token (``TOUCHE_API_LIMIT``); unless told, one no
     benchmark or load test reaches, for they measure the server, not its limit (the limit's own
@@ -56,7 +56,7 @@ class Server:
     def start(self, timeout: float = 15) -> "Server":
         env = dict(os.environ, FLASK_DATABASE=self.database, SECRET_KEY="loopback", TOUCHE_INSECURE_COOKIES="1",
                    PYTHONPATH=ROOT, TOUCHE_API_LIMIT=self.api_limit)
-        command = [sys.executable, "-m", "tracker.serve", "--host", "127.0.0.1", f"--port={self.port}"]
+        command = [sys.executable, "-m", "tracker.web.serve", "--host", "127.0.0.1", f"--port={self.port}"]
         command.append(f"--threads={self.threads or 4}")
         if self.follow_threads:
             command.append(f"--follow-threads={self.follow_threads}")
@@ -235,7 +235,7 @@ class Table:
 
     def send(self, command: dict) -> tuple[int, dict | str]:
         """Post the command; fold what it appended, or re-read the duel if it was not logged."""
-        from tracker.events import EVENT_TYPES, from_data
+        from tracker.domain.events import EVENT_TYPES, from_data
 
         status, body = self.client.command(command)
         if status == 201:

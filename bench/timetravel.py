@@ -20,12 +20,12 @@ import orjson  # noqa: E402
 from bench.common import gm_client, report, write_log  # noqa: E402
 from bench.corpus import template  # noqa: E402
 from tracker import create_app  # noqa: E402
-from tracker.db import open_db  # noqa: E402
+from tracker.bootstrap.db import open_db  # noqa: E402
 from tracker.projections.engine import refold  # noqa: E402
 from tracker.projections.rebuild import rebuild  # noqa: E402
 from tracker import bootstrap  # noqa: E402
-from tracker.services import Context  # noqa: E402
-from tracker.store import EventStore  # noqa: E402
+from tracker.application.services import Context  # noqa: E402
+from tracker.eventstore.store import EventStore  # noqa: E402
 
 
 def long_duels(lines: list[str], events: int, duels: int) -> list[str]:

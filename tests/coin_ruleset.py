@@ -3,7 +3,7 @@ each turn both sides roll a d6, the higher hits for the difference, first to 3 h
 
 It speaks as a shipped ruleset does, in Texts (it brings no catalog, so they read in English).
 """
-from tracker.events import event
+from tracker.domain.events import event
 from tracker.rules import duel, legal
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field, command, parse_fields

@@ -16,8 +16,9 @@ import pytest
 os.environ["TOUCHE_LANG"] = "en"
 
 from tests import pg_cluster
-from tracker import catalogs, create_app, rules
-from tracker.services import Context
+from tracker import create_app, rules
+from tracker.i18n import catalogs
+from tracker.application.services import Context
 
 catalogs.compile_all()  # the .mo files the app reads, from the .po files as this checkout has them
 
@@ -72,7 +73,7 @@ GM_ID, GM_PASSWORD = "gmtest", "correct horse battery"
 
 def register_gm(app, gm_id=GM_ID, username="gm", password=GM_PASSWORD):
     """A GM account with an API token (the log's first two events in most tests); the token."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker import bootstrap
 
     db = open_db(app.config["DATABASE"])
@@ -89,7 +90,7 @@ def register_gm(app, gm_id=GM_ID, username="gm", password=GM_PASSWORD):
 
 def logged_in(app, gm_id=GM_ID):
     """A test client logged in as the GM, which also sends the GM's API token to /api/."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(app.config["DATABASE"])
     try:  # the GM's sessions begin a new generation each time they all end (a password change…)
@@ -188,7 +189,7 @@ def runner(app):
 
 @pytest.fixture
 def db(new_database):
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     handle = open_db(new_database("core"))
     yield handle
@@ -204,7 +205,7 @@ def service(db):
 
 def count_events(app) -> int:
     """How many events the app's log holds (a refused action must leave it unchanged)."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(app.config["DATABASE"])
     try:

@@ -66,7 +66,7 @@ class Cluster:
 
     def prepare_template(self) -> None:
         """A database holding the schema, for every test's database to copy."""
-        from tracker.db import open_db
+        from tracker.bootstrap.db import open_db
 
         self.admin(f"CREATE DATABASE {TEMPLATE}")
         open_db(self.url(TEMPLATE)).close()
@@ -77,7 +77,7 @@ class Cluster:
         return self.url(name)
 
     def drop_database(self, url: str) -> None:
-        from tracker import dialect
+        from tracker.eventstore import dialect
 
         dialect.close_pool(url)
         name = url.split("?")[0].rsplit("/", 1)[1]

@@ -39,7 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Requests one API token (or, without one, one client address) may make to /api/ in a window.
         API_LIMIT=os.environ.get("TOUCHE_API_LIMIT") or "3000 per minute",
         # The longest a long-poll ("changed since version N") holds a request before answering
-        # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one thread of the followers' pool (tracker/serve.py).
+        # "unchanged" (a client may ask for up to 30 s): each waiting client keeps one thread of the followers' pool (tracker/web/serve.py).
         LONG_POLL_MAX=float(os.environ.get("TOUCHE_LONG_POLL_MAX") or 30),
         # How long a server-sent events follow stays open before its client reconnects (tracker/web/streams.py).
         SSE_MAX=float(os.environ.get("TOUCHE_SSE_MAX") or 300),
@@ -52,7 +52,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
-    from tracker import bootstrap, cli, db, i18n
+    from tracker import bootstrap, cli, i18n
+    from tracker.bootstrap import db
     from tracker.web import HANDLERS
     from tracker.web.app import init_web
 

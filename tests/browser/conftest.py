@@ -12,7 +12,7 @@ from waitress.server import create_server
 
 from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
 from tracker import create_app
-from tracker.services import Context
+from tracker.application.services import Context
 
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -5,8 +5,9 @@ import random
 from bench.corpus import SETUPS
 from bench.driver import play
 from tests.conftest import fixed_context
-from tracker import bootstrap, demo
-from tracker.db import open_db
+from tracker import bootstrap
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 
 
 def seed(database: str) -> dict:

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import fixed_context
 from tests.integration.test_timetravel import CARDS, rocet_duel
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 FOLLOWS_WITHIN_MS = 2000

@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 
 from tests.browser.test_seats import rocet_session
 from tracker import bootstrap
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.rules import rocet
-from tracker.services import Context
+from tracker.application.services import Context
 
 HEIGHTS = """() => {
   const height = (selector) => document.querySelector(selector).getBoundingClientRect().height;

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from tests.browser.test_rocet_duel import Gm
 from tests.conftest import fixed_context
 from tracker import bootstrap
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 
 def seed(database: str) -> dict:

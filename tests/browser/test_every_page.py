@@ -15,7 +15,7 @@ from tests.browser.crawl import crawl
 from tests.browser.showcase import seed
 from tests.conftest import FAST_HASH, GM_PASSWORD, register_gm
 from tracker import create_app
-from tracker.services import Context
+from tracker.application.services import Context
 
 # Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
 pytestmark = pytest.mark.xdist_group("every-page")

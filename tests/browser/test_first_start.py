@@ -2,7 +2,7 @@
 in the console; then logging out and in."""
 from playwright.sync_api import expect
 
-from tracker import setup_code
+from tracker.application import setup_code
 
 
 def test_first_start_creates_the_gm_then_login_and_logout(anonymous_page, live_app):

@@ -5,7 +5,7 @@ import re
 
 from tests.conftest import fixed_context
 from tests.integration.test_history import Campaign
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 

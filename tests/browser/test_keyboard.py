@@ -103,7 +103,7 @@ def test_a_refused_action_puts_the_focus_on_its_error_summary(page, live_app):
 
 
 def test_a_refused_form_page_opens_on_its_error_summary(page, live_app):
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker import bootstrap
 
     service = bootstrap.service(open_db(live_app.config["DATABASE"]))

@@ -2,7 +2,7 @@
 secret initiative skills, a Strike with Bullying Press, both turns ended, interactions counted."""
 from playwright.sync_api import expect
 
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 SEELAH = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",

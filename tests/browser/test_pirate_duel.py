@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 INES = {"atq": 5, "def": 13, "pv": 12, "comunicacion": 4, "sab": 12, "car": 10, "iniciativa": 2,

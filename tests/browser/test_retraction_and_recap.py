@@ -4,10 +4,10 @@ import random
 from playwright.sync_api import expect
 
 from bench.driver import play
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
-from tracker.services import Context
+from tracker.application.services import Context
 
 
 def seed(app):

@@ -3,7 +3,7 @@ discards, to the victory, counting the clicks and key presses each turn takes.""
 from playwright.sync_api import expect
 
 from tests.conftest import fixed_context
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 

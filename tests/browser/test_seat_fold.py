@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from tests.browser.test_seats import PHONE, hand_out_seats, phones, rocet_session
 from tests.browser.test_whole_evening import either
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker.application.services import Context
 
 SETTLED = "Promise.all(document.getAnimations().map(a => a.finished)).then(() => true)"
 HAND = ".seat-ChooseCard button.seat-card"

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from tests.browser.test_seats import hand_out_seats, phones, rocet_session
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker.application.services import Context
 
 
 def stamp(phone) -> int:

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from tests.integration.test_seats import SHEET
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker.application.services import Context
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
 NAMES = {"a": "Inés", "b": "Lope"}

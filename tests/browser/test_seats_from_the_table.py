@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 
 from tests.browser.test_seats import NAMES, hand_out_seats, phones, rocet_session, settled
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker.application.services import Context
 
 
 SETTLED = "Promise.all(document.getAnimations().map(animation => animation.finished))"

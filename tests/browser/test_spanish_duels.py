@@ -21,7 +21,7 @@ from tests.browser.test_pirate_duel import INES as PIRATE_INES, LOPE as PIRATE_L
 from tests.conftest import GM_PASSWORD, register_gm
 from tests.languages import set_campaign_language
 from tracker import bootstrap
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 ROCET = {"des": "d8", "int": "d8", "pg_max": 30, "pm_max": 20}
 RULESETS = {

@@ -1,5 +1,5 @@
 """A production crawl (issue 29), first cut: the app configured as `make run` configures it
-(tracker/serve.py's create_app settings, the demo seeded by the demo command, no test-only
+(tracker/web/serve.py's create_app settings, the demo seeded by the demo command, no test-only
 ruleset), walked link by link from the home page in English and Spanish as the demo's GM and
 anonymously. Every answer is below 500, and no page shows a raw placeholder.
 
@@ -25,7 +25,7 @@ LIMIT = 400
 def production(tmp_path):
     assert [m.NAME for m in rules.RULESETS.values()] == ["rocet", "pirate", "pf2e"]
     app = create_app({"DATABASE": str(tmp_path / "touche.db"), "SECRET_KEY": "crawl",
-                      "SESSION_COOKIE_SECURE": False, "LONG_POLL_SLOTS": 8})  # as tracker.serve does
+                      "SESSION_COOKIE_SECURE": False, "LONG_POLL_SLOTS": 8})  # as tracker.web.serve does
     result = app.test_cli_runner().invoke(args=["demo", "--if-empty"])  # as `make run`, on an empty log
     assert result.exit_code == 0 and "no demo" not in result.output, result.output
     register_gm(app)  # the first GM to come takes the demo, as after `make run`'s set-up code
@@ -97,7 +97,7 @@ def filled(form: str, duelists, **chosen) -> dict:
 def player_pages(app, client, session, duel, character, csrf) -> list[str]:
     """The seat of side A's duellist, the duel's table display and the session's players' recap,
     as the GM hands them out."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker.web.links import sign
 
     assert client.post(f"{session}/seats", data={"character_id": character, "csrf_token": csrf}).status_code < 400

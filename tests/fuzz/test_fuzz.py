@@ -15,9 +15,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.driver import hand_fields, random_value
 from tests.conftest import GM_ID, logged_in, register_gm
-from tracker import demo, rules, workspace
-from tracker.db import open_db
-from tracker.handlers import HANDLERS
+from tracker import rules
+from tracker.cli import demo
+from tracker.domain import workspace
+from tracker.bootstrap.db import open_db
+from tracker.application.handlers import HANDLERS
 
 FUZZ = dict(deadline=None, derandomize=True,
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -15,11 +15,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from bench.driver import ENDINGS, random_value
 from tests.conftest import fixed_context
-from tracker import bootstrap, demo, rules
-from tracker.db import open_db
+from tracker import bootstrap, rules
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.projections import engine, queries, rebuild, schema, undo
 from tracker.rules.base import Invalid, Refused
-from tracker.store import dumps, write_transaction
+from tracker.eventstore.store import dumps, write_transaction
 
 SETUPS = {
     "rocet": [{"kind": kind, "cards": cards, "deck": deck, "weapon_type": "Espada", "clock_size": size,

@@ -30,7 +30,7 @@ def example(name: str) -> str:
 def server(tmp_path):
     path = str(tmp_path / "examples.db")
     _, token = gm_with_token(path, username="marta")
-    with Server(path, threads=8) as running:  # four may wait (tracker.serve: half the threads)
+    with Server(path, threads=8) as running:  # four may wait (tracker.web.serve: half the threads)
         running.token, running.database = token, path
         yield running
         assert "Traceback" not in running.errors()

@@ -3,10 +3,10 @@ like the original (every ruleset's duels, pf2e's too, whose events name duelists
 leave every other character's page as it was, so a small store and a large one compare alike."""
 from bench.common import write_log
 from bench.corpus import template
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
-from tracker.store import EventStore
+from tracker.eventstore.store import EventStore
 
 
 def test_copied_duels_fold_and_leave_other_characters_as_they_were(tmp_path):

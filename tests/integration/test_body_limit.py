@@ -22,7 +22,7 @@ def test_a_200_mb_anonymous_post_is_refused_before_its_body_is_sent(tmp_path):
 
 def test_the_server_takes_the_body_limit_from_the_apps_settings(monkeypatch):
     from tracker import create_app
-    from tracker.serve import body_limit
+    from tracker.web.serve import body_limit
 
     monkeypatch.setenv("SECRET_KEY", "limits")
     monkeypatch.setenv("TOUCHE_MAX_UPLOAD_MB", "3")

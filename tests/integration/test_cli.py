@@ -4,7 +4,7 @@ import json
 import pytest
 
 from tracker import create_app
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 from tests.coin_tier import Table
 from tests.conftest import fixed_context

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from tracker import bootstrap, create_app
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 from tests.conftest import fixed_context
 

@@ -2,7 +2,7 @@
 import pytest
 
 from tests.integration.test_cli import cli, filled  # noqa: F401 (fixture)
-from tracker import cli_language
+from tracker.cli import language as cli_language
 
 
 @pytest.mark.parametrize("environ, expected", [
@@ -50,7 +50,7 @@ def test_messages_in_english_by_default(filled, monkeypatch):  # noqa: F811 (fix
 
 
 def test_a_demo_seeded_in_spanish_reads_as_a_gm_would_type_it(tmp_path, monkeypatch):
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     monkeypatch.setenv("TOUCHE_LANG", "es")
     path = str(tmp_path / "demo.db")

@@ -11,9 +11,9 @@ import pytest
 
 from bench.server import Client, Server, Table, campaign_with_session, gm_with_token, shipped_rulesets, start_duel
 from tests.integration.test_projections import intact, snapshot
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections.rebuild import rebuild
-from tracker.store import EventStore
+from tracker.eventstore.store import EventStore
 
 pytestmark = pytest.mark.both_backends
 

@@ -15,7 +15,7 @@ import threading
 import uuid
 
 from bench.server import Client, Server, gm_with_token
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from tests.conftest import fixed_context
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.projections import history, schema
 from tracker.projections.rebuild import rebuild
 from tracker import bootstrap

@@ -1,4 +1,4 @@
-"""A long import is checked in a forked child while this process appends (``tracker.forked``):
+"""A long import is checked in a forked child while this process appends (``tracker.eventstore.forked``):
 it must append the same rows, leave the same check, and refuse a bad file the same way as one
 process does; a child that dies is an error, never a hang."""
 import json
@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tracker import backup, forked
+from tracker import backup
+from tracker.eventstore import forked
 from tracker.backup import BadLog, TextLines, chain, dumps, import_lines
-from tracker.db import open_db
-from tracker.store import EventStore, write_transaction
+from tracker.bootstrap.db import open_db
+from tracker.eventstore.store import EventStore, write_transaction
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 10_000  # well past what one process appends before forking (backup.PARALLEL_AFTER batches)

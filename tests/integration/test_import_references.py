@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests.conftest import GM_ID, count_events, logged_in, register_gm
-from tracker import references
+from tracker.backup import references
 from tracker.backup import BadLog, Check, chain
-from tracker.db import open_db
-from tracker.events import EVENT_TYPES
+from tracker.bootstrap.db import open_db
+from tracker.domain.events import EVENT_TYPES
 from tracker import bootstrap
 
 # Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
@@ -251,7 +251,7 @@ def test_references_are_walked_and_rewritten_by_their_declared_paths():
 def test_a_copy_of_every_ruleset_keeps_none_of_the_originals_ids(tmp_path, every_ruleset):
     import itertools
 
-    from tracker.campaign_import import import_campaign
+    from tracker.backup.campaign_import import import_campaign
 
     db = open_db(str(tmp_path / "copy.db"))
     counter = itertools.count(1)

@@ -10,8 +10,8 @@ import urllib.request
 
 from bench.server import Server
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.services import Context
+from tracker.bootstrap.db import open_db
+from tracker.application.services import Context
 
 AT_ONCE, LIMIT = 10, 3
 SLOW = "pbkdf2:sha256:200000"  # each check takes long enough for all ten to be under way together

@@ -7,7 +7,7 @@ from bench.corpus import template
 from tests.integration.test_projections import snapshot
 from tracker import create_app
 from tracker.backup import import_lines
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 pytestmark = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 

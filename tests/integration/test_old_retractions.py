@@ -1,10 +1,10 @@
 """Retractions written before schema 2 (issue 19): read as the rules read a retraction now."""
 from tests.conftest import fixed_context
-from tracker.events import from_data
+from tracker.domain.events import from_data
 from tracker.projections import engine, queries, rebuild, schema
-from tracker.services import Service
-from tracker.store import dumps, write_transaction
-from tracker.workspace import EventRetracted
+from tracker.application.services import Service
+from tracker.eventstore.store import dumps, write_transaction
+from tracker.domain.workspace import EventRetracted
 
 
 def append_old_retraction(service: Service, stream: str, version: int, retracted_type: str,

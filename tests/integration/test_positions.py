@@ -5,7 +5,7 @@ position would commit last.
 A sequence hands out positions when rows are inserted, but transactions commit in their own
 order: without a remedy, a follower can read position 2, move its mark to 2, and never see
 position 1 committing a moment later. The remedy is the append lock (a transaction-level advisory
-lock, ``tracker.dialect``): a position is only taken by the one transaction that will commit
+lock, ``tracker.eventstore.dialect``): a position is only taken by the one transaction that will commit
 next. The second test switches the lock off and watches the follower skip, so the first one is
 known to test something.
 """
@@ -13,10 +13,10 @@ import threading
 
 import pytest
 
-from tracker import dialect
-from tracker.db import open_db
-from tracker.store import EventStore, write_transaction
-from tracker.workspace import CampaignCreated
+from tracker.eventstore import dialect
+from tracker.bootstrap.db import open_db
+from tracker.eventstore.store import EventStore, write_transaction
+from tracker.domain.workspace import CampaignCreated
 
 pytestmark = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 

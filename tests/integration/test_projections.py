@@ -24,7 +24,7 @@ def snapshot(db):
 
 def intact(db) -> bool:
     """The database file passes SQLite's own check (PostgreSQL checks its pages as it reads them)."""
-    from tracker import dialect
+    from tracker.eventstore import dialect
 
     return dialect.is_pg(db) or db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -113,7 +113,7 @@ def test_some_retractions_are_refused_with_the_reason(table, what):
 def test_pages_read_projections_not_the_log(table, monkeypatch):
     ines, lope = table.character("Inés"), table.character("Lope")
     table.duel(ines, lope)
-    from tracker.store import EventStore
+    from tracker.eventstore.store import EventStore
 
     def no_replay(*args, **kwargs):
         raise AssertionError("a read replayed the log")
@@ -129,8 +129,8 @@ def test_rebuild_equals_incremental_for_every_shipped_ruleset(new_database):
     each duel's events kept for its history) leaves what the live projector left, row for row."""
     from bench.corpus import template
     from tracker.backup import import_lines
-    from tracker.db import open_db
-    from tracker.store import EventStore, write_transaction
+    from tracker.bootstrap.db import open_db
+    from tracker.eventstore.store import EventStore, write_transaction
 
     lines = template(duels=9, max_actions=40)
     db = open_db(new_database("played"))
@@ -161,11 +161,11 @@ def test_each_duel_line_is_what_its_ruleset_describes(new_database):
     (a rebuild takes the line the fold already told instead of describing twice)."""
     from bench.corpus import template
     from tracker.backup import import_lines
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker.projections.engine import describe
     from tracker.projections.replay import category, fold
     from tracker.projections.words import read
-    from tracker.store import EventStore
+    from tracker.eventstore.store import EventStore
 
     db = open_db(new_database("played"))
     import_lines(db, template(duels=11, max_actions=40))

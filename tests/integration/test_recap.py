@@ -7,8 +7,9 @@ import pytest
 
 from bench.driver import play
 from tests.conftest import GM_ID
-from tracker import demo, recap
-from tracker.db import open_db
+from tracker import recap
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 pytestmark = pytest.mark.both_backends  # the same tests on SQLite and on PostgreSQL

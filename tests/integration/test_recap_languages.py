@@ -17,8 +17,9 @@ from bench.driver import play
 from tests.conftest import GM_ID
 from tests.integration.test_recap import Actions, start
 from tests.languages import set_campaign_language
-from tracker import bootstrap, demo, recap, rules
-from tracker.db import open_db
+from tracker import bootstrap, recap, rules
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 from tracker.rules.text import render
 

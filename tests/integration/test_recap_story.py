@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import GM_ID
 from tracker import bootstrap, recap
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 SEELAH = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",
               deception=7, deception_rank="trained", intimidation=9, intimidation_rank="expert",

@@ -17,7 +17,7 @@ from tests import coin_ruleset
 from tests.coin_ruleset import samples as coin_samples
 from tests.conftest import fixed_context
 from tracker import bootstrap, recap, rules
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import history
 from tracker.projections.engine import refold
 from tracker.projections.rebuild import rebuild
@@ -236,7 +236,7 @@ def test_the_core_never_names_a_ruleset():
     names = re.compile(r"rocet|pirate|pf2e")
     rulesets_folders = tuple(os.path.join("templates", "duels", m.NAME) + os.sep for m in rules.shipped())
     naming = []
-    for top, allowed in (("tracker", (os.path.join("tracker", "rules") + os.sep, os.path.join("tracker", "demo.py"))),
+    for top, allowed in (("tracker", (os.path.join("tracker", "rules") + os.sep, os.path.join("tracker", "cli", "demo.py"))),
                          ("templates", rulesets_folders)):
         for folder, _, files in os.walk(os.path.join(root, top)):
             for name in files:

@@ -8,11 +8,12 @@ import threading
 import pytest
 
 from tests.integration.test_projections import snapshot
-from tracker import bootstrap, policy
-from tracker.db import open_db
+from tracker import bootstrap
+from tracker.application import policy
+from tracker.bootstrap.db import open_db
 from tracker.projections.rebuild import rebuild
-from tracker.services import Context
-from tracker.store import EventStore
+from tracker.application.services import Context
+from tracker.eventstore.store import EventStore
 
 SHEET = {"rocet": {"des": "d8", "int": "d8", "pg_max": 30, "pm_max": 20, "weapons": "Ropera | Espada | 3"}}
 
@@ -121,7 +122,7 @@ def test_retracting_a_sealed_choice_takes_it_back_and_a_rebuild_equals_the_live_
 
 
 def test_a_seat_is_refused_everything_but_its_own_choices(gm, path):
-    from tracker.errors import Denied, Forbidden, NotFound
+    from tracker.domain.errors import Denied, Forbidden, NotFound
 
     duel = sealed_duel(gm)
     other = sealed_duel(gm)  # another campaign and session
@@ -209,7 +210,7 @@ def test_pf2e_and_wit_choices_locked_in_at_once_are_revealed_once(gm, path, rule
 
 
 def test_only_the_attackers_own_seat_readies_or_withdraws_its_dueling_reaction(gm, path):
-    from tracker.errors import Forbidden
+    from tracker.domain.errors import Forbidden
 
     duel = sealed_duel_of(gm, "pf2e")
     seats = {side: seat_service(path, duel["seats"][side]) for side in "ab"}

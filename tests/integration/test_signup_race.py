@@ -6,10 +6,10 @@ import threading
 import pytest
 
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.logins import verify_password
+from tracker.bootstrap.db import open_db
+from tracker.application.logins import verify_password
 from tracker.rules.base import Invalid
-from tracker.services import Context
+from tracker.application.services import Context
 
 pytestmark = pytest.mark.both_backends
 

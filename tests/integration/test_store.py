@@ -4,8 +4,8 @@ import sqlite3
 import psycopg
 import pytest
 
-from tracker.store import Conflict, EventStore, write_transaction
-from tracker.workspace import CampaignCreated, CampaignEdited
+from tracker.eventstore.store import Conflict, EventStore, write_transaction
+from tracker.domain.workspace import CampaignCreated, CampaignEdited
 
 pytestmark = pytest.mark.both_backends
 REFUSED = (sqlite3.IntegrityError, psycopg.IntegrityError)  # what each database raises at a refused write

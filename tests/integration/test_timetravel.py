@@ -8,11 +8,11 @@ import pytest
 from bench.corpus import SETUPS
 from bench.driver import play
 from tests.conftest import fixed_context, logged_in, register_gm
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.projections import engine, rebuild
 from tracker import bootstrap
-from tracker.store import EventStore, load_state as loads
+from tracker.eventstore.store import EventStore, load_state as loads
 from tracker.projections.timetravel import Memo, state_at
 
 CARDS = ("Estocada Alta", "Estocada Profunda", "Tajo Circular", "Finta", "Treta", "Insulto")

@@ -7,7 +7,7 @@ from tests.integration.test_timetravel import gm_service, play_turn, rocet_duel 
 from tests.coin_ruleset import CoinTurnPlayed, headline, step_of
 from tracker.projections.timetravel import Memo, around, steps
 from tracker.rules.contract import Step
-from tracker.store import EventStore
+from tracker.eventstore.store import EventStore
 
 SEELAH = dict(level=3, hp_max=40, ac=20, attack_bonus=10, weapon="Longsword", damage="1d8+4",
               deception=7, deception_rank="trained", intimidation=9, intimidation_rank="expert",

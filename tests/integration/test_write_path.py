@@ -3,11 +3,12 @@ track changes and totals (as a rebuild makes them), a service that keeps the sta
 still sees another writer's commands, and a stale form is still a conflict."""
 import pytest
 
-from tracker import bootstrap, dialect
-from tracker.db import open_db
+from tracker import bootstrap
+from tracker.eventstore import dialect
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
-from tracker.store import Conflict, EventStore
+from tracker.eventstore.store import Conflict, EventStore
 
 from tests.coin_tier import Table
 from tests.conftest import fixed_context

@@ -2,7 +2,7 @@
 and no catalog keeps a message the code no longer has (extracted afresh and compared)."""
 import pytest
 
-from tracker import catalogs
+from tracker.i18n import catalogs
 
 
 @pytest.fixture(scope="module")
@@ -11,12 +11,12 @@ def problems():
 
 
 def test_the_core_catalog_is_complete_and_up_to_date(problems):
-    core = [p for p in problems if p.startswith("tracker/translations/")]
-    assert not core, "run python -m tracker.catalogs update, translate, compile:\n" + "\n".join(core)
+    core = [p for p in problems if p.startswith("tracker/i18n/translations/")]
+    assert not core, "run python -m tracker.i18n.catalogs update, translate, compile:\n" + "\n".join(core)
 
 
 def test_every_catalog_is_complete_and_up_to_date(problems):
-    assert not problems, "run python -m tracker.catalogs update, translate, compile:\n" + "\n".join(problems)
+    assert not problems, "run python -m tracker.i18n.catalogs update, translate, compile:\n" + "\n".join(problems)
 
 
 def test_a_translated_catalog_keeps_every_placeholder_of_its_message():

@@ -1,6 +1,6 @@
 """The dialect seam's translation of SQLite's SQL for PostgreSQL (pure: no database needed; the
 suites marked both_backends run the translated SQL on a real PostgreSQL)."""
-from tracker.dialect import _translate_plain
+from tracker.eventstore.dialect import _translate_plain
 
 KEYS = {"duels": (("id",), True), "records": (("character_id", "ruleset", "result"), False),
         "only_key": (("a", "b"), False)}

@@ -3,8 +3,8 @@ import re
 from pathlib import Path
 
 from tracker import rules
-from tracker.events import EVENT_TYPES
-from tracker.handlers import HANDLERS
+from tracker.domain.events import EVENT_TYPES
+from tracker.application.handlers import HANDLERS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -125,7 +125,7 @@ def test_each_common_ending_folds_to_its_whole_outcome(event, outcome):
 
 
 def test_tuples_are_kept_as_the_lists_json_gives_back():
-    from tracker.events import plain
+    from tracker.domain.events import plain
     from tracker.rules.duel import DuelYielded, fields_of
 
     assert plain({"a": (1, (2, 3)), "b": [{"c": (4,)}], "d": "x"}) == {"a": [1, [2, 3]], "b": [{"c": [4]}], "d": "x"}

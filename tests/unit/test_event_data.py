@@ -5,8 +5,8 @@ import dataclasses
 
 import pytest
 
-from tracker import events
-from tracker.events import from_data, to_data
+from tracker.domain import events
+from tracker.domain.events import from_data, to_data
 from tracker.rules.duel import DuelNoted, DuelStarted
 
 

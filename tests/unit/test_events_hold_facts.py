@@ -13,11 +13,11 @@ from tests.unit import (test_pf2e_edges, test_pirate, test_pirate_edges, test_ro
                         test_rocet_more)
 from tests.sample_duel import start_sample_duel
 from tracker import bootstrap
-from tracker.db import open_db
-from tracker.events import from_data, to_data
+from tracker.bootstrap.db import open_db
+from tracker.domain.events import from_data, to_data
 from tracker.rules import pf2e, pirate, rocet
 from tracker.rules.duel import ENDING_EVENTS, DuelDrawn, DuelWon, told_detail
-from tracker.store import dumps
+from tracker.eventstore.store import dumps
 
 SHIPPED = (rocet, pirate, pf2e)
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from tracker import rules
-from tracker.languages import KEPT_WORDS
+from tracker.domain.languages import KEPT_WORDS
 
 GLOSSARY = (Path(__file__).resolve().parents[2] / "docs" / "glossary.md").read_text(encoding="utf-8")
 

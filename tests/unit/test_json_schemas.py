@@ -7,7 +7,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.fuzz.test_retraction_properties import SETUPS
-from tracker import demo, rules
+from tracker import rules
+from tracker.cli import demo
 from tracker.rules.fields import Field
 from tracker.rules.json_schema import fields_schema, ruleset_schemas
 

@@ -7,7 +7,7 @@ from pathlib import Path
 TRACKER = Path(__file__).resolve().parents[2] / "tracker"
 RULES = TRACKER / "rules"
 FORBIDDEN = {"flask", "sqlite3", "sqlite_utils", "random", "time", "datetime", "secrets", "os",
-             "tracker.store", "tracker.services", "tracker.web", "tracker.projections", "tracker.db"}
+             "tracker.eventstore.store", "tracker.application.services", "tracker.web", "tracker.projections", "tracker.db"}
 
 
 def imported(path):
@@ -30,7 +30,7 @@ def test_rules_are_pure():
 
 
 def test_read_models_never_reach_up_to_the_service_or_the_web():
-    upward = ("flask", "tracker.services", "tracker.handlers", "tracker.web")
+    upward = ("flask", "tracker.application.services", "tracker.application.handlers", "tracker.web")
     offenders = {str(path.name): [name for name in imported(path) if name.startswith(upward)]
                  for path in (RULES.parent / "projections").glob("*.py")}
     assert not {name: bad for name, bad in offenders.items() if bad}
@@ -48,7 +48,7 @@ MODULES = {module_name(path): path for path in TRACKER.rglob("*.py")}
 
 def imports_of(name: str) -> set[str]:
     """The tracker modules ``name`` imports, anywhere in it (at the top, in a function, under
-    TYPE_CHECKING): ``from tracker import policy`` is an import of ``tracker.policy``."""
+    TYPE_CHECKING): ``from tracker import policy`` is an import of ``tracker.application.policy``."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -103,7 +103,7 @@ def test_the_cycle_finder_finds_a_ring():
 
 
 def test_no_module_imports_itself_back():
-    assert "tracker.services" in GRAPH["tracker.handlers.workspace"]  # the graph sees real imports
+    assert "tracker.application.services" in GRAPH["tracker.application.handlers.workspace"]  # the graph sees real imports
     assert cycles(GRAPH) == []
 
 
@@ -117,15 +117,15 @@ def reaches(source: str, layers: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def test_each_layer_imports_only_the_layers_below_it():
-    assert reaches("tracker.rules", ("tracker.projections", "tracker.store", "tracker.services",
-                                     "tracker.handlers", "tracker.bootstrap", "tracker.web", "tracker.db")) == {}
-    assert reaches("tracker.projections", ("tracker.services", "tracker.handlers", "tracker.bootstrap",
+    assert reaches("tracker.rules", ("tracker.projections", "tracker.eventstore.store", "tracker.application.services",
+                                     "tracker.application.handlers", "tracker.bootstrap", "tracker.web", "tracker.db")) == {}
+    assert reaches("tracker.projections", ("tracker.application.services", "tracker.application.handlers", "tracker.bootstrap",
                                            "tracker.web")) == {}
-    assert reaches("tracker.services", ("tracker.handlers", "tracker.bootstrap", "tracker.web")) == {}
-    assert reaches("tracker.commands", ("tracker.services", "tracker.handlers", "tracker.web")) == {}
-    assert reaches("tracker.policy", ("tracker.services", "tracker.handlers", "tracker.web")) == {}
-    assert reaches("tracker.handlers", ("tracker.bootstrap", "tracker.web")) == {}
-    assert reaches("tracker.web", ("tracker.handlers", "tracker.bootstrap")) == {}
+    assert reaches("tracker.application.services", ("tracker.application.handlers", "tracker.bootstrap", "tracker.web")) == {}
+    assert reaches("tracker.application.commands", ("tracker.application.services", "tracker.application.handlers", "tracker.web")) == {}
+    assert reaches("tracker.application.policy", ("tracker.application.services", "tracker.application.handlers", "tracker.web")) == {}
+    assert reaches("tracker.application.handlers", ("tracker.bootstrap", "tracker.web")) == {}
+    assert reaches("tracker.web", ("tracker.application.handlers", "tracker.bootstrap")) == {}
 
 
 SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE)\b|\.execute(many)?\(|\.query\(")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tracker import events, rules
-from tracker.commands.names import RENAMED, canonical
+from tracker import rules
+from tracker.domain import events
+from tracker.application.commands.names import RENAMED, canonical
 from tracker.web.openapi import WORKSPACE
 
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")

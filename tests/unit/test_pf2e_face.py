@@ -7,7 +7,7 @@ from tests import plain_json as json
 import pytest
 
 from tests.unit.test_pf2e_support import HEADER, Duel, caster, fighter, play, sheet
-from tracker.events import from_data, to_data
+from tracker.domain.events import from_data, to_data
 from tracker.rules import pf2e
 from tracker.rules.base import ImpossibleHistory, Invalid, Refused
 from tracker.rules.dice import fixed_dice

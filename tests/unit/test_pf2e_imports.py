@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import workspace
+from tracker.domain import workspace
 from tracker.rules.base import Invalid
 from tracker.rules.pf2e.imports import build, foundry, pathbuilder
 

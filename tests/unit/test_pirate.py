@@ -7,7 +7,7 @@ from tests import plain_json as json
 
 import pytest
 
-from tracker.events import from_data, to_data, type_name
+from tracker.domain.events import from_data, to_data, type_name
 from tracker.rules import get
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice, fixed_dice

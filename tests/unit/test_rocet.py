@@ -5,7 +5,7 @@ from tests import plain_json as json
 
 import pytest
 
-from tracker import events as registry
+from tracker.domain import events as registry
 from tracker.rules import rocet
 from tracker.rules.base import Invalid, Refused
 from tracker.rules.dice import Dice

@@ -8,12 +8,12 @@ import pytest
 
 from tests.conftest import fixed_context
 from tracker import bootstrap
-from tracker.events import to_data
+from tracker.domain.events import to_data
 from tracker.projections import engine, queries, rebuild, schema
 from tracker.rules import rocet
 from tracker.rules.rocet.events import RocetCardsPlayed, RocetTurnResolved
-from tracker.services import Service
-from tracker.store import dumps, write_transaction
+from tracker.application.services import Service
+from tracker.eventstore.store import dumps, write_transaction
 
 STATS = {"rocet": {"des": "d8", "int": "d8", "pg_max": 40, "pm_max": 40, "weapons": "Ropera | Espada | 3"}}
 

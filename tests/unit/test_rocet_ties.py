@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tracker import events as registry
+from tracker.domain import events as registry
 from tracker.rules import rocet
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.duel import DuelYielded, Yield

@@ -13,7 +13,7 @@ from babel.support import Translations
 from tests.conftest import fixed_context
 from tests.sample_duel import start_sample_duel
 from tracker import bootstrap, rules
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.rules import legal, text
 from tracker.rules.base import Refused
 from tracker.rules.fields import Field
@@ -40,7 +40,7 @@ def spanish() -> Translations:
     """The core's, the shared rules' and every shipped ruleset's Spanish catalogs, compiled (the
     test session compiles them at its start), merged as the app merges them: a refusal the sample
     duel meets may come from the core's handler."""
-    merged = Translations.load(str(RULES.parent / "translations"), ["es"])
+    merged = Translations.load(str(RULES.parent / "i18n" / "translations"), ["es"])
     merged.merge(Translations.load(str(RULES / "translations"), ["es"]))
     for module in SHIPPED:
         merged.merge(Translations.load(str(Path(module.__file__).parent / "translations"), ["es"]))
@@ -166,7 +166,7 @@ def test_the_sample_duel_reads_wholly_in_spanish(app, module, reader):
 def _a_refusal(service, module, duel, version, state):
     """The refusal of a command the duel does not take now (the first common ending twice over:
     an abandon once the duel is over, else a command of another ruleset's table), or None."""
-    from tracker.errors import Rejected
+    from tracker.domain.errors import Rejected
 
     try:
         service.handle({"type": "Abandon" if state["outcome"] else "Discard", "side": "a", "card": "Treta",

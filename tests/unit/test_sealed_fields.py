@@ -1,8 +1,8 @@
-"""The cipher of a backup's sealed fields (tracker/sealed_fields.py): deterministic, bound to its
+"""The cipher of a backup's sealed fields (tracker/backup/sealed_fields.py): deterministic, bound to its
 event and field, and opened only by the key that sealed it."""
 import pytest
 
-from tracker.sealed_fields import MARK, Sealer, Unreadable, is_sealed, sealing_key
+from tracker.backup.sealed_fields import MARK, Sealer, Unreadable, is_sealed, sealing_key
 
 WHERE = ("duel-d1", 7, "RocetCardChosen", "card")
 

@@ -23,7 +23,7 @@ from tests.unit.test_pirate_sealed import sealed as pirate_duel
 from tests.unit.test_rocet_duels import EA, FINTA, INSULTO
 from tests.unit.test_rocet_sealed import sealed as rocet_table
 from tracker import rules
-from tracker.errors import Rejected
+from tracker.domain.errors import Rejected
 from tracker.rules import pf2e, pirate, rocet
 from tracker.rules.dice import Dice
 from tracker.rules.fields import parse_command
@@ -40,7 +40,7 @@ WIDTH = 40  # sealed states scanned from one start, at most
 
 def catalog(language: str) -> Translations:
     """The core's, the shared rules' and every ruleset's catalog in ``language``, merged as the app does."""
-    merged = Translations.load(str(RULES.parent / "translations"), [language])
+    merged = Translations.load(str(RULES.parent / "i18n" / "translations"), [language])
     merged.merge(Translations.load(str(RULES / "translations"), [language]))
     for module in rules.shipped():
         merged.merge(Translations.load(str(Path(module.__file__).parent / "translations"), [language]))

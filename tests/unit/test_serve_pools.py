@@ -1,6 +1,6 @@
 """The production server's two pools: every request that follows something live, and only those,
-goes to the followers' pool (tracker.serve.follows)."""
-from tracker.serve import follow_caps, follows
+goes to the followers' pool (tracker.web.serve.follows)."""
+from tracker.web.serve import follow_caps, follows
 
 
 def test_the_follow_requests_go_to_the_followers_pool():

@@ -2,9 +2,9 @@
 from pathlib import Path
 
 from tracker import backup
-from tracker.events import from_data
+from tracker.domain.events import from_data
 from tracker.projections import queries
-from tracker.workspace import CharacterCreated
+from tracker.domain.workspace import CharacterCreated
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "schema1_log.jsonl"
 

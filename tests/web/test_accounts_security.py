@@ -9,11 +9,12 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.conftest import FAST_HASH, GM_PASSWORD, count_events, logged_in, register_gm
-from tracker import bootstrap, create_app, demo
-from tracker.db import open_db
+from tracker import bootstrap, create_app
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.projections.rebuild import rebuild
-from tracker.services import Context
-from tracker.store import EventStore
+from tracker.application.services import Context
+from tracker.eventstore.store import EventStore
 
 
 def log_in(client, username="gm", password=GM_PASSWORD, next_=None, address="203.0.113.7"):
@@ -221,7 +222,7 @@ def test_session_read_models_rebuild_identically(app):
 
 
 def test_the_fold_forgets_ended_sessions_once_their_cookies_have_expired_anyway():
-    from tracker import accounts
+    from tracker.domain import accounts
 
     state = accounts.evolve(None, accounts.GMRegistered(gm_id="g", username="gm", password_hash="h"), 1)
     state = accounts.evolve(state, accounts.GMLoggedOut(session_id="old", ended_at="2026-01-01T00:00:00.000+00:00",

@@ -228,7 +228,7 @@ def test_the_origins_setting_reads_a_list_from_the_environment(monkeypatch, new_
 def test_the_state_shared_between_reads_is_never_changed_by_one(client, anonymous, app):
     import copy
 
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker.projections import queries
 
     duel = duel_of(client, "pf2e")

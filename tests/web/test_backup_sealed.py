@@ -16,11 +16,11 @@ from tests.web.test_display import gm_service  # noqa: F401 (fixture)
 from tests.web.test_seats import (choose, choose_insult, choose_skill, issue_seat, pf2e_sealed, secret_card,
                                   setup_duel, state, wit_sealed)
 from tracker import backup, create_app
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 
 def is_sealed(value) -> bool:
-    """A field as the file holds it sealed (``tracker.sealed_fields``), ciphertext in base64url."""
+    """A field as the file holds it sealed (``tracker.backup.sealed_fields``), ciphertext in base64url."""
     return type(value) is dict and list(value) == ["touche-sealed"] and len(value["touche-sealed"]) >= 22
 
 

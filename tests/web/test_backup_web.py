@@ -8,8 +8,8 @@ import pytest
 
 from bench.driver import play
 from tests.conftest import GM_ID
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 from tests.conftest import count_events
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from tests.conftest import count_events, redirect_key, text_of
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "imports"

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import count_events
-from tracker import bootstrap, commands
-from tracker.errors import Rejected
-from tracker.handlers import HANDLERS
+from tracker import bootstrap
+from tracker.application import commands
+from tracker.domain.errors import Rejected
+from tracker.application.handlers import HANDLERS
 from tracker.rules.base import Invalid, Refused
 
 WEB = Path(__file__).resolve().parents[2] / "tracker" / "web"

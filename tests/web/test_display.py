@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import fixed_context
 from tests.integration.test_timetravel import CARDS, play_turn, rocet_duel
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.rules.pf2e.sheet import SKILLS
 from tracker import bootstrap
 from tracker.web.player import sign

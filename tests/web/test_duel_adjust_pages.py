@@ -80,7 +80,7 @@ def test_the_api_adjusts_a_track_and_refuses_a_fall(client, ruleset, setup, trac
 
 @pytest.mark.parametrize("ruleset, setup, track", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
 def test_time_travel_and_the_recap_tell_the_adjustment(app, client, ruleset, setup, track):
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker.projections import queries
 
     duel = duel_of(client, ruleset, setup)

@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import fixed_context, text_of
 from tests.sample_duel import start_sample_duel
 from tracker import bootstrap, rules
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 # What each ruleset's page says in Spanish, and the English it replaces.
 SAYS = {

@@ -4,7 +4,7 @@ sheet; a rematch from a finished duel; a duel outside any planned session goes i
 import json
 import re
 
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tests.conftest import count_events, text_of
 from tests.web.test_web import WON_BY_HITS, played, setup_duel
 
@@ -102,7 +102,7 @@ def test_a_session_planned_on_the_fly_stores_the_fact_and_reads_its_title_in_the
 def test_an_older_log_s_english_title_of_a_session_planned_on_the_fly_reads_in_spanish(app, client):
     """Before the fact was stored, the title held the English sentence: it reads as the fact does,
     from the stored read models (and the upcaster turns such an event into the fact on read)."""
-    from tracker import events
+    from tracker.domain import events
 
     campaign, _ = pirates(client)
     response = client.post("/api/v1/commands", json={"type": "PlanSession", "campaign_id": campaign, "number": 1,

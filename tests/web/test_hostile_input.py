@@ -1,6 +1,6 @@
 """Hostile input answers a 4xx with a message, never a 500: numbers beyond SQLite's 64-bit range,
 lone surrogates, JSON nested 100,000 deep, NaN and Infinity, bytes that are not UTF-8. Each case
-here crashed (or slipped through) before tracker/web/inputs.py and tracker/strictjson.py."""
+here crashed (or slipped through) before tracker/web/inputs.py and tracker/backup/strictjson.py."""
 import io
 import json
 import logging

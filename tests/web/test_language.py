@@ -2,7 +2,7 @@
 switch on every page; the campaign's language for its players; dates read and written the
 language's way; and the log, stored as facts, read again in whichever language is asked."""
 from tests.conftest import GM_ID, count_events, redirect_key
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}

@@ -5,7 +5,7 @@ import re
 
 from tests.web.test_web import post_campaign
 from tracker import rules
-from tracker.events import EVENT_TYPES
+from tracker.domain.events import EVENT_TYPES
 
 
 def options(client, campaign, language) -> dict[str, str]:

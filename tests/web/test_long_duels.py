@@ -13,7 +13,7 @@ import pytest
 from bench.long_duels import links, long_duel_at_once
 from tests.conftest import GM_ID, fixed_context, logged_in, register_gm
 from tracker import bootstrap, create_app
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import windows
 
 LONG, SHORT, TARGET = 1000, 10, 1.3

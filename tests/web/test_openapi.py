@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from openapi_spec_validator import validate
 
-from tracker import commands, rules
+from tracker import rules
+from tracker.application import commands
 
 
 def test_the_description_is_valid_openapi_3_1_and_needs_no_token(anonymous):

@@ -9,7 +9,7 @@ import pytest
 from flask import render_template
 
 from tests.conftest import fixed_context
-from tracker.db import get_db, open_db
+from tracker.bootstrap.db import get_db, open_db
 from tracker.projections import engine, queries, schema
 from tracker.projections.rebuild import rebuild
 from tracker.rules import pf2e

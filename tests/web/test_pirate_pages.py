@@ -8,15 +8,15 @@ import re
 import pytest
 
 from tests.conftest import fixed_context  # noqa: F401  (the app fixture's context)
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.projections.rebuild import rebuild
 from tracker import rules
 from tracker.rules.base import Refused
 from tracker.rules.pirate import DEFAULT_INSULTS
 from tracker import bootstrap
-from tracker.services import Context
-from tracker.store import EventStore
+from tracker.application.services import Context
+from tracker.eventstore.store import EventStore
 from tests.conftest import count_events, text_of, redirect_key as key
 
 INES = {"atq": "5", "def": "13", "pv": "12", "comunicacion": "4", "sab": "12", "car": "10", "iniciativa": "2",

@@ -30,7 +30,7 @@ def links(page: str, prefix: str) -> list[str]:
 
 def player_tokens(app) -> dict:
     """The display's and the recap's link tokens, as the GM's pages hand them out."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(app.config["DATABASE"])
     try:

@@ -116,7 +116,7 @@ def test_a_revoked_seat_says_so_in_spanish(client, anonymous, gm_service):
 
 def test_a_late_tap_is_refused_in_spanish(client, anonymous, gm_service, monkeypatch):
     """A tap that lands after the duel moved on (two phones at once) is answered in Spanish."""
-    from tracker.store import Conflict
+    from tracker.eventstore.store import Conflict
     from tracker.web import seats
 
     class Late:

@@ -9,10 +9,11 @@ from http.cookiejar import CookieJar
 import pytest
 
 from tests.conftest import GM_ID, count_events, fixed_context, logged_in, register_gm
-from tracker import create_app, policy, rules, setup_code
-from tracker.db import open_db
-from tracker.handlers import HANDLERS
-from tracker.services import REUSED
+from tracker import create_app, rules
+from tracker.application import policy, setup_code
+from tracker.bootstrap.db import open_db
+from tracker.application.handlers import HANDLERS
+from tracker.application.services import REUSED
 
 PASSWORD = "a long enough password"
 
@@ -111,9 +112,9 @@ def test_init_db_upgrades_an_old_log_and_its_command_ids_stay_with_their_gm(tmp_
     retry still replays, and another GM sending the same id gets a command of their own."""
     import sqlite3
 
-    from tracker import store
+    from tracker.eventstore import store
     from tracker import bootstrap
-    from tracker.services import Context
+    from tracker.application.services import Context
 
     path = str(tmp_path / "old.db")
     old = sqlite3.connect(path)

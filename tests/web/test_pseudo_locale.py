@@ -22,10 +22,10 @@ import pytest
 from tests.browser.crawl import DOWNLOAD, NEVER, shape
 from tests.conftest import FAST_HASH, logged_in, register_gm
 from tracker import create_app, rules
-from tracker.events import EVENT_TYPES
+from tracker.domain.events import EVENT_TYPES
 from tracker.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
-from tracker.languages import KEPT_WORDS
-from tracker.services import Context
+from tracker.domain.languages import KEPT_WORDS
+from tracker.application.services import Context
 
 # Its tests share one module-wide fixture (costly to build): under xdist they run on one worker.
 pytestmark = pytest.mark.xdist_group("pseudo-locale")
@@ -117,8 +117,8 @@ def offenders(text: str, allowed: list[str]) -> list[str]:
 
 def user_data(app) -> list[str]:
     """Every string the GM typed into the log's events (names, titles, notes, reasons…)."""
-    from tracker.db import open_db
-    from tracker.store import loads
+    from tracker.bootstrap.db import open_db
+    from tracker.eventstore.store import loads
 
     found: set[str] = set()
 
@@ -206,7 +206,7 @@ def walk(tmp_path_factory):
 
 def _seat(app, client, ids) -> str:
     """A player's seat for the Rocèt duel's side A, made on the session page: its path."""
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(app.config["DATABASE"])
     try:

@@ -4,8 +4,8 @@ confirmed form rewinds the duel; an event nothing stands on is retracted at once
 from tests.conftest import count_events, fixed_context, text_of
 from tests.fuzz.test_retraction_properties import PAIRS
 from tests.web.test_web import WON_BY_HITS, attack, initiative, played, position_of, setup_duel
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker import bootstrap
 
 LOPE_HITS_BACK = "Round 1: Lope attacks Inés with Espada ropera, d20 15 +3 = 18 vs DEF 13: hit, 1d6 [2] = 2"

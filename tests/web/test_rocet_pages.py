@@ -6,10 +6,10 @@ import pytest
 from flask import render_template
 
 from tracker import rules
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import schema
 from tracker.projections.rebuild import rebuild
-from tracker.store import EventStore
+from tracker.eventstore.store import EventStore
 from tests.conftest import count_events
 
 rocet = rules.get("rocet")

@@ -10,9 +10,9 @@ import pytest
 
 from tests.web.test_display import gm_service  # noqa: F401 (fixture)
 from tests.web.test_seats import choose, issue_seat, secret_card, setup_duel
-from tracker import policy
-from tracker.commands.base import KEYED, fingerprint_of
-from tracker.services import Service
+from tracker.application import policy
+from tracker.application.commands.base import KEYED, fingerprint_of
+from tracker.application.services import Service
 from tracker.rules.rocet.terms import CARDS
 
 

@@ -9,7 +9,7 @@ import time
 
 from tests.web.test_display import display_link, gm_service, live  # noqa: F401 (fixture)
 from tests.web.test_seats import SHEET, issue_seat, setup_duel, state
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 from tracker.projections import queries
 
 

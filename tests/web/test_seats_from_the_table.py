@@ -101,7 +101,7 @@ def test_the_history_names_a_rulesets_own_ending_in_spanish(app, client):
 
     from tests.conftest import fixed_context
     from tracker import bootstrap, rules
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
 
     db = open_db(app.config["DATABASE"])
     try:

@@ -28,7 +28,7 @@ from tests.web.test_display import display_link, gm_service  # noqa: F401 (fixtu
 from tests.web.test_seats import issue_seat, pf2e_sealed, setup_duel, wit_sealed
 from tracker import rules
 from tracker.rules import legal
-from tracker.commands.base import KEYED
+from tracker.application.commands.base import KEYED
 from tracker.rules.pf2e.sheet import SKILL_NAMES
 from tracker.rules.pf2e.table import initiative_skills
 from tests.unit.test_rules_in_spanish import spanish

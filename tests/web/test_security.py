@@ -6,8 +6,8 @@ import re
 import pytest
 
 from tests.conftest import logged_in, register_gm
-from tracker import demo
-from tracker.db import open_db
+from tracker.cli import demo
+from tracker.bootstrap.db import open_db
 from tracker.web.access import OPEN_ENDPOINTS, SECURITY_HEADERS
 
 XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'

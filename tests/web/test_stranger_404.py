@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import logged_in, register_gm
 from tracker import bootstrap
-from tracker.db import open_db
+from tracker.bootstrap.db import open_db
 
 MISSING = "nothing0here"  # names nothing, in any category
 

@@ -77,9 +77,9 @@ def test_the_scope_is_a_fact_of_the_tokens_event_and_survives_a_rebuild(app, cli
     issued = send(client, type="IssueApiToken", label="vtt", read_only=True, campaign_id=here)
     assert {k: issued["events"][0]["data"][k] for k in ("read_only", "campaign_id")} == {
         "read_only": True, "campaign_id": here}
-    from tracker.db import open_db
+    from tracker.bootstrap.db import open_db
     from tracker.projections.rebuild import rebuild
-    from tracker.store import EventStore
+    from tracker.eventstore.store import EventStore
 
     db = open_db(app.config["DATABASE"])
     try:

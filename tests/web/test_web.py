@@ -3,7 +3,7 @@ A pirate sword duel plays the duel pages here (and in the files that take ``setu
 import re
 
 from tracker import create_app
-from tracker.db import get_db, open_db
+from tracker.bootstrap.db import get_db, open_db
 from tracker.projections import queries
 from tests.conftest import fixed_context, logged_in, register_gm
 from tests.conftest import count_events, text_of
@@ -191,7 +191,7 @@ def test_an_unknown_page_is_a_404(client):
 
 def test_every_demo_sheet_saves_unchanged_from_its_edit_form(app, client):
     """The edit form shows each stats block (weapons as text lines) so that saving it as shown works."""
-    from tracker import demo
+    from tracker.cli import demo
     from tracker.web import as_lines
     from tracker.web.characters import _as_form
 

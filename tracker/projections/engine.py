@@ -1,7 +1,7 @@
 """Projections as one fold of the log, used live and for rebuild.
 
 Each stream's state is a fold of its events (workspace streams through
-``tracker.workspace.evolve``, duel streams through their ruleset's ``evolve``); the read
+``tracker.domain.workspace.evolve``, duel streams through their ruleset's ``evolve``); the read
 tables are written from those states, and each event adds a plain-language line to the
 log. Live, a ``Projector`` runs inside the append's transaction over the new events;
 ``tracker.projections.rebuild`` runs the very same code over the whole log, streamed, keeping
@@ -13,15 +13,15 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from tracker import rules
-from tracker.events import from_data
+from tracker.domain.events import from_data
 from tracker.projections import history, replay
 from tracker.projections.replay import category, fold
 from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import read, retracted_line, stored
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.text import join, t, tn
-from tracker.store import EventStore, Recorded, dumps, load_state
-from tracker.workspace import EventRetracted, RetractionRestored
+from tracker.eventstore.store import EventStore, Recorded, dumps, load_state
+from tracker.domain.workspace import EventRetracted, RetractionRestored
 
 STATE = "SELECT version, state FROM stream_states WHERE stream = ?"
 EVENT_AT = "SELECT position FROM events WHERE stream = ? AND version = ?"  # where its log line sits too

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from tracker import rules
-from tracker.events import from_data
+from tracker.domain.events import from_data
 from tracker.projections import replay
 from tracker.projections.words import revived
-from tracker.store import EventStore, dumps, loads
+from tracker.eventstore.store import EventStore, dumps, loads
 
 DDL = """
 CREATE TABLE IF NOT EXISTS history_duels (

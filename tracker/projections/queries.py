@@ -9,12 +9,12 @@ import hashlib
 from typing import Any
 
 from tracker import rules
-from tracker.events import EVENT_TYPES
-from tracker.errors import NotFound, no_such
+from tracker.domain.events import EVENT_TYPES
+from tracker.domain.errors import NotFound, no_such
 from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections import windows
 from tracker.projections.words import revived
-from tracker.store import load_state, loads
+from tracker.eventstore.store import load_state, loads
 
 
 def _one(db, sql: str, params: list | tuple, what: str) -> dict:

@@ -41,11 +41,11 @@ import orjson
 import sqlite_utils
 
 from tracker import rules
-from tracker.dialect import is_pg
-from tracker.forked import cores
+from tracker.eventstore.dialect import is_pg
+from tracker.eventstore.forked import cores
 from tracker.projections import schema
 from tracker.projections.engine import Projector, write_stream
-from tracker.store import EventStore, Recorded, loads, write_transaction
+from tracker.eventstore.store import EventStore, Recorded, loads, write_transaction
 
 READ_BATCH = 2000  # events a part reads per query
 # Events the parent folds in the time a part's process takes to start (Python and the rules

@@ -19,10 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker import accounts, rules, workspace
+from tracker import rules
+from tracker.domain import accounts, workspace
 from tracker.rules.base import ImpossibleHistory
 from tracker.rules.duel import DuelStarted
-from tracker.store import Recorded
+from tracker.eventstore.store import Recorded
 
 RETRACTION = "EventRetracted"
 RESTORE = "RetractionRestored"

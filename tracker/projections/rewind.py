@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from tracker import rules
-from tracker.workspace import UNRETRACTABLE
+from tracker.domain.workspace import UNRETRACTABLE
 from tracker.projections import replay
 from tracker.projections.schema import LINES_OF_STREAM
 from tracker.projections.words import read
 from tracker.rules.base import ImpossibleHistory
-from tracker.store import EventStore
+from tracker.eventstore.store import EventStore
 
 
 def preview(db, position: int) -> dict[str, Any] | None:

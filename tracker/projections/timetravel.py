@@ -11,12 +11,12 @@ import threading
 from collections import OrderedDict
 
 from tracker import rules
-from tracker.errors import NotFound, no_such
+from tracker.domain.errors import NotFound, no_such
 from tracker.projections import engine, replay
 from tracker.projections.words import revived
 from tracker.rules.contract import Step
 from tracker.rules.text import t
-from tracker.store import EventStore, database_identity
+from tracker.eventstore.store import EventStore, database_identity
 
 CHECKPOINT_EVERY = 16  # a step back folds at most this many events from a remembered state
 MEMO_SIZE = 512

@@ -9,7 +9,7 @@ the last retraction still in force when nothing standing was logged after it (th
 from __future__ import annotations
 
 from tracker.projections.words import retracted_line, revived
-from tracker.store import loads
+from tracker.eventstore.store import loads
 
 CORRECTIONS = ("EventRetracted", "RetractionRestored")
 SCAN = 200  # lines read back at most: past that, the log page and the event pages still serve

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from tracker.rules.text import Joined, Text, revive
-from tracker.store import dumps
+from tracker.eventstore.store import dumps
 
 
 def stored(value: Any) -> str:

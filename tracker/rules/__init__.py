@@ -33,7 +33,7 @@ Every ruleset package has the same files for the same roles (its ``__init__`` on
   (every ruleset has a ``rest``; each rule marked [base] or [assumed] as the rules page marks it).
 
 Its page templates live in ``templates/duels/<NAME>/``, and its words in its own gettext catalog,
-``translations/<lang>/LC_MESSAGES/messages.po`` (its Python and its templates; ``tracker.catalogs``
+``translations/<lang>/LC_MESSAGES/messages.po`` (its Python and its templates; ``tracker.i18n.catalogs``
 extracts and compiles it). Every word a ruleset gives a person to read is a ``text.Text``: a
 message id with its values, read in the reader's language when rendered; game terms (card names,
 PG, PV, Strike…) keep their original names in every language.

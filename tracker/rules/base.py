@@ -1,5 +1,5 @@
 """What every ruleset's refusals look like: a command refused, input that does not parse, a
-history that cannot have happened. The first two are the one ``Rejected`` of ``tracker.errors``
+history that cannot have happened. The first two are the one ``Rejected`` of ``tracker.domain.errors``
 (a message and each field's error), which the web answers in one place.
 
 Nothing here (or anywhere in ``tracker.rules``) touches Flask, SQLite, the clock or
@@ -8,7 +8,7 @@ service injects, and every value drawn from it is written into the event that us
 """
 from __future__ import annotations
 
-from tracker.errors import Rejected
+from tracker.domain.errors import Rejected
 from tracker.rules.text import join
 
 

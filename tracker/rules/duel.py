@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from tracker.events import event, plain, plain_data, upcaster
+from tracker.domain.events import event, plain, plain_data, upcaster
 from tracker.rules.base import ImpossibleHistory, Refused
 from tracker.rules.fields import Field, command
 from tracker.rules.state import update

@@ -2,7 +2,7 @@
 
 A ruleset may offer ``IMPORTERS``: a mapping of a source's key (``foundry``, ``pathbuilder``…) to
 an ``Importer``, which knows one export format and is pure (JSON in, a sheet out, no I/O). The
-core (``tracker.workspace.parse_import``) finds the importers through the registry, so it never
+core (``tracker.domain.workspace.parse_import``) finds the importers through the registry, so it never
 names a ruleset or a format. An importer reads the export into an ``Imported``: the character's
 name and rank, its stats block for its ruleset (as a form would send it), the source's own id for
 the character (so a newer export updates it), where each stat was read from, and what was left

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from flask import current_app, g, render_template, request
 
-from tracker import policy
+from tracker.application import policy
 
 HANDLERS = "touche.handlers"  # the app's extension holding the handler table (see tracker.bootstrap)
 
@@ -48,7 +48,7 @@ def page_or_fragment(page_template: str, fragment_template: str, status: int = 2
 
 def fingerprint_key() -> bytes:
     """The install's key for command fingerprints (derived from its SECRET_KEY)."""
-    from tracker.commands.base import fingerprint_key as derived
+    from tracker.application.commands.base import fingerprint_key as derived
 
     return derived(current_app.config["SECRET_KEY"])
 
@@ -56,8 +56,8 @@ def fingerprint_key() -> bytes:
 def service(door: str = policy.PAGES, **signup: bool):
     """The service for this request, on the request's database, acting as the logged-in GM (or an
     anonymous visitor) through ``door``: never as the command line."""
-    from tracker.db import get_db
-    from tracker.services import Context, Service
+    from tracker.bootstrap.db import get_db
+    from tracker.application.services import Context, Service
 
     if door == policy.COMMAND_LINE:
         raise ValueError("the web is never the command line")

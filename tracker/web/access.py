@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from flask import g, redirect, request, session, url_for
 
-from tracker import policy
-from tracker.db import get_db
-from tracker.errors import Forbidden, no_such
-from tracker.accounts import token_digest
-from tracker.logins import live_session
+from tracker.application import policy
+from tracker.bootstrap.db import get_db
+from tracker.domain.errors import Forbidden, no_such
+from tracker.domain.accounts import token_digest
+from tracker.application.logins import live_session
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.web import problems

@@ -10,18 +10,19 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from tracker.i18n import current_language
 
-from tracker import policy, rules
-from tracker.accounts import token_digest
-from tracker.db import get_db
-from tracker.commands.names import canonical
-from tracker.errors import NotFound
+from tracker import rules
+from tracker.application import policy
+from tracker.domain.accounts import token_digest
+from tracker.bootstrap.db import get_db
+from tracker.application.commands.names import canonical
+from tracker.domain.errors import NotFound
 from tracker.projections import queries
 from tracker.projections.duel_read import next_actions, read_and_state
 from tracker.rules import json_schema, legal
 from tracker.rules.base import Invalid
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
-from tracker.strictjson import BadJSON
+from tracker.backup.strictjson import BadJSON
 from tracker.web import access, openapi, problems, service, streams
 from tracker.web.inputs import int_arg, json_body
 from tracker.web.longpoll import hint, requested_wait, wait_for

@@ -5,10 +5,11 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup
 
-from tracker import i18n, rules, workspace
-from tracker.errors import Denied, NotFound
+from tracker import i18n, rules
+from tracker.domain import workspace
+from tracker.domain.errors import Denied, NotFound
 from tracker.rules.text import t
-from tracker.store import Conflict
+from tracker.eventstore.store import Conflict
 from tracker.web import (access, api, as_lines, cors, auth, backup, campaigns, characters, duel_setup, duels, health, history, inputs,
                          is_htmx, labels, language, limits, log, player, problems, ratelimits, recaps, recovery, rejections, seat_links, seats, sessions, theme,
                          throttle, timetravel, undo)

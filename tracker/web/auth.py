@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, session, url_for
 
-from tracker import policy, setup_code
-from tracker.accounts import SIGNUP_FIELDS
-from tracker.db import get_db
-from tracker.errors import Denied
-from tracker.logins import current_generation, new_session_id, verify_password
+from tracker.application import policy, setup_code
+from tracker.domain.accounts import SIGNUP_FIELDS
+from tracker.bootstrap.db import get_db
+from tracker.domain.errors import Denied
+from tracker.application.logins import current_generation, new_session_id, verify_password
 from tracker.projections import queries
 from tracker.rules.fields import Field
 from tracker.rules.text import t
@@ -94,7 +94,7 @@ def logout():
 
 
 def _context():
-    from tracker.services import Context
+    from tracker.application.services import Context
 
     return current_app.config.get("SERVICE_CONTEXT") or Context()
 

@@ -1,7 +1,7 @@
 """Backup from the web: download a campaign's log, import one into a new campaign.
 
 The download is ``export-log``'s JSON Lines for one campaign, hash chain and signed trailer
-included, streamed from the database, each field no reader may see sealed (``tracker.sealed_fields``). An import (``tracker.campaign_import``) reads the upload
+included, streamed from the database, each field no reader may see sealed (``tracker.backup.sealed_fields``). An import (``tracker.backup.campaign_import``) reads the upload
 as it was spooled to disk, line by line, checks it whole, then appends it as a new campaign of
 the importing GM in one transaction: a bad file appends nothing, and the page names the line at
 fault. A large upload is imported in a thread (``tracker.web.import_jobs``) while its page
@@ -15,11 +15,11 @@ from flask import Blueprint, Response, abort, current_app, g, redirect, render_t
 from flask_babel import format_decimal
 
 from tracker.backup import BadLog, TextLines, export, signing_key
-from tracker.campaign_import import import_campaign
-from tracker.db import get_db, open_db
+from tracker.backup.campaign_import import import_campaign
+from tracker.bootstrap.db import get_db, open_db
 from tracker.projections import queries
 from tracker.rules.text import t
-from tracker.sealed_fields import Sealer
+from tracker.backup.sealed_fields import Sealer
 from tracker.web import import_jobs, service
 
 bp = Blueprint("backup", __name__)

@@ -1,12 +1,12 @@
 """Campaigns: the list, creating one, its dashboard, editing it."""
 from flask import Blueprint, g, redirect, render_template, url_for
 
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.i18n import current_language
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.rejections import shows_form
-from tracker.workspace import campaign_fields
+from tracker.domain.workspace import campaign_fields
 
 bp = Blueprint("campaigns", __name__)
 

@@ -2,14 +2,14 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import rules
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.rejections import shows_form
 from tracker.rules.fields import Field
 from tracker.rules.imports import JSON_FIELD
 from tracker.rules.text import t
-from tracker.workspace import CHARACTER_FIELDS, IMPORT_FIELDS, LARGEST_EXPORT, import_choices, importers, left_out_words
+from tracker.domain.workspace import CHARACTER_FIELDS, IMPORT_FIELDS, LARGEST_EXPORT, import_choices, importers, left_out_words
 
 bp = Blueprint("characters", __name__)
 

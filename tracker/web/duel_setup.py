@@ -8,8 +8,8 @@ two-step form). The chosen characters' sheets fill in what they can (their weapo
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import rules
-from tracker.commands import START_FIELDS
-from tracker.db import get_db
+from tracker.application.commands import START_FIELDS
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.web import form_data, is_htmx, service
 from tracker.web.rejections import shows_form

@@ -4,12 +4,13 @@ import secrets
 
 from flask import Blueprint, redirect, render_template, url_for
 
-from tracker import policy, rules
+from tracker import rules
+from tracker.application import policy
 from tracker.rules import legal
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.rules.text import t
-from tracker.store import Conflict
+from tracker.eventstore.store import Conflict
 from tracker.web import form_data, is_htmx, page_or_fragment, service
 from tracker.web.inputs import int_arg
 from tracker.web.rejections import shows_form

@@ -2,7 +2,7 @@
 from flask import Blueprint, render_template, request
 
 from tracker import rules
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import history, queries
 from tracker.web import page_or_fragment
 from tracker.web import labels

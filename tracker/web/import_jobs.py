@@ -1,7 +1,7 @@
 """A large campaign import runs beside the request, so the page can show how far it got.
 
 The upload is copied to a file of its own (the request's spool goes when the request ends); a
-thread imports it on its own connection (``tracker.campaign_import``: checked whole, then
+thread imports it on its own connection (``tracker.backup.campaign_import``: checked whole, then
 appended in one transaction, all or nothing), counting the lines it went through. The page asks
 for the count every second: htmx swaps the fragment, and without JavaScript the page refreshes
 itself. A job lives in this process only, as long as the import and an hour after. How it ended is
@@ -22,9 +22,9 @@ from typing import IO, Callable
 from tracker.rules.text import Text, t
 
 from tracker.backup import BadLog, TextLines
-from tracker.campaign_import import import_campaign
-from tracker.db import open_db
-from tracker.sealed_fields import Sealer
+from tracker.backup.campaign_import import import_campaign
+from tracker.bootstrap.db import open_db
+from tracker.backup.sealed_fields import Sealer
 
 KEPT_SECONDS = 3600
 log = logging.getLogger(__name__)

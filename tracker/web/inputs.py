@@ -15,7 +15,7 @@ from flask import Flask, current_app, render_template, request
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter, ValidationError
 
-from tracker import strictjson
+from tracker.backup import strictjson
 from tracker.i18n import localized
 from tracker.rules.fields import LARGEST_INT
 from tracker.rules.text import t
@@ -53,7 +53,7 @@ def int_arg(name: str, default: int | None = None, minimum: int = 0) -> int | No
 
 
 def json_body() -> Any:
-    """The request's JSON body, decoded strictly (see ``tracker.strictjson``); ``None`` when the
+    """The request's JSON body, decoded strictly (see ``tracker.backup.strictjson``); ``None`` when the
     body does not say it is JSON; BadJSON when it is not JSON we accept."""
     if not request.is_json:
         return None

@@ -3,9 +3,9 @@
 JavaScript; the page comes back as it was, in the language chosen."""
 from flask import Blueprint, current_app, g, redirect, request
 
-from tracker import policy
+from tracker.application import policy
 from tracker.i18n import LANGUAGE_COOKIE
-from tracker.languages import LANGUAGES
+from tracker.domain.languages import LANGUAGES
 from tracker.web import service
 from tracker.web.access import gm_of_session
 from tracker.web.redirects import same_site_path

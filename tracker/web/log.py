@@ -2,12 +2,12 @@
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from tracker import rules
-from tracker.db import get_db
-from tracker.errors import no_such
+from tracker.bootstrap.db import get_db
+from tracker.domain.errors import no_such
 from tracker.projections import queries, rewind
 from tracker.rules.text import t
-from tracker.store import EventStore
-from tracker.services import NotFound
+from tracker.eventstore.store import EventStore
+from tracker.application.services import NotFound
 from tracker.web import form_data, page_or_fragment, service
 from tracker.web.inputs import int_arg
 from tracker.web.redirects import same_site_path

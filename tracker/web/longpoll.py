@@ -5,7 +5,7 @@ moved (a stream, a campaign's log); each follower then checks its own read model
 A change logged by any thread or process of the server (or another server on the same database)
 moves the head, so it ends the waits it concerns. A waiting follower gives its database
 connection back while it sleeps (on PostgreSQL, to the pool) and holds none of the threads that
-serve pages: ``tracker.serve`` runs the follow requests on a pool of their own.
+serve pages: ``tracker.web.serve`` runs the follow requests on a pool of their own.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Callable
 from flask import current_app, g, jsonify, request
 from werkzeug.exceptions import BadRequest
 
-from tracker.db import close_db, get_db, open_db
+from tracker.bootstrap.db import close_db, get_db, open_db
 from tracker.projections import queries
 from tracker.rules.text import t
 from tracker.web.inputs import int_arg
@@ -35,7 +35,7 @@ def requested_wait() -> float:
     return min(float(asked), float(current_app.config.get("LONG_POLL_MAX", LONGEST_WAIT)))
 
 
-# At most LONG_POLL_SLOTS followers wait at once in this process (tracker.serve sizes it from the
+# At most LONG_POLL_SLOTS followers wait at once in this process (tracker.web.serve sizes it from the
 # followers' pool, keeping some of it for the pages' short polls), and at most
 # LONG_POLL_PER_CLIENT of them from one client address. A follow over a cap is answered at once
 # with the state as it is ("unchanged" unless it moved) and a ``Retry-After``.

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tracker import commands as workspace_commands
+from tracker.application import commands as workspace_commands
 from tracker import rules
-from tracker.commands import duels as duel_commands
-from tracker.commands import workspace
+from tracker.application.commands import duels as duel_commands
+from tracker.application.commands import workspace
 from tracker.rules.fields import LARGEST_INT, Field
 from tracker.rules.json_schema import field_schema, fields_schema, ruleset_schemas
 from tracker.rules.legal import JSON_TYPES, ROLL_WHEN
 from tracker.web import openapi_links
-from tracker.workspace import importers
+from tracker.domain.workspace import importers
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
 OBJECT = {"type": "object"}
@@ -22,7 +22,7 @@ TEXT = {"type": "string", "maxLength": 2000}
 VERSION = {"type": "integer", "minimum": 0, "maximum": LARGEST_INT}
 NULLABLE_STRING = {"type": ["string", "null"]}
 
-# The workspace and account commands (their fields are parsed by hand in tracker/commands):
+# The workspace and account commands (their fields are parsed by hand in tracker/application/commands):
 # name -> (required fields, every field's schema).
 WORKSPACE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "CreateCampaign": (("name", "ruleset"), {"name": TEXT, "ruleset": STRING, "notes": TEXT,

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, make_response, render_template, request, url_for
 
-from tracker import campaign_language, rules
+from tracker import rules
+from tracker.i18n import campaign_language
 from tracker.rules.text import t
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
-from tracker.services import NotFound
+from tracker.application.services import NotFound
 from tracker.web.inputs import int_arg
 from tracker.web.longpoll import hint, requested_wait, wait_for
 from tracker.web.links import BadSignature, link_id_of, sign  # noqa: F401 (sign: pages import it here)

@@ -7,7 +7,7 @@ Headers as the IETF draft "RateLimit header fields for HTTP" names them: ``RateL
 answer is a 429 problem (``too_many_requests``) with ``Retry-After``, before the request runs:
 nothing is appended.
 
-The counters are the ones password guesses use (``tracker.guesses``: the ``limits`` library on the
+The counters are the ones password guesses use (``tracker.application.guesses``: the ``limits`` library on the
 storage Flask-Limiter builds, memory or ``TOUCHE_RATELIMIT_STORAGE``), a fixed window per token.
 Flask-Limiter's own decorators and headers are not used: its reset header is a Unix time, not the
 draft's seconds, its 429 is not a problem, and it keys by address where the API's client is a token.
@@ -21,7 +21,7 @@ from flask import Flask, current_app, g, request
 from limits import parse
 from limits.strategies import FixedWindowRateLimiter
 
-from tracker.accounts import token_digest
+from tracker.domain.accounts import token_digest
 from tracker.rules.text import t
 from tracker.web import problems, throttle
 

@@ -3,11 +3,12 @@
 A recap reads in the campaign's language unless ``?lang=`` asks for another one Touché speaks."""
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
-from tracker import campaign_language, recap
-from tracker.db import get_db
+from tracker import recap
+from tracker.i18n import campaign_language
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.rules.text import t
-from tracker.services import NotFound
+from tracker.application.services import NotFound
 from tracker.web import service
 from tracker.web.links import sign
 

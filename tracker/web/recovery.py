@@ -2,7 +2,7 @@
 rules, the whole party's rest at the end of a session, and the GM's adjustment of a track."""
 from flask import Blueprint, redirect, render_template, url_for
 
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.rejections import shows_form

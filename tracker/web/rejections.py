@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from flask import Flask, current_app, make_response, render_template, request
 
-from tracker.errors import NotFound, Rejected
+from tracker.domain.errors import NotFound, Rejected
 from tracker.rules.base import Refused
 from tracker.rules.text import t
 from tracker.web import problems

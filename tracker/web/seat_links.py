@@ -5,10 +5,10 @@ from __future__ import annotations
 import segno
 from flask import Blueprint, redirect, request, url_for
 
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries
 from tracker.rules.text import t
-from tracker.services import NotFound
+from tracker.application.services import NotFound
 from tracker.web import form_data, service
 from tracker.web.links import sign
 from tracker.web.player import shared_url

@@ -15,15 +15,17 @@ import secrets
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
-from tracker import campaign_language, policy, rules
-from tracker.db import get_db
-from tracker.commands import fingerprint_of
-from tracker.commands.base import KEYED
-from tracker.errors import Denied, NotFound
+from tracker import rules
+from tracker.application import policy
+from tracker.i18n import campaign_language
+from tracker.bootstrap.db import get_db
+from tracker.application.commands import fingerprint_of
+from tracker.application.commands.base import KEYED
+from tracker.domain.errors import Denied, NotFound
 from tracker.i18n import LANGUAGE_COOKIE
 from tracker.projections import queries
 from tracker.rules.text import t
-from tracker.store import Conflict
+from tracker.eventstore.store import Conflict
 from tracker.web import fingerprint_key, form_data, is_htmx, service
 from tracker.web.links import BadSignature, link_id_of
 from tracker.web.longpoll import hint, requested_wait, wait_for

@@ -1,14 +1,14 @@
 """Play sessions: planning one, its page with its duels, and setting up a duel in it."""
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.i18n import current_language
 from tracker.projections import queries
 from tracker.web import form_data, service
 from tracker.web.duel_setup import asked, setup_page, side_errors
 from tracker.web.inputs import typed_date
 from tracker.web.rejections import shows_form
-from tracker.workspace import SESSION_FIELDS, session_title
+from tracker.domain.workspace import SESSION_FIELDS, session_title
 
 bp = Blueprint("sessions", __name__)
 
@@ -27,7 +27,7 @@ def new(campaign_id):
 
 def _today() -> str:
     """Today's date (UTC) by the service's clock: a session is usually planned the day it is played."""
-    from tracker.services import Context
+    from tracker.application.services import Context
 
     return (current_app.config.get("SERVICE_CONTEXT") or Context()).now()[:10]
 

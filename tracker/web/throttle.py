@@ -1,5 +1,5 @@
 """Throttling of password guesses on the web: failed logins per client address and per account,
-and failed password changes per account (``tracker.guesses`` counts them, before the check).
+and failed password changes per account (``tracker.application.guesses`` counts them, before the check).
 
 Only failed attempts count, so a GM who types their password right is never held back, while
 guessing is: past the limit the login (or the password change) answers 429 with a Retry-After,
@@ -14,7 +14,7 @@ from flask import Flask, current_app, render_template, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from tracker.guesses import Guesses, TooManyGuesses
+from tracker.application.guesses import Guesses, TooManyGuesses
 from tracker.rules.text import t
 from tracker.web import problems
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from tracker.db import get_db
-from tracker.errors import no_such
+from tracker.bootstrap.db import get_db
+from tracker.domain.errors import no_such
 from tracker.projections import queries, rewind
 from tracker.projections.timetravel import around, duel_events, duel_row, moment_at, steps
-from tracker.services import NotFound
-from tracker.store import EventStore
+from tracker.application.services import NotFound
+from tracker.eventstore.store import EventStore
 from tracker.web import is_htmx, service
 from tracker.web.inputs import int_arg
 from tracker.web.player import shared_url, sign

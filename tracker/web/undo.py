@@ -6,10 +6,10 @@ that confirms it. "Restore" takes that retraction back while nothing was logged 
 """
 from flask import Blueprint, redirect, url_for
 
-from tracker.db import get_db
+from tracker.bootstrap.db import get_db
 from tracker.projections import queries, undo
 from tracker.rules.text import t
-from tracker.store import Conflict
+from tracker.eventstore.store import Conflict
 from tracker.web import form_data, is_htmx, service
 from tracker.web.duels import _render
 from tracker.web.rejections import shows_form

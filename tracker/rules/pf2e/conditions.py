@@ -4,7 +4,7 @@ decision, its line and its fold, in one place; the rules' own conditions (Bullyi
 Weakness, the drop at the end of a turn) stay where they are decided."""
 from __future__ import annotations
 
-from tracker.events import event
+from tracker.domain.events import event
 from tracker.rules.base import Refused
 from tracker.rules.duel import impossible
 from tracker.rules.fields import Field, command

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.events import event, upcaster
+from tracker.domain.events import event, upcaster
 from tracker.rules.text import t
 
 DUELIST = "character"  # a duelist is named by their character's id

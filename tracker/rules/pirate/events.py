@@ -1,7 +1,7 @@
 """The pirate duel's own events (the common endings live in ``tracker.rules.duel``)."""
 from __future__ import annotations
 
-from tracker.events import event
+from tracker.domain.events import event
 from tracker.rules.text import t
 
 

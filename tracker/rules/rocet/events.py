@@ -1,7 +1,7 @@
 """The facts of a Rocèt duel, beyond the common DuelStarted and endings."""
 from __future__ import annotations
 
-from tracker.events import event, upcaster
+from tracker.domain.events import event, upcaster
 from tracker.rules.text import t
 
 
