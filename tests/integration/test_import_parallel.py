@@ -272,7 +272,7 @@ def test_the_outcome_is_computed_in_the_child_after_the_last_item():
 def test_text_printed_before_the_fork_is_written_once():
     """The child flushes the standard streams as it ends: they must be flushed before the fork
     (multiprocessing does), and the child left to end on its own once it said all."""
-    code = ("import sys; from tracker import forked\n"
+    code = ("import sys; from tracker.eventstore import forked\n"
             "print('before', end='')\n"  # buffered: stdout is a pipe
             "with forked.Ahead(iter([1, 2])) as ahead:\n    assert list(ahead) == [1, 2]\n"
             "print(' after')\n")
