@@ -76,7 +76,9 @@ class Text(HTMLParser):
         if tag == "a" and found.get("href") and "download" not in found:
             self.links.append(found["href"])
         if found.get("hx-get"):
-            self.fragments.append(found["hx-get"])
+            # A live fragment asks to wait for the next change (a long-poll's `wait=`): the walk
+            # reads it as it is now, at once, as a reload does.
+            self.fragments.append(re.sub(r"([?&])wait=[^&]*&?", r"\1", found["hx-get"]).rstrip("?&"))
         if tag == "input" and any(part in (found.get("value") or "") for part in ("/play/", "/seat/")):
             self.links.append(found["value"])
 
