@@ -65,6 +65,8 @@ def crawl(page, base: str, starts: list[str], per_shape: int = 3, on_page=None) 
             if not target.startswith(base + "/"):
                 continue
             target = target[len(base):].split("#")[0]
+            if is_fragment:  # a live fragment's long-poll `wait=`: read it as it is now, at once
+                target = re.sub(r"([?&])wait=[^&]*&?", r"\1", target).rstrip("?&")
             if NEVER.search(target) or DOWNLOAD.search(target):
                 continue
             if is_fragment and target not in walk.fragments and fragment_shapes.get(shape(target), 0) < per_shape:
