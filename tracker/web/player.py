@@ -97,9 +97,10 @@ def display_live(token):
     seen, wait = int_arg("v"), requested_wait()
     stream = f"duel-{link['target']}"
 
-    def moved() -> bool:
-        return seen is None or seen != queries.stream_version(get_db(), stream) \
-            or bool(wait) and queries.live_player_link(get_db(), link["link_id"]) is None
+    def moved() -> bool:  # the duel moved, or (while waiting) the link was revoked
+        if seen is None or seen != queries.stream_version(get_db(), stream):
+            return True
+        return bool(wait) and queries.live_player_link(get_db(), link["link_id"]) is None
 
     # With ``wait=`` a long-poll, as the seat's: woken by the duel or the campaign (its links) moving.
     if not wait_for(moved, wait, (stream, f"campaign-{link['campaign_id']}") if wait else stream):

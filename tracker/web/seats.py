@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, redirect, render_template, url_for
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from tracker import rules
 from tracker.application import policy
@@ -53,8 +53,6 @@ def open_seat(token: str) -> dict:
 
 def _own_language() -> str | None:
     """The language the player chose on their seat: ``?lang=`` now, or the cookie it left."""
-    from flask import request
-
     return campaign_language.supported(request.args.get("lang")) or \
         campaign_language.supported(request.cookies.get(LANGUAGE_COOKIE))
 
@@ -120,7 +118,6 @@ def live(token):
     With ``wait=`` (seconds, up to 30) it is a long-poll: held on the followers' pool, woken by the
     log's watcher when the seat's own streams move, until something moved or the wait ended (then
     204, and the page asks again; over the followers' caps, 204 at once with a ``Retry-After``)."""
-    from flask import make_response, request
 
     try:
         seat = open_seat(token)
